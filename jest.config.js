@@ -1,0 +1,30 @@
+/** Jest runs TypeScript through swc; @nestjs (ESM-only) and cookie are transformed too. */
+const fs = require('node:fs');
+const swcrc = JSON.parse(fs.readFileSync(`${__dirname}/.swcrc`, 'utf8'));
+delete swcrc.$schema;
+const libs = ['platform', 'identity', 'organizations', 'collections', 'spaces', 'audit', 'composition'];
+const moduleNameMapper = {};
+for (const lib of libs) {
+  moduleNameMapper[`^@app/${lib}$`] = `<rootDir>/libs/${lib}/src`;
+  moduleNameMapper[`^@app/${lib}/(.*)$`] = `<rootDir>/libs/${lib}/src/$1`;
+}
+const transform = { '^.+\\.(t|j|mj)s$': ['@swc/jest', { ...swcrc, swcrc: false, module: { type: 'commonjs' } }] };
+const common = {
+  transform,
+  transformIgnorePatterns: ['/node_modules/(?!(@nestjs|cookie|@fastify|fastify-plugin|light-my-request|@gitbook)/)'],
+  moduleNameMapper,
+  testEnvironment: 'node',
+};
+module.exports = {
+  globalSetup: '<rootDir>/test/support/global-setup.ts',
+  globalTeardown: '<rootDir>/test/support/global-teardown.ts',
+  testTimeout: 30000,
+  reporters: ['default', '<rootDir>/test/support/summary-reporter.js'],
+  projects: [
+    { ...common, displayName: 'unit', testMatch: ['<rootDir>/libs/**/*.spec.ts', '<rootDir>/apps/**/*.spec.ts'] },
+    { ...common, displayName: 'contract', testMatch: ['<rootDir>/test/contract/**/*.test.ts'] },
+    { ...common, displayName: 'e2e', testMatch: ['<rootDir>/test/e2e/**/*.test.ts'] },
+    { ...common, displayName: 'cluster', testMatch: ['<rootDir>/test/cluster/**/*.test.ts'] },
+    { ...common, displayName: 'reliability', testMatch: ['<rootDir>/test/reliability/**/*.test.ts'] },
+  ],
+};
