@@ -1,0 +1,87 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { DomainError, notFound } from '../domain/decider';
+import { hashSecret } from '../domain/ids';
+import { atLeast, type Role } from '../domain/roles';
+import { type Doc, READ_STORE, type ReadStore } from '../readstore/read-store.port';
+
+/** The authenticated caller of a request. */
+export interface Viewer {
+  userId: string;
+  tokenId: string;
+  correlationId: string;
+}
+
+export interface TokenDoc extends Doc {
+  tokenId: string;
+  userId: string;
+  revoked: boolean;
+}
+
+export interface MemberDoc extends Doc {
+  organization: string;
+  userId: string;
+  role: Role;
+  joinedAt: string;
+}
+
+export const memberKey = (organization: string, userId: string) => `${organization}:${userId}`;
+
+/**
+ * Who may do what, answered from the read models. Resources of an organization the caller is not a
+ * member of are reported as not found, so their existence does not leak.
+ */
+@Injectable()
+export class Access {
+  constructor(@Inject(READ_STORE) private readonly views: ReadStore) {}
+
+  async authenticate(token: string): Promise<{ userId: string; tokenId: string } | null> {
+    const doc = await this.views.get<TokenDoc>('tokens', hashSecret(token));
+    if (!doc || doc.revoked) return null;
+    return { userId: doc.userId, tokenId: doc.tokenId };
+  }
+
+  async roleIn(organization: string, userId: string): Promise<Role | null> {
+    const member = await this.views.get<MemberDoc>('members', memberKey(organization, userId));
+    return member?.role ?? null;
+  }
+
+  /** The caller's role in the organization, or a 404 naming `what` when they are not a member. */
+  async member(organization: string, viewer: Viewer, what: string): Promise<Role> {
+    const role = await this.roleIn(organization, viewer.userId);
+    if (!role) throw notFound(`${what} not found`);
+    return role;
+  }
+
+  /** As `member`, and a 403 when the role does not allow `action`. */
+  async require(
+    organization: string,
+    viewer: Viewer,
+    required: Role,
+    what: string,
+    action: string,
+  ): Promise<Role> {
+    const role = await this.member(organization, viewer, what);
+    if (!atLeast(role, required)) {
+      throw new DomainError(
+        'forbidden',
+        `Your role (${role}) does not allow you to ${action}; it needs ${required}`,
+      );
+    }
+    return role;
+  }
+
+  /** A resource of `collection` (a read model carrying its organization), once `require` allows `action` on it. */
+  async requireOn<T extends Doc & { organization: string }>(
+    collection: string,
+    id: string,
+    viewer: Viewer,
+    required: Role,
+    what: string,
+    action: string,
+  ): Promise<T> {
+    const doc = await this.views.get<T>(collection, id);
+    if (!doc) throw notFound(`${what} not found`);
+    await this.require(doc.organization, viewer, required, what, action);
+    return doc;
+  }
+}

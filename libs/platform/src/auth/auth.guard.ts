@@ -1,0 +1,61 @@
+import { randomUUID } from 'node:crypto';
+import {
+  type CanActivate,
+  createParamDecorator,
+  type ExecutionContext,
+  Injectable,
+  SetMetadata,
+  UnauthorizedException,
+} from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { currentCorrelationId } from '../observability/request-context';
+import { Access, type Viewer } from './access';
+
+const PUBLIC = 'public-route';
+/** Marks a route that needs no token (health checks only). */
+export const Public = () => SetMetadata(PUBLIC, true);
+
+const CORRELATION = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** A well-formed `X-Request-Id` from the caller, or a new id. */
+export function correlationIdFrom(headers: Record<string, string | string[] | undefined>): string {
+  const given = headers['x-request-id'];
+  return typeof given === 'string' && CORRELATION.test(given) ? given : randomUUID();
+}
+
+interface AuthedRequest {
+  headers: Record<string, string | string[] | undefined>;
+  viewer?: Viewer;
+}
+
+/** Every route needs a valid bearer token unless marked @Public(). */
+@Injectable()
+export class AuthGuard implements CanActivate {
+  constructor(
+    private readonly access: Access,
+    private readonly reflector: Reflector,
+  ) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    if (this.reflector.getAllAndOverride<boolean>(PUBLIC, [context.getHandler(), context.getClass()]))
+      return true;
+    const request = context.switchToHttp().getRequest<AuthedRequest>();
+    const header = request.headers.authorization;
+    const match = typeof header === 'string' ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
+    if (!match)
+      throw new UnauthorizedException('Missing or malformed Authorization header; expected "Bearer <token>"');
+    const identity = await this.access.authenticate(match[1]);
+    if (!identity) throw new UnauthorizedException('Invalid or revoked API token');
+    // The id the request's log lines and X-Request-Id response header already carry, when set.
+    const correlationId = currentCorrelationId() ?? correlationIdFrom(request.headers);
+    request.viewer = { ...identity, correlationId };
+    return true;
+  }
+}
+
+/** The authenticated caller, set by AuthGuard. */
+export const CurrentViewer = createParamDecorator((_data: unknown, context: ExecutionContext): Viewer => {
+  const viewer = context.switchToHttp().getRequest<AuthedRequest>().viewer;
+  if (!viewer) throw new UnauthorizedException('Authentication required');
+  return viewer;
+});

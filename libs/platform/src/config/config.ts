@@ -1,0 +1,97 @@
+import { isAbsolute, resolve } from 'node:path';
+
+export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+const LOG_LEVELS: LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  eventstoreUrl?: string;
+  mongoUrl?: string;
+  redisUrl?: string;
+  bootstrapToken?: string;
+  logLevel: LogLevel;
+  /** Absolute base of the links in `urls` (defaults to http://HOST:PORT). */
+  publicUrl: string;
+  /** How often the safety-net sweep looks for deleted spaces due for purge. */
+  purgeSweepMs: number;
+  /** Requests per caller (token, or address without one) and window on /v1; 0 turns limiting off. */
+  rateLimitMax: number;
+  rateLimitWindowMs: number;
+  /** Largest request body accepted; larger ones answer 413. */
+  bodyLimitBytes: number;
+}
+
+/** High enough for one client to load-test one process; lower it where clients are not trusted. */
+export const DEFAULT_RATE_LIMIT_MAX = 1_000_000;
+export const DEFAULT_RATE_LIMIT_WINDOW_MS = 60_000;
+export const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024;
+
+/** Invalid configuration stops start-up with a message naming the variable. */
+export class ConfigError extends Error {
+  constructor(variable: string, problem: string) {
+    super(`Invalid configuration: ${variable} ${problem}`);
+    this.name = 'ConfigError';
+  }
+}
+
+function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new ConfigError(name, `must be an integer from ${min} to ${max}, got "${raw}"`);
+  }
+  return value;
+}
+
+function url(env: NodeJS.ProcessEnv, name: string, protocols: string[]): string | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return undefined;
+  let parsed: URL;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    throw new ConfigError(name, `must be a URL, got "${raw}"`);
+  }
+  if (!protocols.includes(parsed.protocol)) {
+    throw new ConfigError(name, `must use ${protocols.join(' or ')}, got "${parsed.protocol}"`);
+  }
+  return raw;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const port = integer(env, 'PORT', 8080, 0, 65535);
+  const host = env.HOST || '127.0.0.1';
+  if (!/^[A-Za-z0-9.:-]+$/.test(host))
+    throw new ConfigError('HOST', `must be a host name or address, got "${host}"`);
+  const dataDir = env.DATA_DIR || './data';
+  const logLevel = (env.LOG_LEVEL || 'info') as LogLevel;
+  if (!LOG_LEVELS.includes(logLevel))
+    throw new ConfigError('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}`);
+  const bootstrapToken = env.BOOTSTRAP_TOKEN || undefined;
+  if (bootstrapToken !== undefined && (bootstrapToken.length < 24 || /\s/.test(bootstrapToken))) {
+    throw new ConfigError('BOOTSTRAP_TOKEN', 'must be at least 24 characters with no white space');
+  }
+  const publicUrl = (url(env, 'PUBLIC_URL', ['http:', 'https:']) ?? `http://${host}:${port}`).replace(
+    /\/$/,
+    '',
+  );
+  return {
+    port,
+    host,
+    dataDir: isAbsolute(dataDir) ? dataDir : resolve(dataDir),
+    eventstoreUrl: url(env, 'EVENTSTORE_URL', ['esdb:', 'esdb+discover:', 'kurrentdb:', 'kurrent:']),
+    mongoUrl: url(env, 'MONGO_URL', ['mongodb:', 'mongodb+srv:']),
+    redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
+    bootstrapToken,
+    logLevel,
+    publicUrl,
+    purgeSweepMs: integer(env, 'PURGE_SWEEP_MS', 60_000, 100, 86_400_000),
+    rateLimitMax: integer(env, 'RATE_LIMIT_MAX', DEFAULT_RATE_LIMIT_MAX, 0, 1_000_000_000),
+    // Whole seconds at least: the headers count in seconds.
+    rateLimitWindowMs: integer(env, 'RATE_LIMIT_WINDOW_MS', DEFAULT_RATE_LIMIT_WINDOW_MS, 1000, 86_400_000),
+    bodyLimitBytes: integer(env, 'BODY_LIMIT_BYTES', DEFAULT_BODY_LIMIT_BYTES, 1024, 1024 * 1024 * 1024),
+  };
+}

@@ -1,0 +1,39 @@
+/**
+ * A decider is the whole behaviour of an aggregate as pure functions: fold past events into state,
+ * and decide which new events a command produces (or throw a DomainError).
+ */
+export interface Decider<Command, Event extends DomainEvent, State> {
+  initialState: State;
+  evolve(state: State, event: Event): State;
+  decide(command: Command, state: State): Event[];
+}
+
+/** A domain event before it is stored: the type string equals its TypeScript name. */
+export interface DomainEvent<T extends string = string, D = unknown> {
+  type: T;
+  data: D;
+}
+
+export type DomainErrorKind = 'not_found' | 'conflict' | 'invalid' | 'forbidden' | 'gone';
+
+/** A rule of the domain that a command broke; mapped to an HTTP status in one place. */
+export class DomainError extends Error {
+  constructor(
+    readonly kind: DomainErrorKind,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'DomainError';
+  }
+}
+
+export const notFound = (message: string) => new DomainError('not_found', message);
+export const conflict = (message: string) => new DomainError('conflict', message);
+export const invalid = (message: string) => new DomainError('invalid', message);
+
+/** Folds a list of events into state. */
+export function fold<C, E extends DomainEvent, S>(decider: Decider<C, E, S>, events: E[]): S {
+  return events.reduce(decider.evolve, decider.initialState);
+}
+
+export const DAY_MS = 24 * 60 * 60 * 1000;

@@ -1,0 +1,69 @@
+/** Where an event came from, for the audit trail. */
+export type EventSource = 'api' | 'script' | 'system';
+
+export interface EventMetadata {
+  schemaVersion: number;
+  occurredAt: string;
+  actor: { userId?: string; tokenId?: string; source: EventSource };
+  correlationId: string;
+  /** Id of the event (or request) that caused this one; null for a root cause. */
+  causationId: string | null;
+}
+
+export interface NewEvent<T extends string = string, D = unknown> {
+  /** Unique id; appending an event whose id is already stored is a no-op. */
+  id: string;
+  type: T;
+  data: D;
+  metadata: EventMetadata;
+}
+
+export interface RecordedEvent<T extends string = string, D = unknown> extends NewEvent<T, D> {
+  stream: string;
+  /** 0-based revision of the event within its stream. */
+  revision: number;
+  /** Global, strictly increasing position in the log (> 0). */
+  position: number;
+}
+
+/** `no_stream`: the stream must not exist; `any`: no check; a number: the stream's current revision. */
+export type ExpectedRevision = 'any' | 'no_stream' | number;
+
+export interface AppendResult {
+  /** Revision of the last event of the stream after the append. */
+  nextRevision: number;
+  /** Global position of the last event appended. */
+  position: number;
+}
+
+export interface Subscription {
+  close(): Promise<void>;
+}
+
+export type BatchHandler = (events: RecordedEvent[]) => Promise<void>;
+
+export interface EventStore {
+  append(stream: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult>;
+  /** Events of one stream in revision order, from `fromRevision` (inclusive). Empty when it does not exist. */
+  readStream(stream: string, fromRevision?: number): Promise<RecordedEvent[]>;
+  /** Up to `maxCount` events of the whole log after `afterPosition` (exclusive), in global order. */
+  readAll(afterPosition: number, maxCount: number): Promise<RecordedEvent[]>;
+  /** Delivers every event after `afterPosition`, then new ones as they are appended, in batches, in order. */
+  subscribeAll(afterPosition: number, handler: BatchHandler): Subscription;
+  /** Position of the last event in the log, 0 when empty. */
+  headPosition(): Promise<number>;
+  close(): Promise<void>;
+}
+
+export class WrongExpectedRevisionError extends Error {
+  constructor(
+    readonly stream: string,
+    readonly expected: ExpectedRevision,
+    readonly actual: number | 'no_stream',
+  ) {
+    super(`stream ${stream}: expected revision ${expected}, actual ${actual}`);
+    this.name = 'WrongExpectedRevisionError';
+  }
+}
+
+export const EVENT_STORE = Symbol('EVENT_STORE');

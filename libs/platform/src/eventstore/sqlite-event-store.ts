@@ -1,0 +1,371 @@
+import { EventEmitter } from 'node:events';
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
+import Database from 'better-sqlite3';
+import { deliverUntilAccepted, HANDLER_RETRY_DELAY_MS, Waiter } from './batch-delivery';
+import {
+  type AppendResult,
+  type BatchHandler,
+  type EventMetadata,
+  type EventStore,
+  type ExpectedRevision,
+  type NewEvent,
+  type RecordedEvent,
+  type Subscription,
+  WrongExpectedRevisionError,
+} from './event-store.port';
+
+export interface SqliteEventStoreOptions {
+  /** SQLite file; created when missing. Several processes may share it. */
+  path: string;
+  /** How often subscriptions look for events appended by other processes (default 100). */
+  pollIntervalMs?: number;
+}
+
+const DEFAULT_POLL_INTERVAL_MS = 100;
+const SUBSCRIPTION_BATCH_SIZE = 1000;
+const APPENDED = 'appended';
+
+const SCHEMA = `
+  CREATE TABLE IF NOT EXISTS events (
+    position INTEGER PRIMARY KEY AUTOINCREMENT,
+    id TEXT NOT NULL UNIQUE,
+    stream TEXT NOT NULL,
+    revision INTEGER NOT NULL,
+    type TEXT NOT NULL,
+    data TEXT NOT NULL,
+    metadata TEXT NOT NULL,
+    UNIQUE (stream, revision)
+  );
+  CREATE TABLE IF NOT EXISTS streams (
+    name TEXT PRIMARY KEY,
+    revision INTEGER NOT NULL
+  ) WITHOUT ROWID;
+`;
+
+const EVENT_COLUMNS = 'position, id, stream, revision, type, data, metadata';
+
+interface EventRow {
+  position: number;
+  id: string;
+  stream: string;
+  revision: number;
+  type: string;
+  data: string;
+  metadata: string;
+}
+
+interface StoredId {
+  stream: string;
+  revision: number;
+  position: number;
+}
+
+/** An append waiting for the next group commit, with its events already serialized. */
+interface PendingAppend {
+  stream: string;
+  expected: ExpectedRevision;
+  events: { id: string; type: string; data: string; metadata: string }[];
+  resolve: (result: AppendResult) => void;
+  reject: (error: unknown) => void;
+}
+
+type Outcome = { ok: true; result: AppendResult } | { ok: false; error: unknown };
+
+/**
+ * Event store in a single SQLite file. Appends issued during one event-loop turn are committed together
+ * in one fsync'ed transaction (group commit), which is what makes many small concurrent appends cheap.
+ */
+export class SqliteEventStore implements EventStore {
+  private readonly db: Database.Database;
+  private readonly pollIntervalMs: number;
+  private readonly notifier = new EventEmitter();
+  private readonly subscriptions = new Set<SqliteSubscription>();
+  private pending: PendingAppend[] = [];
+  private flushScheduled = false;
+  private closed = false;
+
+  private readonly statements: ReturnType<typeof prepareStatements>;
+  private readonly commitBatch: (batch: PendingAppend[]) => Outcome[];
+  private readonly appendOne: (append: PendingAppend) => AppendResult;
+
+  constructor(options: SqliteEventStoreOptions) {
+    this.pollIntervalMs = options.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS;
+    this.notifier.setMaxListeners(0);
+    this.db = openDatabase(options.path);
+    this.statements = prepareStatements(this.db);
+    // Nested transactions become savepoints, so one failing append rolls back only its own writes.
+    this.appendOne = this.db.transaction((append: PendingAppend) => this.write(append));
+    const commit = this.db.transaction((batch: PendingAppend[]) =>
+      batch.map((append) => this.attempt(append)),
+    );
+    // IMMEDIATE takes the write lock up front, so a writer in another process makes us wait, not fail.
+    this.commitBatch = (batch) => commit.immediate(batch);
+  }
+
+  append(stream: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
+    if (this.closed) return Promise.reject(new Error('event store is closed'));
+    return new Promise((resolve, reject) => {
+      try {
+        assertAppendable(events, expected);
+        this.pending.push({ stream, expected, events: events.map(serialize), resolve, reject });
+        this.scheduleFlush();
+      } catch (error) {
+        reject(error);
+      }
+    });
+  }
+
+  async readStream(stream: string, fromRevision = 0): Promise<RecordedEvent[]> {
+    return this.statements.readStream.all(stream, fromRevision).map(toRecorded);
+  }
+
+  async readAll(afterPosition: number, maxCount: number): Promise<RecordedEvent[]> {
+    return this.readAllSync(afterPosition, maxCount);
+  }
+
+  subscribeAll(afterPosition: number, handler: BatchHandler): Subscription {
+    if (this.closed) throw new Error('event store is closed');
+    const subscription = new SqliteSubscription({
+      read: (after) => this.readAllSync(after, SUBSCRIPTION_BATCH_SIZE),
+      listen: (listener) => this.listen(listener),
+      pollIntervalMs: this.pollIntervalMs,
+      afterPosition,
+      handler,
+      onClosed: () => this.subscriptions.delete(subscription),
+    });
+    this.subscriptions.add(subscription);
+    return subscription;
+  }
+
+  async headPosition(): Promise<number> {
+    return this.statements.head.get() ?? 0;
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await Promise.all([...this.subscriptions].map((subscription) => subscription.close()));
+    this.flush();
+    this.db.close();
+  }
+
+  private readAllSync(afterPosition: number, maxCount: number): RecordedEvent[] {
+    return this.statements.readAll.all(afterPosition, maxCount).map(toRecorded);
+  }
+
+  private listen(listener: () => void): () => void {
+    this.notifier.on(APPENDED, listener);
+    return () => this.notifier.off(APPENDED, listener);
+  }
+
+  private scheduleFlush(): void {
+    if (this.flushScheduled) return;
+    this.flushScheduled = true;
+    setImmediate(() => this.flush());
+  }
+
+  private flush(): void {
+    this.flushScheduled = false;
+    const batch = this.pending;
+    if (batch.length === 0) return;
+    this.pending = [];
+    let outcomes: Outcome[];
+    try {
+      outcomes = this.commitBatch(batch);
+    } catch (error) {
+      for (const append of batch) append.reject(error);
+      return;
+    }
+    for (const [i, append] of batch.entries()) settle(append, outcomes[i]);
+    if (outcomes.some((outcome) => outcome.ok)) this.notifier.emit(APPENDED);
+  }
+
+  private attempt(append: PendingAppend): Outcome {
+    try {
+      return { ok: true, result: this.appendOne(append) };
+    } catch (error) {
+      return { ok: false, error };
+    }
+  }
+
+  private write(append: PendingAppend): AppendResult {
+    const { stream, expected, events } = append;
+    const replay = this.findReplay(stream, events);
+    if (replay) return replay;
+    const current = this.statements.streamRevision.get(stream);
+    checkExpected(stream, expected, current);
+    let revision = current ?? -1;
+    let position = 0;
+    for (const event of events) {
+      revision += 1;
+      const info = this.statements.insertEvent.run(
+        event.id,
+        stream,
+        revision,
+        event.type,
+        event.data,
+        event.metadata,
+      );
+      position = Number(info.lastInsertRowid);
+    }
+    this.statements.upsertStream.run(stream, revision);
+    return { nextRevision: revision, position };
+  }
+
+  /** The original result when every event is already stored in this stream; throws on a partial overlap. */
+  private findReplay(stream: string, events: PendingAppend['events']): AppendResult | undefined {
+    const stored = events.map((event) => this.statements.eventById.get(event.id));
+    const found = stored.filter((row): row is StoredId => row !== undefined);
+    if (found.length === 0) return undefined;
+    const elsewhere = found.find((row) => row.stream !== stream);
+    if (elsewhere)
+      throw new Error(`stream ${stream}: an event id is already stored in stream ${elsewhere.stream}`);
+    if (found.length < events.length) {
+      throw new Error(`stream ${stream}: ${found.length} of ${events.length} event ids are already stored`);
+    }
+    const last = found.reduce((a, b) => (b.position > a.position ? b : a));
+    return { nextRevision: last.revision, position: last.position };
+  }
+}
+
+interface SubscriptionSource {
+  /** The next events after a position, in order; synchronous so nothing can slip in between read and wait. */
+  read(afterPosition: number): RecordedEvent[];
+  /** Calls `listener` whenever this process appends; returns the unsubscribe function. */
+  listen(listener: () => void): () => void;
+  pollIntervalMs: number;
+  afterPosition: number;
+  handler: BatchHandler;
+  onClosed(): void;
+}
+
+/** Follows the log: catches up in batches, then waits for a local append or the next poll. */
+class SqliteSubscription implements Subscription {
+  private position: number;
+  private stopped = false;
+  private readonly newEvents = new Waiter();
+  private readonly retryPause = new Waiter();
+  private readonly unlisten: () => void;
+  private readonly done: Promise<void>;
+
+  constructor(private readonly source: SubscriptionSource) {
+    this.position = source.afterPosition;
+    this.unlisten = source.listen(() => this.newEvents.wake());
+    // Started on a later tick so that the handler never runs before subscribeAll() has returned.
+    this.done = Promise.resolve().then(() => this.run());
+  }
+
+  async close(): Promise<void> {
+    this.stopped = true;
+    this.unlisten();
+    this.newEvents.wake();
+    this.retryPause.wake();
+    await this.done;
+    this.source.onClosed();
+  }
+
+  private async run(): Promise<void> {
+    while (!this.stopped) {
+      const batch = this.readNext();
+      if (batch === undefined) {
+        await this.retryPause.wait(HANDLER_RETRY_DELAY_MS);
+      } else if (batch.length === 0) {
+        await this.newEvents.wait(this.source.pollIntervalMs);
+      } else {
+        await this.deliver(batch);
+        // A long catch-up with a fast handler would otherwise run on microtasks alone and starve timers and I/O.
+        await yieldToEventLoop();
+      }
+    }
+  }
+
+  private async deliver(batch: RecordedEvent[]): Promise<void> {
+    if (await deliverUntilAccepted(batch, this.source.handler, () => this.stopped, this.retryPause)) {
+      this.position = batch[batch.length - 1].position;
+    }
+  }
+
+  /** Undefined when the read failed (e.g. the file is locked for too long); the loop tries again. */
+  private readNext(): RecordedEvent[] | undefined {
+    try {
+      return this.source.read(this.position);
+    } catch (error) {
+      process.stderr.write(
+        `event store subscription: read after position ${this.position} failed: ${String(error)}\n`,
+      );
+      return undefined;
+    }
+  }
+}
+
+function openDatabase(path: string): Database.Database {
+  const db = new Database(path);
+  db.pragma('journal_mode = WAL');
+  // FULL syncs the WAL on every commit: an acknowledged append survives a crash or power loss.
+  db.pragma('synchronous = FULL');
+  db.pragma('busy_timeout = 5000');
+  db.exec(SCHEMA);
+  return db;
+}
+
+function prepareStatements(db: Database.Database) {
+  return {
+    eventById: db.prepare<[string], StoredId>('SELECT stream, revision, position FROM events WHERE id = ?'),
+    streamRevision: db.prepare<[string], number>('SELECT revision FROM streams WHERE name = ?').pluck(),
+    insertEvent: db.prepare<[string, string, number, string, string, string]>(
+      'INSERT INTO events (id, stream, revision, type, data, metadata) VALUES (?, ?, ?, ?, ?, ?)',
+    ),
+    upsertStream: db.prepare<[string, number]>(
+      'INSERT INTO streams (name, revision) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET revision = excluded.revision',
+    ),
+    readStream: db.prepare<[string, number], EventRow>(
+      `SELECT ${EVENT_COLUMNS} FROM events WHERE stream = ? AND revision >= ? ORDER BY revision`,
+    ),
+    readAll: db.prepare<[number, number], EventRow>(
+      `SELECT ${EVENT_COLUMNS} FROM events WHERE position > ? ORDER BY position LIMIT ?`,
+    ),
+    head: db.prepare<[], number>('SELECT COALESCE(MAX(position), 0) FROM events').pluck(),
+  };
+}
+
+function assertAppendable(events: NewEvent[], expected: ExpectedRevision): void {
+  if (events.length === 0) throw new Error('append needs at least one event');
+  if (typeof expected === 'number' && !(Number.isInteger(expected) && expected >= 0)) {
+    throw new Error(`invalid expected revision ${expected}`);
+  }
+  if (new Set(events.map((event) => event.id)).size !== events.length) {
+    throw new Error('append contains the same event id twice');
+  }
+}
+
+function checkExpected(stream: string, expected: ExpectedRevision, current: number | undefined): void {
+  if (expected === 'any') return;
+  const ok = expected === 'no_stream' ? current === undefined : current === expected;
+  if (!ok) throw new WrongExpectedRevisionError(stream, expected, current ?? 'no_stream');
+}
+
+function serialize(event: NewEvent): PendingAppend['events'][number] {
+  return {
+    id: event.id,
+    type: event.type,
+    data: JSON.stringify(event.data) ?? 'null',
+    metadata: JSON.stringify(event.metadata),
+  };
+}
+
+function toRecorded(row: EventRow): RecordedEvent {
+  return {
+    id: row.id,
+    stream: row.stream,
+    revision: row.revision,
+    position: row.position,
+    type: row.type,
+    data: JSON.parse(row.data) as unknown,
+    metadata: JSON.parse(row.metadata) as EventMetadata,
+  };
+}
+
+function settle(append: PendingAppend, outcome: Outcome): void {
+  if (outcome.ok) append.resolve(outcome.result);
+  else append.reject(outcome.error);
+}

@@ -1,0 +1,58 @@
+import { BadRequestException } from '@nestjs/common';
+import { Type } from 'class-transformer';
+import { IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import type { FindQuery, Page, Scalar } from '../readstore/read-store.port';
+
+export const DEFAULT_PAGE_SIZE = 50;
+export const MAX_PAGE_SIZE = 1000;
+
+export class ListQueryDto {
+  @IsOptional()
+  @IsString()
+  @MaxLength(512)
+  page?: string;
+
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  @Max(MAX_PAGE_SIZE)
+  limit?: number;
+}
+
+export interface ListEnvelope<T> {
+  next?: { page: string };
+  count: number;
+  items: T[];
+}
+
+/** Page tokens are opaque to clients: the keyset cursor, encoded. */
+export function encodePage(cursor: { value: Scalar; id: string }): string {
+  return Buffer.from(JSON.stringify([cursor.value, cursor.id])).toString('base64url');
+}
+
+export function decodePage(page: string | undefined): { value: Scalar; id: string } | undefined {
+  if (page === undefined) return undefined;
+  try {
+    const parsed: unknown = JSON.parse(Buffer.from(page, 'base64url').toString('utf8'));
+    if (Array.isArray(parsed) && parsed.length === 2 && typeof parsed[1] === 'string') {
+      const [value, id] = parsed;
+      if (value === null || ['string', 'number', 'boolean'].includes(typeof value)) return { value, id };
+    }
+  } catch {
+    // fall through to the error below
+  }
+  throw new BadRequestException('page: not a valid page token');
+}
+
+export function pageQuery(query: ListQueryDto, base: Omit<FindQuery, 'limit' | 'after'>): FindQuery {
+  return { ...base, limit: query.limit ?? DEFAULT_PAGE_SIZE, after: decodePage(query.page) };
+}
+
+export function toList<D, T>(page: Page<D>, present: (doc: D) => T): ListEnvelope<T> {
+  return {
+    ...(page.next ? { next: { page: encodePage(page.next) } } : {}),
+    count: page.count,
+    items: page.items.map(present),
+  };
+}

@@ -1,0 +1,65 @@
+import { ValidationTypes } from 'class-validator';
+import { validationMetadatasToSchemas } from 'class-validator-jsonschema';
+
+export type Schema = Record<string, unknown>;
+
+export const SCHEMA_REF = '#/components/schemas/';
+
+/** Set on a property whose conditions skip validation for null, so null is accepted as is. */
+const ACCEPTS_NULL = 'x-accepts-null';
+
+/**
+ * JSON Schemas of every class with class-validator rules, keyed by class name; nested classes are `$ref`s into
+ * the document's components. Properties that accept null carry a marker that the callers below resolve.
+ */
+export function validationSchemas(): Record<string, Schema> {
+  return validationMetadatasToSchemas({
+    refPointerPrefix: SCHEMA_REF,
+    additionalConverters: {
+      // `@IsOptional()` and `@ValidateIf()` skip every rule when their condition is false; asking the condition
+      // about a null value (alone on its object) tells whether null gets through unvalidated.
+      [ValidationTypes.CONDITIONAL_VALIDATION]: (meta) => {
+        const condition = meta.constraints?.[0];
+        const skipsNull = typeof condition === 'function' && !condition({ [meta.propertyName]: null }, null);
+        return skipsNull ? { [ACCEPTS_NULL]: true } : {};
+      },
+    },
+  }) as Record<string, Schema>;
+}
+
+/** The schema of a request body class: null where accepted, and no unknown fields (the validation pipe rejects them). */
+export function bodySchema(schema: Schema): Schema {
+  const properties = Object.fromEntries(
+    Object.entries(propertiesOf(schema)).map(([name, property]) =>
+      property[ACCEPTS_NULL] ? [name, orNull(withoutMarker(property))] : [name, property],
+    ),
+  );
+  return { ...schema, properties, additionalProperties: false };
+}
+
+/** Query parameters from a query class: a query string has no null, so the marker is dropped. */
+export function queryParameters(schema: Schema) {
+  const required = new Set((schema.required as string[] | undefined) ?? []);
+  return Object.entries(propertiesOf(schema)).map(([name, property]) => ({
+    name,
+    in: 'query' as const,
+    required: required.has(name),
+    schema: withoutMarker(property),
+  }));
+}
+
+function propertiesOf(schema: Schema): Record<string, Schema> {
+  return (schema.properties as Record<string, Schema> | undefined) ?? {};
+}
+
+function withoutMarker(property: Schema): Schema {
+  const { [ACCEPTS_NULL]: _marker, ...rest } = property;
+  return rest;
+}
+
+function orNull(property: Schema): Schema {
+  if (typeof property.type !== 'string' || '$ref' in property) return { anyOf: [property, { type: 'null' }] };
+  const nullable: Schema = { ...property, type: [property.type, 'null'] };
+  if (Array.isArray(property.enum)) nullable.enum = [...property.enum, null];
+  return nullable;
+}

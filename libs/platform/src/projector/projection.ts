@@ -1,0 +1,44 @@
+import type { RecordedEvent } from '../eventstore/event-store.port';
+import type { Doc, IndexSpec, Scalar } from '../readstore/read-store.port';
+
+/** What a projection sees while applying one event: reads include the batch's earlier writes. */
+export interface ProjectionContext {
+  get<T extends Doc>(collection: string, id: string): Promise<T | null>;
+  /** Every document matching the equality filter (projections use it for small fan-outs). */
+  find<T extends Doc>(collection: string, where: Record<string, Scalar>): Promise<T[]>;
+  put(collection: string, doc: Doc): Promise<void>;
+  delete(collection: string, id: string): Promise<void>;
+}
+
+/**
+ * A read model: a pure mapping from events to documents. It never calls the write side,
+ * and the projector makes applying an event twice a no-op.
+ */
+export interface Projection {
+  name: string;
+  /** Every read-model collection it writes; a rebuild of this projection alone replaces exactly these. */
+  collections: readonly string[];
+  indexes: IndexSpec[];
+  handles: readonly string[];
+  apply(event: RecordedEvent, ctx: ProjectionContext): Promise<void>;
+}
+
+/**
+ * Declares a projection with the event types it handles derived from its handler map. `collections`
+ * defaults to those its indexes name; a projection that writes others must list them all.
+ */
+export function projection(
+  name: string,
+  indexes: IndexSpec[],
+  // biome-ignore lint/suspicious/noExplicitAny: each handler narrows the event data it reads
+  handlers: Record<string, (event: RecordedEvent<string, any>, ctx: ProjectionContext) => Promise<void>>,
+  collections: readonly string[] = [...new Set(indexes.map((index) => index.collection))],
+): Projection {
+  return {
+    name,
+    collections,
+    indexes,
+    handles: Object.keys(handlers),
+    apply: (event, ctx) => handlers[event.type](event, ctx),
+  };
+}

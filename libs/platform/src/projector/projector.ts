@@ -1,0 +1,292 @@
+import { EventEmitter } from 'node:events';
+import { invalid } from '../domain/decider';
+import {
+  EVENT_STORE,
+  type EventStore,
+  type RecordedEvent,
+  type Subscription,
+} from '../eventstore/event-store.port';
+import { upcast } from '../eventstore/upcasters';
+import {
+  CheckpointConflictError,
+  type CheckpointWrite,
+  READ_STORE,
+  type ReadStore,
+} from '../readstore/read-store.port';
+import type { Projection, ProjectionContext } from './projection';
+import { UnitOfWork } from './unit-of-work';
+
+export const PROJECTIONS = Symbol('PROJECTIONS');
+export const CHECKPOINT = 'projector';
+const REBUILD_BATCH = 20_000;
+/** Checkpoint conflicts in a row on one batch before it fails (the subscription then retries it). */
+const MAX_CONFLICTS = 5;
+/** Pause before trying to promote again while the live views are ahead of the rebuilt ones. */
+const PROMOTE_RETRY_MS = 20;
+
+export class ProjectionTimeoutError extends Error {}
+
+export interface RebuildOptions {
+  /** Rebuilds this projection (with those sharing a collection with it) and copies the other views. */
+  projection?: string;
+  /** Events per read and commit; smaller batches keep a server in the same process more responsive. */
+  batchSize?: number;
+}
+
+/** Position reached, head of the log when the rebuild started (or the position, if past it), events applied. */
+export type RebuildProgress = (position: number, head: number, applied: number) => void;
+
+/** The projections an event goes to. */
+type Route = (event: RecordedEvent) => readonly Projection[];
+
+function byType(projections: readonly Projection[]): Map<string, Projection[]> {
+  const map = new Map<string, Projection[]>();
+  for (const p of projections) {
+    for (const type of p.handles) map.set(type, [...(map.get(type) ?? []), p]);
+  }
+  return map;
+}
+
+/** A projection that fails loudly when it writes a collection it does not declare. */
+function confined(p: Projection): Projection {
+  const check = (collection: string) => {
+    if (!p.collections.includes(collection))
+      throw new Error(`projection ${p.name} writes ${collection}, which is not among its collections`);
+  };
+  const guard = (ctx: ProjectionContext): ProjectionContext => ({
+    ...ctx,
+    put: async (collection, doc) => {
+      check(collection);
+      await ctx.put(collection, doc);
+    },
+    delete: async (collection, id) => {
+      check(collection);
+      await ctx.delete(collection, id);
+    },
+  });
+  return { ...p, apply: (event, ctx) => p.apply(event, guard(ctx)) };
+}
+
+/** Applies events (upcast) through one unit of work and commits its writes with the checkpoint. */
+async function applyBatch(
+  store: ReadStore,
+  events: RecordedEvent[],
+  route: Route,
+  checkpoint: CheckpointWrite,
+  replaying = false,
+): Promise<void> {
+  const uow = new UnitOfWork(store, { guardReplays: !replaying });
+  for (const raw of events) {
+    const event = upcast(raw);
+    for (const p of route(event)) await p.apply(event, uow.forEvent(event));
+  }
+  await store.commit(uow.writes(), checkpoint);
+}
+
+/**
+ * Follows the log from its checkpoint and applies every projection, one read-store commit per batch
+ * with the checkpoint in the same commit. The commit is a compare-and-set on the checkpoint: when a
+ * rebuild has switched the views to a new generation (here or in another process), it fails, and the
+ * projector continues from the new generation's checkpoint instead of losing or doubling events.
+ */
+export class Projector {
+  private position = 0;
+  private subscription?: Subscription;
+  private readonly progress = new EventEmitter();
+  private readonly byType: Map<string, Projection[]>;
+  /** Serializes live batches with the switch-over that ends a rebuild in this process. */
+  private exclusive: Promise<unknown> = Promise.resolve();
+
+  static readonly tokens = { EVENT_STORE, READ_STORE, PROJECTIONS };
+
+  constructor(
+    private readonly events: EventStore,
+    private readonly views: ReadStore,
+    private readonly projections: Projection[],
+  ) {
+    this.progress.setMaxListeners(0);
+    this.byType = byType(projections);
+  }
+
+  async prepare(): Promise<void> {
+    await this.views.ensureIndexes(this.projections.flatMap((p) => p.indexes));
+    this.position = await this.views.getCheckpoint(CHECKPOINT);
+  }
+
+  async start(): Promise<void> {
+    await this.prepare();
+    this.subscription = this.events.subscribeAll(this.position, (batch) => this.apply(batch));
+  }
+
+  async stop(): Promise<void> {
+    await this.subscription?.close();
+    this.subscription = undefined;
+  }
+
+  checkpoint(): number {
+    return this.position;
+  }
+
+  /** Resolves once views include the event at `position`; rejects after `timeoutMs`. */
+  waitFor(position: number, timeoutMs = 5000): Promise<void> {
+    if (this.position >= position) return Promise.resolve();
+    return new Promise((resolve, reject) => {
+      const onProgress = () => {
+        if (this.position < position) return;
+        clearTimeout(timer);
+        this.progress.off('advance', onProgress);
+        resolve();
+      };
+      const timer = setTimeout(() => {
+        this.progress.off('advance', onProgress);
+        reject(new ProjectionTimeoutError(`views did not reach position ${position} within ${timeoutMs} ms`));
+      }, timeoutMs);
+      this.progress.on('advance', onProgress);
+    });
+  }
+
+  apply(batch: RecordedEvent[]): Promise<void> {
+    return this.serialized(() => this.applyLive(batch));
+  }
+
+  /**
+   * The projection named and every projection sharing a collection with it, transitively: they write
+   * the same documents, so they are replayed together. Every projection without a name.
+   */
+  rebuildScope(projection?: string): Projection[] {
+    if (projection === undefined) return this.projections;
+    const named = this.projections.find((p) => p.name === projection);
+    if (!named) {
+      const known = this.projections.map((p) => p.name).join(', ');
+      throw invalid(`unknown projection ${projection} (known: ${known})`);
+    }
+    const selected = new Set([named]);
+    const collections = new Set(named.collections);
+    for (let grown = true; grown; ) {
+      grown = false;
+      for (const p of this.projections) {
+        if (selected.has(p) || !p.collections.some((c) => collections.has(c))) continue;
+        selected.add(p);
+        for (const c of p.collections) collections.add(c);
+        grown = true;
+      }
+    }
+    return this.projections.filter((p) => selected.has(p));
+  }
+
+  /**
+   * Replays the log into a new read-store generation while the live one keeps answering, then makes
+   * it live once it has caught up with the live views; returns the number of events replayed.
+   *
+   * With `projection`, the new generation starts as a copy of the live documents of every collection
+   * outside the scope (`rebuildScope`), taken with the live checkpoint C; events up to C go to the
+   * projections in scope only (their collections start empty), later ones to every projection, and
+   * the per-document replay guard skips what the copy already holds. The limit: a projection in scope
+   * that reads a collection outside it sees that collection as of C, not as of each event it replays.
+   */
+  async rebuild(onProgress?: RebuildProgress, options: RebuildOptions = {}): Promise<number> {
+    const scope = this.rebuildScope(options.projection);
+    const generation = await this.views.createGeneration();
+    const target = this.views.forGeneration(generation);
+    await target.ensureIndexes(this.projections.flatMap((p) => p.indexes));
+    let route: Route = (event) => this.byType.get(event.type) ?? [];
+    if (options.projection !== undefined) {
+      const rebuilt = new Set(scope.flatMap((p) => p.collections));
+      // Declared collections too: one may get its first document between listing and copying.
+      const known = new Set([
+        ...this.projections.flatMap((p) => p.collections),
+        ...(await this.views.collections()),
+      ]);
+      const copied = [...known].filter((c) => !rebuilt.has(c));
+      const copiedAt = await this.views.copyCollections(generation, copied, CHECKPOINT);
+      const inScope = byType(scope.map(confined));
+      const every = route;
+      route = (event) => (event.position <= copiedAt ? (inScope.get(event.type) ?? []) : every(event));
+    }
+    const head = await this.events.headPosition();
+    const batchSize = options.batchSize ?? REBUILD_BATCH;
+    let position = 0;
+    let applied = 0;
+    for (;;) {
+      const batch = await this.events.readAll(position, batchSize);
+      if (batch.length > 0) {
+        position = batch[batch.length - 1].position;
+        // A rebuild fills a fresh generation in log order, so no stored document can be ahead of an event.
+        await applyBatch(target, batch, route, { name: CHECKPOINT, position }, true);
+        applied += batch.length;
+        onProgress?.(position, Math.max(head, position), applied);
+        // The embedded stores answer without real I/O: yield, or a server in this process stalls.
+        await new Promise((resolve) => setImmediate(resolve));
+      } else if (await this.switchOver(generation, position)) {
+        return applied;
+      } else {
+        await new Promise((resolve) => setTimeout(resolve, PROMOTE_RETRY_MS));
+      }
+    }
+  }
+
+  /**
+   * Promotes the rebuilt generation unless the live views are past it (events appended since its last
+   * batch), in which case the rebuild reads on. Holding the live batches back here means the projector
+   * of this process has nothing in flight, so it continues at the rebuilt checkpoint without a conflict.
+   */
+  private switchOver(generation: number, position: number): Promise<boolean> {
+    return this.serialized(async () => {
+      if (!(await this.views.promote(generation, { checkpoint: CHECKPOINT }))) return false;
+      if (position > this.position) this.advance(position);
+      return true;
+    });
+  }
+
+  private async applyLive(batch: RecordedEvent[]): Promise<void> {
+    for (let conflicts = 0; ; conflicts++) {
+      try {
+        const fresh = batch.filter((e) => e.position > this.position);
+        if (fresh.length > 0) await this.applyFresh(fresh);
+        return;
+      } catch (error) {
+        if (!(error instanceof CheckpointConflictError) || conflicts >= MAX_CONFLICTS) throw error;
+        await this.resync(batch[0].position);
+      }
+    }
+  }
+
+  private async applyFresh(events: RecordedEvent[]): Promise<void> {
+    const last = events[events.length - 1].position;
+    const route: Route = (event) => this.byType.get(event.type) ?? [];
+    await applyBatch(this.views, events, route, {
+      name: CHECKPOINT,
+      position: last,
+      expected: this.position,
+    });
+    this.advance(last);
+  }
+
+  /**
+   * The views' checkpoint is not where this projector left it: a rebuild switched them to a new
+   * generation, or another projector wrote them. Continues from their checkpoint, re-applying from the
+   * log what they lack before `before` (the batch in hand brings the rest).
+   */
+  private async resync(before: number): Promise<void> {
+    this.position = await this.views.getCheckpoint(CHECKPOINT);
+    for (;;) {
+      const missing = (await this.events.readAll(this.position, REBUILD_BATCH)).filter(
+        (e) => e.position < before,
+      );
+      if (missing.length === 0) break;
+      await this.applyFresh(missing);
+    }
+    this.progress.emit('advance');
+  }
+
+  private advance(position: number): void {
+    this.position = position;
+    this.progress.emit('advance');
+  }
+
+  private serialized<T>(task: () => Promise<T>): Promise<T> {
+    const run = this.exclusive.then(task, task);
+    this.exclusive = run.catch(() => undefined);
+    return run;
+  }
+}

@@ -1,0 +1,85 @@
+import type { RecordedEvent } from '../eventstore/event-store.port';
+import type { Doc, ReadStore, Scalar, Write } from '../readstore/read-store.port';
+import type { ProjectionContext } from './projection';
+
+const FAN_OUT_LIMIT = 10_000;
+
+function matches(doc: Doc, where: Record<string, Scalar>): boolean {
+  return Object.entries(where).every(([key, value]) => (doc[key] ?? null) === value);
+}
+
+/**
+ * Buffers one batch of projection writes over the read store. Each document keeps the log position of
+ * the last event applied to it (`_pos`); a write from an event at or before that position is dropped,
+ * so replaying events after a crash between the writes and the checkpoint neither loses nor doubles.
+ */
+export class UnitOfWork {
+  private readonly overlay = new Map<string, Doc | null>();
+  private readonly order: string[] = [];
+  /** Position of each document as stored before this batch, for the replay guard. */
+  private readonly storedPos = new Map<string, number>();
+
+  constructor(
+    private readonly store: ReadStore,
+    private readonly options: { guardReplays: boolean } = { guardReplays: true },
+  ) {}
+
+  forEvent(event: RecordedEvent): ProjectionContext {
+    return {
+      get: (collection, id) => this.get(collection, id),
+      find: (collection, where) => this.find(collection, where),
+      put: (collection, doc) => this.write(event, collection, doc.id, doc),
+      delete: (collection, id) => this.write(event, collection, id, null),
+    };
+  }
+
+  writes(): Write[] {
+    return this.order.map((key) => {
+      const [collection, id] = splitKey(key);
+      return { collection, id, doc: this.overlay.get(key) ?? null };
+    });
+  }
+
+  private async get<T extends Doc>(collection: string, id: string): Promise<T | null> {
+    const key = keyOf(collection, id);
+    if (this.overlay.has(key)) return (this.overlay.get(key) ?? null) as T | null;
+    const doc = await this.store.get<T>(collection, id);
+    this.storedPos.set(key, doc?._pos ?? 0);
+    return doc;
+  }
+
+  private async find<T extends Doc>(collection: string, where: Record<string, Scalar>): Promise<T[]> {
+    const stored = await this.store.find<T>(collection, { where, limit: FAN_OUT_LIMIT });
+    const out = new Map<string, T>();
+    for (const doc of stored.items) {
+      const key = keyOf(collection, doc.id);
+      if (this.overlay.has(key)) continue;
+      this.storedPos.set(key, doc._pos ?? 0);
+      out.set(doc.id, doc);
+    }
+    for (const [key, doc] of this.overlay) {
+      if (doc && key.startsWith(`${collection}\u0000`) && matches(doc, where)) out.set(doc.id, doc as T);
+    }
+    return [...out.values()];
+  }
+
+  private async write(event: RecordedEvent, collection: string, id: string, doc: Doc | null): Promise<void> {
+    const key = keyOf(collection, id);
+    if (!this.overlay.has(key)) {
+      // Filling a fresh generation in log order, no stored document can be ahead of the event.
+      if (!this.options.guardReplays) this.storedPos.set(key, 0);
+      if (!this.storedPos.has(key))
+        this.storedPos.set(key, (await this.store.get(collection, id))?._pos ?? 0);
+      // The stored document already includes this event: we are replaying after a crash.
+      if ((this.storedPos.get(key) ?? 0) >= event.position) return;
+      this.order.push(key);
+    }
+    this.overlay.set(key, doc ? { ...doc, id, _pos: event.position } : null);
+  }
+}
+
+const keyOf = (collection: string, id: string) => `${collection}\u0000${id}`;
+const splitKey = (key: string): [string, string] => {
+  const at = key.indexOf('\u0000');
+  return [key.slice(0, at), key.slice(at + 1)];
+};

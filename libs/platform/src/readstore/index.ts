@@ -1,0 +1,3 @@
+export * from './mongo-read-store';
+export * from './read-store.port';
+export * from './sqlite-read-store';

@@ -1,0 +1,441 @@
+import {
+  type AnyBulkWriteOperation,
+  type Collection,
+  type Db,
+  type Filter,
+  MongoClient,
+  type Sort,
+} from 'mongodb';
+import {
+  CheckpointConflictError,
+  type CheckpointWrite,
+  type Doc,
+  type FindQuery,
+  type IndexSpec,
+  type Page,
+  type ReadStore,
+  type Scalar,
+  type Write,
+} from './read-store.port';
+
+export interface MongoReadStoreOptions {
+  url: string;
+  /** Defaults to the database named in the URL (or the driver's default). */
+  database?: string;
+  /** Prepended to every collection this store owns; lets several stores share a database. */
+  collectionPrefix?: string;
+  /**
+   * How long `promote` keeps the generations it retires before dropping them: other processes re-read
+   * the live generation at most every FOLLOW_MS, and a read they started on the old one must end.
+   */
+  retireAfterMs?: number;
+}
+
+/** Handles re-read the live generation when it is older than this: at most one extra query per 50 ms. */
+const FOLLOW_MS = 50;
+const RETIRE_AFTER_MS = 2000;
+const META_ID = 'generation';
+const NAMESPACE_NOT_FOUND = 26;
+
+/** A read-model document as stored: its id is the Mongo `_id`. */
+interface StoredDoc {
+  _id: string;
+  [field: string]: unknown;
+}
+
+interface StoredCheckpoint {
+  _id: string;
+  position: number;
+}
+
+/** The live generation, and the highest one handed out by `createGeneration`. */
+interface StoredMeta {
+  _id: string;
+  live: number;
+  allocated: number;
+}
+
+/** Same rule as the SQLite adapter, so a query valid on one backend is valid on the other. */
+const FIELD_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+function mongoField(field: string): string {
+  if (field === 'id') return '_id';
+  if (!FIELD_NAME.test(field)) throw new Error(`Unsupported field name for a read-store query: ${field}`);
+  return field;
+}
+
+/** `{ field: null }` in Mongo already matches a missing or null field. */
+function whereFilter(where: Record<string, Scalar> = {}): Filter<StoredDoc> {
+  const filter: Filter<StoredDoc> = {};
+  for (const [field, value] of Object.entries(where)) filter[mongoField(field)] = value ?? null;
+  return filter;
+}
+
+/**
+ * Documents strictly after the cursor in (sort value, _id) order. Missing/null values sort first
+ * ascending and last descending, as in Mongo's own sort, so they are added or excluded explicitly.
+ */
+function keysetFilter(orderBy: string, direction: 'asc' | 'desc', after: { value: Scalar; id: string }) {
+  const op = direction === 'asc' ? '$gt' : '$lt';
+  if (orderBy === 'id') return { _id: { [op]: after.id } };
+  const field = mongoField(orderBy);
+  const value = after.value ?? null;
+  if (value === null) {
+    const inNulls = { [field]: null, _id: { [op]: after.id } };
+    return direction === 'asc' ? { $or: [inNulls, { [field]: { $ne: null } }] } : inNulls;
+  }
+  const branches: Filter<StoredDoc>[] = [
+    { [field]: { [op]: value } },
+    { [field]: value, _id: { [op]: after.id } },
+  ];
+  if (direction === 'desc') branches.push({ [field]: null });
+  return { $or: branches };
+}
+
+function toStored(doc: Doc): Omit<StoredDoc, '_id'> {
+  const { id: _id, ...fields } = doc;
+  return fields;
+}
+
+function fromStored<T extends Doc>(stored: StoredDoc): T {
+  const { _id, ...fields } = stored;
+  return { id: _id, ...fields } as T;
+}
+
+function writeOperation({ id, doc }: Write): AnyBulkWriteOperation<StoredDoc> {
+  if (doc === null) return { deleteOne: { filter: { _id: id } } };
+  return { replaceOne: { filter: { _id: id }, replacement: toStored(doc), upsert: true } };
+}
+
+/** The client, the names and the live generation as last read, shared by a store's handles. */
+class MongoCore {
+  live?: number;
+  private checkedAt = 0;
+  private refreshing?: Promise<number>;
+
+  constructor(
+    readonly client: MongoClient,
+    readonly db: Db,
+    readonly prefix: string,
+    readonly retireAfterMs: number,
+  ) {}
+
+  /** Generation 1 has no generation part in its names, so databases from before generations keep working. */
+  names(generation: number): { docs: string; checkpoints: string } {
+    const base = generation === 1 ? this.prefix : `${this.prefix}g${generation}.`;
+    return { docs: `${base}docs.`, checkpoints: `${base}checkpoints` };
+  }
+
+  /** The generation a collection of this store belongs to; undefined for others and for the meta collection. */
+  generationOf(name: string): number | undefined {
+    if (!name.startsWith(this.prefix)) return undefined;
+    const rest = name.slice(this.prefix.length);
+    const numbered = /^g(\d+)\.(docs\.|checkpoints$)/.exec(rest);
+    if (numbered) return Number(numbered[1]);
+    return rest.startsWith('docs.') || rest === 'checkpoints' ? 1 : undefined;
+  }
+
+  meta(): Collection<StoredMeta> {
+    return this.db.collection<StoredMeta>(`${this.prefix}meta`);
+  }
+
+  /** The live generation; re-read from the database when older than FOLLOW_MS, or always when `fresh`. */
+  liveGeneration(fresh = false): number | Promise<number> {
+    if (!fresh && this.live !== undefined && Date.now() - this.checkedAt < FOLLOW_MS) return this.live;
+    if (fresh) return this.readLive();
+    this.refreshing ??= this.readLive().finally(() => {
+      this.refreshing = undefined;
+    });
+    return this.refreshing;
+  }
+
+  adopt(live: number): void {
+    this.live = Math.max(this.live ?? 1, live);
+    this.checkedAt = Date.now();
+  }
+
+  /** Settles once the generations retired so far are dropped, or their drop failed. */
+  retiring: Promise<void> = Promise.resolve();
+
+  /**
+   * Runs `drop` after the grace period. A failure leaves the old collections for the next
+   * promote, which drops every generation below the one it makes live.
+   */
+  retire(drop: () => Promise<void>): void {
+    const after = new Promise((resolve) => setTimeout(resolve, this.retireAfterMs));
+    this.retiring = Promise.all([this.retiring, after.then(drop)]).then(
+      () => undefined,
+      () => undefined,
+    );
+  }
+
+  async ensureMeta(): Promise<void> {
+    await this.meta().updateOne(
+      { _id: META_ID },
+      { $setOnInsert: { live: 1, allocated: 1 } },
+      { upsert: true },
+    );
+  }
+
+  private async readLive(): Promise<number> {
+    const started = Date.now();
+    const meta = await this.meta().findOne({ _id: META_ID });
+    // Generations only go up: a read that started before this process promoted must not undo it.
+    this.live = Math.max(this.live ?? 1, meta?.live ?? 1);
+    this.checkedAt = started;
+    return this.live;
+  }
+}
+
+/**
+ * Read models on MongoDB: one Mongo collection per read-model collection (`<prefix>docs.<name>`) and
+ * checkpoints in `<prefix>checkpoints`, so no read-model collection name can collide with it.
+ * Generations after the first put `g<n>.` after the prefix; `<prefix>meta` holds the live one.
+ *
+ * `commit` is not atomic across collections (that would need a replica-set transaction): writes are
+ * applied first and the checkpoint last, so a crash leaves the checkpoint behind the documents and
+ * replay re-applies events that projections must treat idempotently (see `Doc._pos`).
+ *
+ * Nor are generation switches atomic with anything. Handles follow a promote within FOLLOW_MS, read
+ * the old generation until then (complete, only not receiving new writes), and `promote` drops it
+ * only after `retireAfterMs`. A projector that commits in the moment of the switch may write its
+ * last batch to the old generation; its next compare-and-set commit then fails on the new one and it
+ * continues from that generation's checkpoint, re-applying what the rebuild had not seen.
+ */
+export class MongoReadStore implements ReadStore {
+  private readonly core: MongoCore;
+  /** Set on handles from `forGeneration`: the generation they use whatever is live. */
+  private readonly pinned?: number;
+
+  /** The driver connects on first use; `connect` does so eagerly to fail fast on a bad URL. */
+  constructor(options: MongoReadStoreOptions | { core: MongoCore; generation: number }) {
+    if ('core' in options) {
+      this.core = options.core;
+      this.pinned = options.generation;
+      return;
+    }
+    const client = new MongoClient(options.url);
+    this.core = new MongoCore(
+      client,
+      client.db(options.database),
+      options.collectionPrefix ?? 'readstore.',
+      options.retireAfterMs ?? RETIRE_AFTER_MS,
+    );
+  }
+
+  static async connect(options: MongoReadStoreOptions): Promise<MongoReadStore> {
+    const store = new MongoReadStore(options);
+    await store.core.client.connect();
+    return store;
+  }
+
+  /** Indexes `fields` in order, then `_id` as the tie-breaker (equality fields first, sort field last). */
+  async ensureIndexes(indexes: IndexSpec[]): Promise<void> {
+    const generation = await this.target(true);
+    for (const { collection, fields } of indexes) {
+      const keys: Record<string, 1> = {};
+      for (const field of fields) keys[mongoField(field)] = 1;
+      keys._id = 1;
+      await this.docs(generation, collection).createIndex(keys);
+    }
+  }
+
+  async get<T extends Doc = Doc>(collection: string, id: string): Promise<T | null> {
+    const stored = await this.docs(await this.target(), collection).findOne({ _id: id });
+    return stored ? fromStored<T>(stored) : null;
+  }
+
+  async find<T extends Doc = Doc>(collection: string, query: FindQuery): Promise<Page<T>> {
+    const { orderBy = 'id', direction = 'asc', after, limit } = query;
+    const where = whereFilter(query.where);
+    const docs = this.docs(await this.target(), collection);
+    // Mongo reads `limit: 0` as "no limit", so an empty page only counts.
+    if (limit <= 0) return { items: [], count: await docs.countDocuments(where) };
+    const filter = after ? { $and: [where, keysetFilter(orderBy, direction, after)] } : where;
+    const dir = direction === 'asc' ? 1 : -1;
+    const sort: Sort = orderBy === 'id' ? { _id: dir } : { [mongoField(orderBy)]: dir, _id: dir };
+    const [count, stored] = await Promise.all([
+      docs.countDocuments(where),
+      docs.find(filter, { sort, limit: limit + 1 }).toArray(),
+    ]);
+    const items = stored.slice(0, limit).map((doc) => fromStored<T>(doc));
+    if (stored.length <= limit) return { items, count };
+    const last = items[items.length - 1];
+    const value = orderBy === 'id' ? last.id : ((last[orderBy] ?? null) as Scalar);
+    return { items, count, next: { value, id: last.id } };
+  }
+
+  async commit(writes: Write[], checkpoint?: CheckpointWrite): Promise<void> {
+    const generation = await this.target(true);
+    if (this.pinned !== undefined) {
+      const live = await this.core.liveGeneration(true);
+      if (this.pinned < live)
+        throw new Error(`read-store generation ${this.pinned} was retired (generation ${live} is live)`);
+    }
+    if (checkpoint?.expected !== undefined) {
+      const stored = (await this.checkpoints(generation).findOne({ _id: checkpoint.name }))?.position ?? 0;
+      if (stored !== checkpoint.expected)
+        throw new CheckpointConflictError(checkpoint.name, checkpoint.expected, stored);
+    }
+    const byCollection = new Map<string, AnyBulkWriteOperation<StoredDoc>[]>();
+    for (const write of writes) {
+      const operations = byCollection.get(write.collection) ?? [];
+      operations.push(writeOperation(write));
+      byCollection.set(write.collection, operations);
+    }
+    // Each collection's writes stay in order; different collections cannot affect each other.
+    await Promise.all(
+      [...byCollection].map(([collection, operations]) =>
+        this.docs(generation, collection).bulkWrite(operations, { ordered: true }),
+      ),
+    );
+    if (!checkpoint) return;
+    await this.checkpoints(generation).updateOne(
+      { _id: checkpoint.name },
+      { $set: { position: checkpoint.position } },
+      { upsert: true },
+    );
+  }
+
+  async getCheckpoint(name: string): Promise<number> {
+    const stored = await this.checkpoints(await this.target()).findOne({ _id: name });
+    return stored?.position ?? 0;
+  }
+
+  async all<T extends Doc = Doc>(collection: string): Promise<T[]> {
+    const stored = await this.docs(await this.target(), collection)
+      .find({}, { sort: { _id: 1 } })
+      .toArray();
+    return stored.map((doc) => fromStored<T>(doc));
+  }
+
+  /** Collections holding at least one document (Mongo keeps emptied collections around). */
+  async collections(): Promise<string[]> {
+    const generation = await this.target(true);
+    const prefix = this.core.names(generation).docs;
+    const names = (await this.collectionNames())
+      .filter((name) => name.startsWith(prefix))
+      .map((name) => name.slice(prefix.length));
+    const nonEmpty = await Promise.all(
+      names.map(async (name) =>
+        (await this.docs(generation, name).countDocuments({}, { limit: 1 })) > 0 ? name : null,
+      ),
+    );
+    return nonEmpty.filter((name): name is string => name !== null).sort();
+  }
+
+  /** Deletes documents rather than dropping collections, so indexes survive a rebuild. */
+  async clear(): Promise<void> {
+    const generation = await this.target(true);
+    const names = (await this.collectionNames()).filter(
+      (name) => this.core.generationOf(name) === generation,
+    );
+    await Promise.all(names.map((name) => this.core.db.collection(name).deleteMany({})));
+  }
+
+  /** Waits for the retirement of generations this store promoted away from (so a CLI rebuild finishes it). */
+  async close(): Promise<void> {
+    if (this.pinned !== undefined) return;
+    await this.core.retiring;
+    await this.core.client.close();
+  }
+
+  async generation(): Promise<number> {
+    return this.core.liveGeneration(true);
+  }
+
+  async createGeneration(): Promise<number> {
+    await this.core.ensureMeta();
+    const meta = await this.core
+      .meta()
+      .findOneAndUpdate(
+        { _id: META_ID },
+        [{ $set: { allocated: { $add: [{ $max: ['$allocated', '$live'] }, 1] } } }],
+        { returnDocument: 'after' },
+      );
+    if (!meta) throw new Error('read-store meta document vanished');
+    return meta.allocated;
+  }
+
+  forGeneration(generation: number): ReadStore {
+    return new MongoReadStore({ core: this.core, generation });
+  }
+
+  async copyCollections(to: number, collections: string[], checkpoint: string): Promise<number> {
+    const from = await this.target(true);
+    const position = (await this.checkpoints(from).findOne({ _id: checkpoint }))?.position ?? 0;
+    for (const collection of collections) {
+      const target = this.docs(to, collection);
+      await target.deleteMany({});
+      // $out replaces the target's documents and keeps its indexes.
+      await this.docs(from, collection)
+        .aggregate([{ $out: target.collectionName }])
+        .toArray();
+    }
+    return position;
+  }
+
+  async promote(generation: number, options: { checkpoint?: string } = {}): Promise<boolean> {
+    await this.core.ensureMeta();
+    const live = await this.core.liveGeneration(true);
+    if (generation === live) return true;
+    if (generation < live)
+      throw new Error(`read-store generation ${generation} is older than the live generation ${live}`);
+    const name = options.checkpoint;
+    if (name !== undefined) {
+      const [next, current] = await Promise.all(
+        [generation, live].map(
+          async (g) => (await this.checkpoints(g).findOne({ _id: name }))?.position ?? 0,
+        ),
+      );
+      if (next < current) return false;
+    }
+    // Checkpoints the new generation has not set (reactions', which do not depend on the views) carry over.
+    for (const { _id, position } of await this.checkpoints(live).find({}).toArray()) {
+      await this.checkpoints(generation).updateOne({ _id }, { $setOnInsert: { position } }, { upsert: true });
+    }
+    const switched = await this.core.meta().updateOne({ _id: META_ID, live }, { $set: { live: generation } });
+    if (switched.modifiedCount === 0) return false;
+    this.core.adopt(generation);
+    // In the background: a projector in this process waits for the promote, not for the grace period.
+    this.core.retire(() => this.dropGenerationsBelow(generation));
+    return true;
+  }
+
+  /** Drops every collection of the generations below `generation`. */
+  private async dropGenerationsBelow(generation: number): Promise<void> {
+    const retired = (await this.collectionNames()).filter(
+      (n) => (this.core.generationOf(n) ?? generation) < generation,
+    );
+    await Promise.all(
+      retired.map((n) =>
+        this.core.db
+          .collection(n)
+          .drop()
+          .catch((error: { code?: number }) => {
+            // Another process retiring the same generation dropped it first.
+            if (error.code !== NAMESPACE_NOT_FOUND) throw error;
+          }),
+      ),
+    );
+  }
+
+  /** The generation this handle uses: its own, or the live one (re-read from the database when `fresh`). */
+  private async target(fresh = false): Promise<number> {
+    if (this.pinned !== undefined) return this.pinned;
+    return this.core.liveGeneration(fresh);
+  }
+
+  private async collectionNames(): Promise<string[]> {
+    const infos = await this.core.db.listCollections({}, { nameOnly: true }).toArray();
+    return infos.map((info) => info.name);
+  }
+
+  private docs(generation: number, collection: string): Collection<StoredDoc> {
+    return this.core.db.collection<StoredDoc>(`${this.core.names(generation).docs}${collection}`);
+  }
+
+  private checkpoints(generation: number): Collection<StoredCheckpoint> {
+    return this.core.db.collection<StoredCheckpoint>(this.core.names(generation).checkpoints);
+  }
+}

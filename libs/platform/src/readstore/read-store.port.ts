@@ -1,0 +1,108 @@
+/** A stored read-model document. `_pos` is the log position of the last event applied to it. */
+export interface Doc {
+  id: string;
+  _pos?: number;
+  [field: string]: unknown;
+}
+
+export type Scalar = string | number | boolean | null;
+
+export interface FindQuery {
+  /** Equality on top-level fields; `null` matches a missing or null field. */
+  where?: Record<string, Scalar>;
+  /** Sort field (top-level, scalar); ties broken by `id`. Default: `id`. */
+  orderBy?: string;
+  direction?: 'asc' | 'desc';
+  /** Keyset cursor: the sort value and id of the last item of the previous page. */
+  after?: { value: Scalar; id: string };
+  limit: number;
+}
+
+export interface Page<T> {
+  items: T[];
+  /** Total number of documents matching `where`. */
+  count: number;
+  /** Cursor for the next page, absent on the last one. */
+  next?: { value: Scalar; id: string };
+}
+
+export interface Write {
+  collection: string;
+  id: string;
+  /** The whole new document, or null to delete it. */
+  doc: Doc | null;
+}
+
+export interface IndexSpec {
+  collection: string;
+  fields: string[];
+}
+
+/** A projection's checkpoint as committed with its writes. */
+export interface CheckpointWrite {
+  name: string;
+  position: number;
+  /**
+   * Compare-and-set: the commit happens only if the stored position (0 when absent) equals this;
+   * otherwise it throws `CheckpointConflictError` and writes nothing. A projector passes its own idea
+   * of the checkpoint, so it learns when the views moved under it (a rebuild switched generations).
+   */
+  expected?: number;
+}
+
+export class CheckpointConflictError extends Error {
+  constructor(
+    readonly checkpoint: string,
+    readonly expected: number,
+    readonly actual: number,
+  ) {
+    super(`checkpoint ${checkpoint}: expected ${expected}, stored ${actual}`);
+    this.name = 'CheckpointConflictError';
+  }
+}
+
+/**
+ * Read models, kept in numbered generations so that a rebuild can fill a fresh one while the live one
+ * keeps answering. A store handle (what adapters' constructors return) reads and writes whichever
+ * generation is live, and follows a switch made by another handle or another process. Checkpoints
+ * belong to a generation.
+ */
+export interface ReadStore {
+  /** Creates the given indexes if missing. */
+  ensureIndexes(indexes: IndexSpec[]): Promise<void>;
+  get<T extends Doc = Doc>(collection: string, id: string): Promise<T | null>;
+  find<T extends Doc = Doc>(collection: string, query: FindQuery): Promise<Page<T>>;
+  /** Applies writes in order, then records the checkpoint; atomically where the backend can. */
+  commit(writes: Write[], checkpoint?: CheckpointWrite): Promise<void>;
+  getCheckpoint(name: string): Promise<number>;
+  /** Every document of a collection, in id order (for rebuild checks and exports). */
+  all<T extends Doc = Doc>(collection: string): Promise<T[]>;
+  collections(): Promise<string[]>;
+  /** Drops every document and checkpoint of this handle's generation. */
+  clear(): Promise<void>;
+  /** Closes the connection; on a handle from `forGeneration`, does nothing (it shares its store's). */
+  close(): Promise<void>;
+
+  /** The live generation, the one plain handles read; 1 until the first promote. */
+  generation(): Promise<number>;
+  /** Reserves a new, empty generation numbered above every one before it; nothing reads it until promoted. */
+  createGeneration(): Promise<number>;
+  /** A handle on generation `generation`, whatever is live: what a rebuild fills. Shares this store's connection. */
+  forGeneration(generation: number): ReadStore;
+  /**
+   * Copies every document of `collections` from this handle's generation into generation `to`,
+   * replacing what `to` held there, and returns this generation's checkpoint `checkpoint` as of the
+   * copy: from the same snapshot on SQLite; read before copying on MongoDB, so copied documents may
+   * be past it (their `_pos` tells).
+   */
+  copyCollections(to: number, collections: string[], checkpoint: string): Promise<number>;
+  /**
+   * Makes `generation` live and drops the data of every older generation; handles of other
+   * processes follow. With `checkpoint`, only if the generation's checkpoint of that name is at or past
+   * the live generation's; otherwise nothing changes and it resolves false (catch up and try again).
+   * Throws if `generation` is older than the live one.
+   */
+  promote(generation: number, options?: { checkpoint?: string }): Promise<boolean>;
+}
+
+export const READ_STORE = Symbol('READ_STORE');

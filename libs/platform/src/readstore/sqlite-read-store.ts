@@ -1,0 +1,698 @@
+import Database from 'better-sqlite3';
+import {
+  CheckpointConflictError,
+  type CheckpointWrite,
+  type Doc,
+  type FindQuery,
+  type IndexSpec,
+  type Page,
+  type ReadStore,
+  type Scalar,
+  type Write,
+} from './read-store.port';
+
+/*
+ * Storage: one table per collection, `"docs:<collection>" (id TEXT PRIMARY KEY, doc TEXT)`, rather
+ * than one shared table keyed by (coll, id). With a shared table, the (coll, id) primary key competes
+ * with every partial expression index, and without ANALYZE statistics SQLite assumes `coll = ?` is
+ * highly selective: it picks the primary key plus a sort over the whole collection instead of the
+ * index range scan. Separate tables leave the expression indexes as the only way to filter and sort.
+ * Within a generation tables are never dropped (`clear()` deletes rows), so cached statements stay
+ * valid until `promote` retires the whole generation.
+ *
+ * Tables keep their rowid: documents can be large, and WITHOUT ROWID tables degrade with large rows.
+ *
+ * Generations: every table and index name starts with its generation's prefix (`g<n>:`, none for
+ * generation 1, so files written before generations existed are generation 1 as they are), and table
+ * `meta` holds the live generation. `promote` switches `meta` and drops every older generation's
+ * tables in one transaction. That is how other connections follow without reading `meta` on each
+ * read: their cached statements on the dropped tables fail with "no such table", and they then re-read
+ * `meta` and run the read again on the new generation; a read that started before the switch ends on
+ * its WAL snapshot, where the old tables still exist. So no read sees a missing or half-built
+ * generation, and the common read costs no extra query. Writes through a live handle read `meta`
+ * inside their transaction, so they never land in a retired generation.
+ */
+const DOCS = 'docs:';
+const CHECKPOINTS = 'checkpoints';
+
+/** Field names are inlined into SQL (JSON paths, index definitions), so only plain identifiers pass. */
+const FIELD_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/**
+ * A lower bound below every non-null value: SQLite orders NULL < numbers < text, and this is -Infinity.
+ * `expr >= -9e999` is a range the index can seek to, where `expr IS NOT NULL` scans past the nulls.
+ */
+const ABOVE_NULL = '-9e999';
+
+type Bind = string | number | null;
+type Stmt = Database.Statement<Bind[], unknown>;
+type Direction = 'asc' | 'desc';
+
+/** The statements every known collection needs, prepared once its table exists. */
+interface TableStatements {
+  get: Stmt;
+  all: Stmt;
+  put: Stmt;
+  delete: Stmt;
+  hasRows: Stmt;
+  clear: Stmt;
+}
+
+interface CheckpointStatements {
+  get: Stmt;
+  put: Stmt;
+  clear: Stmt;
+}
+
+/** How a `where` value is matched; it changes the SQL, so it is part of the statement's shape. */
+type ValueKind = 'null' | 'true' | 'false' | 'number' | 'string';
+
+interface WhereClause {
+  /** Cache key part describing fields and value kinds. */
+  key: string;
+  terms: string[];
+  args: Bind[];
+}
+
+/**
+ * A run of the sort order read by one index range scan. Missing/null sort values sort first
+ * ascending and last descending; giving them their own segment keeps every cursor a range seek
+ * (an `OR sortField IS NULL` would make SQLite scan the index from its start).
+ */
+type Segment =
+  | { kind: 'id'; afterId?: string }
+  | { kind: 'nulls'; afterId?: string }
+  | { kind: 'values'; after?: { value: Bind; id: string } };
+
+function fieldExpr(field: string): string {
+  if (field === 'id') return 'id';
+  if (!FIELD_NAME.test(field)) throw new Error(`Unsupported field name for a read-store query: ${field}`);
+  return `json_extract(doc, '$.${field}')`;
+}
+
+function sqlIdentifier(value: string): string {
+  return `"${value.replaceAll('"', '""')}"`;
+}
+
+function generationPrefix(generation: number): string {
+  return generation === 1 ? '' : `g${generation}:`;
+}
+
+/** The generation a table belongs to; undefined for `meta`. */
+function generationOfTable(name: string): number | undefined {
+  const numbered = /^g(\d+):(docs:|checkpoints$)/.exec(name);
+  if (numbered) return Number(numbered[1]);
+  return name.startsWith(DOCS) || name === CHECKPOINTS ? 1 : undefined;
+}
+
+/** By message, not `instanceof`: the addon may build its errors in another realm (as under Jest). */
+function isMissingTable(error: unknown): boolean {
+  return /no such table/.test(String((error as { message?: unknown } | null)?.message));
+}
+
+/** What a read returns when its table does not exist in the generation it looked at. */
+const MISSING = Symbol('missing table');
+type Missing = typeof MISSING;
+
+/** better-sqlite3 cannot bind booleans; json_extract yields 1/0 for JSON true/false. */
+function toBind(value: Scalar | undefined): Bind {
+  if (value === undefined || value === null) return null;
+  if (typeof value === 'boolean') return value ? 1 : 0;
+  return value;
+}
+
+function kindOf(value: Scalar | undefined): ValueKind {
+  if (value === undefined || value === null) return 'null';
+  if (typeof value === 'boolean') return value ? 'true' : 'false';
+  return typeof value === 'number' ? 'number' : 'string';
+}
+
+/**
+ * The equality term for one field. json_extract cannot tell `true` from `1`, so booleans and numbers
+ * also check json_type; the indexed json_extract comparison comes first and still drives the seek.
+ */
+function equalityTerm(field: string, kind: ValueKind): string {
+  const expr = fieldExpr(field);
+  if (kind === 'null') return `${expr} IS NULL`;
+  if (field === 'id' || kind === 'string') return `${expr} = ?`;
+  const type = `json_type(doc, '$.${field}')`;
+  if (kind === 'true') return `${expr} = 1 AND ${type} = 'true'`;
+  if (kind === 'false') return `${expr} = 0 AND ${type} = 'false'`;
+  return `${expr} = ? AND ${type} IN ('integer', 'real')`;
+}
+
+function whereClause(where: Record<string, Scalar> = {}): WhereClause {
+  const keys: string[] = [];
+  const terms: string[] = [];
+  const args: Bind[] = [];
+  for (const [field, value] of Object.entries(where)) {
+    const kind = kindOf(value);
+    keys.push(`${field}:${kind}`);
+    terms.push(equalityTerm(field, kind));
+    if (kind === 'string' || kind === 'number' || (field === 'id' && kind !== 'null'))
+      args.push(toBind(value));
+  }
+  return { key: keys.join(','), terms, args };
+}
+
+/** The segments still to read, in order, for a page starting after `after`. */
+function segmentsFor(orderBy: string, direction: Direction, after: FindQuery['after']): Segment[] {
+  if (orderBy === 'id') return [{ kind: 'id', afterId: after?.id }];
+  const asc = direction === 'asc';
+  if (!after) return asc ? [{ kind: 'nulls' }, { kind: 'values' }] : [{ kind: 'values' }, { kind: 'nulls' }];
+  const value = toBind(after.value);
+  if (value === null) {
+    const nulls: Segment = { kind: 'nulls', afterId: after.id };
+    return asc ? [nulls, { kind: 'values' }] : [nulls];
+  }
+  const values: Segment = { kind: 'values', after: { value, id: after.id } };
+  return asc ? [values] : [values, { kind: 'nulls' }];
+}
+
+function segmentHasCursor(segment: Segment): boolean {
+  return segment.kind === 'values' ? segment.after !== undefined : segment.afterId !== undefined;
+}
+
+function segmentArgs(segment: Segment): Bind[] {
+  if (segment.kind !== 'values') return segment.afterId === undefined ? [] : [segment.afterId];
+  if (!segment.after) return [];
+  const { value, id } = segment.after;
+  return [value, value, id];
+}
+
+/** Filter terms and ORDER BY of one segment; a value cursor is `s >= ? AND (s > ? OR id > ?)` so it seeks. */
+function segmentSql(
+  segment: Segment,
+  orderBy: string,
+  direction: Direction,
+): { terms: string[]; order: string } {
+  const dir = direction === 'asc' ? 'ASC' : 'DESC';
+  const [cmp, cmpOrEq] = direction === 'asc' ? ['>', '>='] : ['<', '<='];
+  const idCursor = segment.kind !== 'values' && segment.afterId !== undefined ? [`id ${cmp} ?`] : [];
+  if (segment.kind === 'id') return { terms: idCursor, order: `id ${dir}` };
+  const sort = fieldExpr(orderBy);
+  if (segment.kind === 'nulls') return { terms: [`${sort} IS NULL`, ...idCursor], order: `id ${dir}` };
+  const terms = segment.after
+    ? [`${sort} ${cmpOrEq} ?`, `(${sort} ${cmp} ? OR id ${cmp} ?)`]
+    : [`${sort} >= ${ABOVE_NULL}`];
+  return { terms, order: `${sort} ${dir}, id ${dir}` };
+}
+
+function whereSql(terms: string[]): string {
+  return terms.length === 0 ? '' : ` WHERE ${terms.join(' AND ')}`;
+}
+
+function sortValue(doc: Doc, orderBy: string): Scalar {
+  const value = doc[orderBy];
+  return value === undefined ? null : (value as Scalar);
+}
+
+/** One generation's tables and the statements prepared on them, shared by every handle of a store. */
+class Generation {
+  private readonly prefix: string;
+  /** Collections whose table is known to exist. */
+  private readonly tables = new Map<string, TableStatements>();
+  /** find/count statements per query shape. */
+  private readonly shapes = new Map<string, Stmt>();
+  private checkpointStatements?: CheckpointStatements;
+
+  constructor(
+    private readonly core: SqliteCore,
+    readonly number: number,
+  ) {
+    this.prefix = generationPrefix(number);
+  }
+
+  tableName(collection: string): string {
+    return sqlIdentifier(`${this.prefix}${DOCS}${collection}`);
+  }
+
+  get checkpointsTable(): string {
+    return sqlIdentifier(`${this.prefix}${CHECKPOINTS}`);
+  }
+
+  indexName(collection: string, fields: string[]): string {
+    return sqlIdentifier(`${this.prefix}idx${JSON.stringify([collection, fields])}`);
+  }
+
+  /** The collection's statements, or undefined while it has no table (also sees other connections' tables). */
+  table(collection: string): TableStatements | undefined {
+    const known = this.tables.get(collection);
+    if (known) return known;
+    if (!this.core.tableExists(`${this.prefix}${DOCS}${collection}`)) return undefined;
+    return this.register(collection);
+  }
+
+  createTable(collection: string): TableStatements {
+    const known = this.tables.get(collection);
+    if (known) return known;
+    this.core.db.exec(
+      `CREATE TABLE IF NOT EXISTS ${this.tableName(collection)} (id TEXT PRIMARY KEY, doc TEXT NOT NULL)`,
+    );
+    return this.register(collection);
+  }
+
+  /** Collections with a table, in name order. */
+  tableNames(): string[] {
+    return this.core.tableNamesWithPrefix(`${this.prefix}${DOCS}`);
+  }
+
+  checkpoints(): CheckpointStatements | undefined {
+    if (this.checkpointStatements) return this.checkpointStatements;
+    if (!this.core.tableExists(`${this.prefix}${CHECKPOINTS}`)) return undefined;
+    const table = this.checkpointsTable;
+    this.checkpointStatements = {
+      get: this.core.prepare(`SELECT position FROM ${table} WHERE name = ?`).pluck(),
+      put: this.core.prepare(
+        `INSERT INTO ${table} (name, position) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET position = excluded.position`,
+      ),
+      clear: this.core.prepare(`DELETE FROM ${table}`),
+    };
+    return this.checkpointStatements;
+  }
+
+  createCheckpoints(): CheckpointStatements {
+    this.core.db.exec(
+      `CREATE TABLE IF NOT EXISTS ${this.checkpointsTable} (name TEXT PRIMARY KEY, position INTEGER NOT NULL)`,
+    );
+    return this.checkpoints() as CheckpointStatements;
+  }
+
+  checkpoint(name: string): number {
+    return (this.checkpoints()?.get.get(name) as number | undefined) ?? 0;
+  }
+
+  /** Single-column statements built per query shape, prepared once. */
+  shape(key: string, build: () => string): Stmt {
+    let stmt = this.shapes.get(key);
+    if (!stmt) {
+      stmt = this.core.prepare(build()).pluck();
+      this.shapes.set(key, stmt);
+    }
+    return stmt;
+  }
+
+  private register(collection: string): TableStatements {
+    const table = this.tableName(collection);
+    const statements: TableStatements = {
+      get: this.core.prepare(`SELECT doc FROM ${table} WHERE id = ?`).pluck(),
+      all: this.core.prepare(`SELECT doc FROM ${table} ORDER BY id`).pluck(),
+      put: this.core.prepare(
+        `INSERT INTO ${table} (id, doc) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET doc = excluded.doc`,
+      ),
+      delete: this.core.prepare(`DELETE FROM ${table} WHERE id = ?`),
+      hasRows: this.core.prepare(`SELECT EXISTS (SELECT 1 FROM ${table})`).pluck(),
+      clear: this.core.prepare(`DELETE FROM ${table}`),
+    };
+    this.tables.set(collection, statements);
+    return statements;
+  }
+}
+
+/** The connection, the live generation as last read, and the statement caches, shared by a store's handles. */
+class SqliteCore {
+  readonly db: Database.Database;
+  live: number;
+  private readonly generations = new Map<number, Generation>();
+  private readonly transaction: Database.Transaction<(body: () => unknown) => unknown>;
+  private readonly tableExistsStmt: Stmt;
+  private readonly tableNamesStmt: Stmt;
+  private readonly allTablesStmt: Stmt;
+  private readonly metaGetStmt: Stmt;
+  private readonly metaPutStmt: Stmt;
+
+  constructor(path: string) {
+    this.db = new Database(path);
+    this.db.pragma('journal_mode = WAL');
+    // Views are derived from the log: a commit lost to a power failure (NORMAL skips the fsync per
+    // commit in WAL mode) leaves the file consistent with an older checkpoint, and the projector replays
+    // from there. A process crash loses nothing either way. The event store keeps FULL.
+    this.db.pragma('synchronous = NORMAL');
+    // A large page cache keeps a batch's dirty index pages in memory until its commit; with the 2 MB
+    // default a big batch spills them to the WAL again and again (random ids touch pages all over).
+    this.db.pragma('cache_size = -65536');
+    this.db.exec(`CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL);
+      INSERT OR IGNORE INTO meta (key, value) VALUES ('live', 1)`);
+    this.tableExistsStmt = this.prepare(
+      "SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = ?",
+    ).pluck();
+    this.tableNamesStmt = this.prepare(
+      `SELECT substr(name, ? + 1) FROM sqlite_schema
+       WHERE type = 'table' AND substr(name, 1, ?) = ? ORDER BY name`,
+    ).pluck();
+    this.allTablesStmt = this.prepare("SELECT name FROM sqlite_schema WHERE type = 'table'").pluck();
+    this.metaGetStmt = this.prepare('SELECT value FROM meta WHERE key = ?').pluck();
+    this.metaPutStmt = this.prepare(
+      'INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
+    );
+    this.transaction = this.db.transaction((body: () => unknown) => body());
+    this.live = this.readMeta('live') ?? 1;
+  }
+
+  generation(number: number): Generation {
+    let generation = this.generations.get(number);
+    if (!generation) {
+      generation = new Generation(this, number);
+      this.generations.set(number, generation);
+    }
+    return generation;
+  }
+
+  /** Re-reads the live generation from `meta`, forgetting the statements of the generations it retired. */
+  refreshLive(): number {
+    this.adopt(this.readMeta('live') ?? 1);
+    return this.live;
+  }
+
+  adopt(live: number): void {
+    if (live === this.live) return;
+    this.live = live;
+    for (const number of this.generations.keys()) if (number < live) this.generations.delete(number);
+  }
+
+  /** Drops cached statements of a generation, e.g. after a rolled-back transaction that created tables. */
+  forget(number: number): void {
+    this.generations.delete(number);
+  }
+
+  /** A write transaction taken up front (BEGIN IMMEDIATE), so reading `meta` in it cannot go stale. */
+  write<T>(body: () => T): T {
+    return this.transaction.immediate(body) as T;
+  }
+
+  readMeta(key: string): number | undefined {
+    return this.metaGetStmt.get(key) as number | undefined;
+  }
+
+  writeMeta(key: string, value: number): void {
+    this.metaPutStmt.run(key, value);
+  }
+
+  tableExists(name: string): boolean {
+    return this.tableExistsStmt.get(name) !== undefined;
+  }
+
+  tableNamesWithPrefix(prefix: string): string[] {
+    return this.tableNamesStmt.all(prefix.length, prefix.length, prefix) as string[];
+  }
+
+  /** Drops every table of the generations `which` selects. */
+  dropGenerations(which: (generation: number) => boolean): void {
+    for (const name of this.allTablesStmt.all() as string[]) {
+      const generation = generationOfTable(name);
+      if (generation !== undefined && which(generation)) this.db.exec(`DROP TABLE ${sqlIdentifier(name)}`);
+    }
+  }
+
+  prepare(sql: string): Stmt {
+    return this.db.prepare<Bind[], unknown>(sql);
+  }
+
+  close(): void {
+    if (!this.db.open) return;
+    this.generations.clear();
+    this.db.close();
+  }
+}
+
+interface Pinned {
+  core: SqliteCore;
+  generation: number;
+}
+
+/** Read models on SQLite (better-sqlite3): WAL, synchronous=NORMAL, one transaction per commit. */
+export class SqliteReadStore implements ReadStore {
+  private readonly core: SqliteCore;
+  /** Set on handles from `forGeneration`: the generation they use whatever is live. */
+  private readonly pinned?: number;
+
+  constructor(options: { path: string } | Pinned) {
+    if ('core' in options) {
+      this.core = options.core;
+      this.pinned = options.generation;
+    } else {
+      this.core = new SqliteCore(options.path);
+    }
+  }
+
+  /**
+   * Indexes `fields` in order, then `id` as the tie-breaker: list equality fields first and the sort
+   * field last so that `find` with that `where` and `orderBy` is one index range scan.
+   */
+  async ensureIndexes(indexes: IndexSpec[]): Promise<void> {
+    const specs = indexes.map(({ collection, fields }) => {
+      const columns = fields.map(fieldExpr);
+      if (!fields.includes('id')) columns.push('id');
+      return { collection, fields, columns };
+    });
+    this.write((g) => {
+      for (const { collection, fields, columns } of specs) {
+        g.createTable(collection);
+        this.core.db.exec(
+          `CREATE INDEX IF NOT EXISTS ${g.indexName(collection, fields)} ON ${g.tableName(collection)} (${columns.join(', ')})`,
+        );
+      }
+    });
+  }
+
+  async get<T extends Doc = Doc>(collection: string, id: string): Promise<T | null> {
+    const json = this.read((g) => {
+      const table = g.table(collection);
+      return table ? ((table.get.get(id) as string | undefined) ?? null) : MISSING;
+    }, null);
+    return json === null ? null : (JSON.parse(json) as T);
+  }
+
+  async find<T extends Doc = Doc>(collection: string, query: FindQuery): Promise<Page<T>> {
+    const { orderBy = 'id', direction = 'asc', after, limit } = query;
+    const where = whereClause(query.where);
+    return this.read(
+      (g): Page<T> | Missing => {
+        if (!g.table(collection)) return MISSING;
+        const count = this.countStatement(g, collection, where).get(...where.args) as number;
+        if (limit <= 0) return { items: [], count };
+        const rows = this.fetch(g, collection, where, orderBy, direction, after, limit + 1);
+        const docs = rows.map((json) => JSON.parse(json) as T);
+        if (docs.length <= limit) return { items: docs, count };
+        const items = docs.slice(0, limit);
+        const last = items[items.length - 1];
+        return { items, count, next: { value: sortValue(last, orderBy), id: last.id } };
+      },
+      { items: [], count: 0 },
+    );
+  }
+
+  async commit(writes: Write[], checkpoint?: CheckpointWrite): Promise<void> {
+    this.write((g) => {
+      if (checkpoint?.expected !== undefined) {
+        const stored = g.checkpoint(checkpoint.name);
+        if (stored !== checkpoint.expected)
+          throw new CheckpointConflictError(checkpoint.name, checkpoint.expected, stored);
+      }
+      for (const write of writes) this.applyWrite(g, write);
+      if (checkpoint) g.createCheckpoints().put.run(checkpoint.name, checkpoint.position);
+    });
+  }
+
+  async getCheckpoint(name: string): Promise<number> {
+    return this.read((g) => {
+      const checkpoints = g.checkpoints();
+      return checkpoints ? ((checkpoints.get.get(name) as number | undefined) ?? 0) : MISSING;
+    }, 0);
+  }
+
+  async all<T extends Doc = Doc>(collection: string): Promise<T[]> {
+    const rows = this.read((g) => (g.table(collection)?.all.all() as string[] | undefined) ?? MISSING, []);
+    return rows.map((json) => JSON.parse(json) as T);
+  }
+
+  /** Collections holding at least one document. */
+  async collections(): Promise<string[]> {
+    // Listing finds no error to notice a switch by, so the live generation is read first.
+    if (this.pinned === undefined) this.core.refreshLive();
+    return this.read(
+      (g) => g.tableNames().filter((collection) => g.table(collection)?.hasRows.get() === 1),
+      [],
+    );
+  }
+
+  /** Deletes rows but keeps tables and their indexes for the rebuild that follows. */
+  async clear(): Promise<void> {
+    this.write((g) => {
+      for (const collection of g.tableNames()) g.table(collection)?.clear.run();
+      g.checkpoints()?.clear.run();
+    });
+  }
+
+  async close(): Promise<void> {
+    if (this.pinned === undefined) this.core.close();
+  }
+
+  async generation(): Promise<number> {
+    return this.core.refreshLive();
+  }
+
+  async createGeneration(): Promise<number> {
+    return this.core.write(() => {
+      const live = this.core.refreshLive();
+      const generation = Math.max(this.core.readMeta('allocated') ?? 1, live) + 1;
+      this.core.writeMeta('allocated', generation);
+      return generation;
+    });
+  }
+
+  forGeneration(generation: number): ReadStore {
+    return new SqliteReadStore({ core: this.core, generation });
+  }
+
+  async copyCollections(to: number, collections: string[], checkpoint: string): Promise<number> {
+    return this.write(
+      (from) => {
+        const target = this.core.generation(to);
+        for (const collection of collections) {
+          target.createTable(collection).clear.run();
+          if (!from.table(collection)) continue;
+          this.core.db.exec(
+            `INSERT INTO ${target.tableName(collection)} (id, doc) SELECT id, doc FROM ${from.tableName(collection)}`,
+          );
+        }
+        return from.checkpoint(checkpoint);
+      },
+      [to],
+    );
+  }
+
+  async promote(generation: number, options: { checkpoint?: string } = {}): Promise<boolean> {
+    const promoted = this.core.write(() => {
+      const live = this.core.refreshLive();
+      if (generation === live) return true;
+      if (generation < live)
+        throw new Error(`read-store generation ${generation} is older than the live generation ${live}`);
+      const from = this.core.generation(live);
+      const to = this.core.generation(generation);
+      const name = options.checkpoint;
+      if (name !== undefined && to.checkpoint(name) < from.checkpoint(name)) return false;
+      // Checkpoints the new generation has not set (reactions', which do not depend on the views) carry over.
+      to.createCheckpoints();
+      if (from.checkpoints()) {
+        this.core.db.exec(
+          `INSERT OR IGNORE INTO ${to.checkpointsTable} (name, position) SELECT name, position FROM ${from.checkpointsTable}`,
+        );
+      }
+      this.core.writeMeta('live', generation);
+      this.core.dropGenerations((g) => g < generation);
+      return true;
+    });
+    if (promoted) this.core.adopt(generation);
+    return promoted;
+  }
+
+  /** The query plan lines of the statements `find` runs, to check index use. */
+  explain(collection: string, query: FindQuery): string[] {
+    const { orderBy = 'id', direction = 'asc', after } = query;
+    const where = whereClause(query.where);
+    return this.read((g) => {
+      if (!g.table(collection)) return MISSING;
+      return segmentsFor(orderBy, direction, after).flatMap((segment) => {
+        const sql = this.segmentStatement(g, collection, where, orderBy, direction, segment).source;
+        const args = [...where.args, ...segmentArgs(segment), 1];
+        const rows = this.core.db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...args) as { detail: string }[];
+        return rows.map((row) => row.detail);
+      });
+    }, []);
+  }
+
+  /**
+   * Runs a read on this handle's generation. A live handle whose table turns out missing, or whose
+   * cached statement finds it dropped, re-reads the live generation and runs the read again there.
+   */
+  private read<T>(op: (g: Generation) => T | Missing, whenMissing: T): T {
+    for (let attempt = 1; ; attempt++) {
+      const number = this.pinned ?? this.core.live;
+      try {
+        const result = op(this.core.generation(number));
+        if (result !== MISSING) return result;
+        if (this.pinned !== undefined || this.core.refreshLive() === number || attempt >= 3)
+          return whenMissing;
+      } catch (error) {
+        if (!isMissingTable(error) || attempt >= 3) throw error;
+        this.core.forget(number);
+        if (this.pinned === undefined) this.core.refreshLive();
+      }
+    }
+  }
+
+  /**
+   * Runs `body` in a write transaction on the generation this handle writes: the live one as read
+   * inside the transaction, or the pinned one unless it has been retired.
+   */
+  private write<T>(body: (g: Generation) => T, alsoTouches: number[] = []): T {
+    let touched: number | undefined;
+    try {
+      return this.core.write(() => {
+        const live = this.core.refreshLive();
+        if (this.pinned !== undefined && this.pinned < live)
+          throw new Error(`read-store generation ${this.pinned} was retired (generation ${live} is live)`);
+        const g = this.core.generation(this.pinned ?? live);
+        touched = g.number;
+        return body(g);
+      });
+    } catch (error) {
+      // A rollback undoes tables created in the transaction, whose statements are now cached.
+      if (!(error instanceof CheckpointConflictError)) {
+        for (const number of [...(touched === undefined ? [] : [touched]), ...alsoTouches])
+          this.core.forget(number);
+      }
+      throw error;
+    }
+  }
+
+  private applyWrite(g: Generation, { collection, id, doc }: Write): void {
+    if (doc === null) {
+      g.table(collection)?.delete.run(id);
+      return;
+    }
+    g.createTable(collection).put.run(id, JSON.stringify(doc.id === id ? doc : { ...doc, id }));
+  }
+
+  /** Reads segments in order until `need` rows are collected. */
+  private fetch(
+    g: Generation,
+    collection: string,
+    where: WhereClause,
+    orderBy: string,
+    direction: Direction,
+    after: FindQuery['after'],
+    need: number,
+  ): string[] {
+    const rows: string[] = [];
+    for (const segment of segmentsFor(orderBy, direction, after)) {
+      const stmt = this.segmentStatement(g, collection, where, orderBy, direction, segment);
+      rows.push(...(stmt.all(...where.args, ...segmentArgs(segment), need - rows.length) as string[]));
+      if (rows.length >= need) break;
+    }
+    return rows;
+  }
+
+  private segmentStatement(
+    g: Generation,
+    collection: string,
+    where: WhereClause,
+    orderBy: string,
+    direction: Direction,
+    segment: Segment,
+  ): Stmt {
+    const shape = [collection, where.key, orderBy, direction, segment.kind, segmentHasCursor(segment)];
+    return g.shape(`find\u0000${shape.join('\u0000')}`, () => {
+      const { terms, order } = segmentSql(segment, orderBy, direction);
+      const filter = whereSql([...where.terms, ...terms]);
+      return `SELECT doc FROM ${g.tableName(collection)}${filter} ORDER BY ${order} LIMIT ?`;
+    });
+  }
+
+  private countStatement(g: Generation, collection: string, where: WhereClause): Stmt {
+    return g.shape(`count\u0000${collection}\u0000${where.key}`, () => {
+      return `SELECT count(*) FROM ${g.tableName(collection)}${whereSql(where.terms)}`;
+    });
+  }
+}

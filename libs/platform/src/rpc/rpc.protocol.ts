@@ -1,0 +1,23 @@
+/**
+ * The internal transport between the gateway and the command and query services: HTTP/1.1 with
+ * keep-alive, one POST per call, JSON in and out. Errors come back as the public error envelope with
+ * its status, so the gateway answers exactly what a standalone server would.
+ */
+export interface RpcCall {
+  /** Class name of the service on the remote side, e.g. `SpaceService`. */
+  service: string;
+  method: string;
+  args: unknown[];
+  /** A query waits until the views include this log position (read-your-writes across processes). */
+  minPosition?: number;
+}
+
+export const RPC_PATH = '/internal/rpc';
+export const INTERNAL_TOKEN_HEADER = 'x-internal-token';
+export const REQUEST_ID_HEADER = 'x-request-id';
+
+/** What each remote service is for: commands go to command replicas, queries to query replicas. */
+export type RpcKind = 'command' | 'query';
+
+/** Provider token under which a process exposes a service to RPC calls. */
+export const rpcToken = (service: string) => `rpc:${service}`;

@@ -1,0 +1,152 @@
+import { randomUUID } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import { CLOCK, type Clock } from '../clock/clock';
+import { type Decider, DomainError, type DomainEvent } from '../domain/decider';
+import {
+  EVENT_STORE,
+  type EventStore,
+  type NewEvent,
+  type RecordedEvent,
+  WrongExpectedRevisionError,
+} from '../eventstore/event-store.port';
+import { upcast } from '../eventstore/upcasters';
+import type { CommandContext, WriteResult } from './command-context';
+
+export const SCHEMA_VERSION = 1;
+const MAX_ATTEMPTS = 5;
+/** Folded states kept per stream, so a write reads only the events since the last one it saw. */
+const STATE_CACHE_SIZE = 10_000;
+
+interface Folded {
+  decider: unknown;
+  state: unknown;
+  revision: number;
+  position: number;
+}
+
+export class PreconditionFailedError extends Error {}
+
+/**
+ * The one write path: load the stream, fold it, decide, append with the expected revision.
+ * A concurrent write in between is retried a bounded number of times, unless the caller pinned a revision.
+ */
+@Injectable()
+export class CommandRunner {
+  /** Commands on one stream run one after the other in this process, so they do not conflict here. */
+  private readonly queues = new Map<string, Promise<unknown>>();
+  /** Least recently used first (a Map keeps insertion order). States are immutable, so sharing is safe. */
+  private readonly folded = new Map<string, Folded>();
+
+  constructor(
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  now(): number {
+    return this.clock.now();
+  }
+
+  /**
+   * The stream's current state: the cached fold plus whatever was appended since (by this or another
+   * process), so a long stream is not read again from the start on every write.
+   */
+  async load<C, E extends DomainEvent, S>(
+    decider: Decider<C, E, S>,
+    stream: string,
+  ): Promise<{ state: S; revision: number; position: number }> {
+    const cached = this.folded.get(stream);
+    const base = cached?.decider === decider ? cached : undefined;
+    const from = base ? base.revision + 1 : 0;
+    const events: RecordedEvent[] = (await this.store.readStream(stream, from)).map(upcast);
+    const state = events.reduce(
+      (s, e) => decider.evolve(s, e as unknown as E),
+      (base?.state as S | undefined) ?? decider.initialState,
+    );
+    const last = events.at(-1);
+    const loaded = {
+      state,
+      revision: last ? last.revision : (base?.revision ?? -1),
+      position: last ? last.position : (base?.position ?? 0),
+    };
+    this.remember(stream, decider, loaded);
+    return loaded;
+  }
+
+  private remember(stream: string, decider: unknown, folded: Omit<Folded, 'decider'>): void {
+    this.folded.delete(stream);
+    this.folded.set(stream, { decider, ...folded });
+    if (this.folded.size > STATE_CACHE_SIZE) this.folded.delete(this.folded.keys().next().value as string);
+  }
+
+  run<C, E extends DomainEvent, S>(
+    decider: Decider<C, E, S>,
+    stream: string,
+    command: C,
+    ctx: CommandContext,
+  ): Promise<WriteResult & { state: S; events: E[] }> {
+    const previous = this.queues.get(stream) ?? Promise.resolve();
+    const current = previous.then(
+      () => this.attempt(decider, stream, command, ctx),
+      () => this.attempt(decider, stream, command, ctx),
+    );
+    this.queues.set(stream, current);
+    const cleanup = () => {
+      if (this.queues.get(stream) === current) this.queues.delete(stream);
+    };
+    current.then(cleanup, cleanup);
+    return current;
+  }
+
+  private async attempt<C, E extends DomainEvent, S>(
+    decider: Decider<C, E, S>,
+    stream: string,
+    command: C,
+    ctx: CommandContext,
+  ): Promise<WriteResult & { state: S; events: E[] }> {
+    for (let attempt = 1; ; attempt++) {
+      const { state, revision, position } = await this.load(decider, stream);
+      if (ctx.ifMatch != null && ctx.ifMatch !== revision) {
+        throw new PreconditionFailedError(`revision is ${revision}, If-Match asked for ${ctx.ifMatch}`);
+      }
+      const events = decider.decide(command, state);
+      const after = events.reduce(decider.evolve, state);
+      if (events.length === 0) return { position, revision, state: after, events };
+      try {
+        const result = await this.store.append(
+          stream,
+          events.map((e) => this.envelope(e, ctx)),
+          revision < 0 ? 'no_stream' : revision,
+        );
+        this.remember(stream, decider, {
+          state: after,
+          revision: result.nextRevision,
+          position: result.position,
+        });
+        return { position: result.position, revision: result.nextRevision, state: after, events };
+      } catch (error) {
+        const retry = error instanceof WrongExpectedRevisionError && ctx.ifMatch == null;
+        if (!retry || attempt >= MAX_ATTEMPTS) {
+          if (error instanceof WrongExpectedRevisionError) {
+            throw new DomainError('conflict', 'the resource was changed concurrently, try again');
+          }
+          throw error;
+        }
+      }
+    }
+  }
+
+  private envelope(event: DomainEvent, ctx: CommandContext): NewEvent {
+    return {
+      id: randomUUID(),
+      type: event.type,
+      data: event.data,
+      metadata: {
+        schemaVersion: SCHEMA_VERSION,
+        occurredAt: new Date(this.clock.now()).toISOString(),
+        actor: { userId: ctx.userId, tokenId: ctx.tokenId, source: ctx.source },
+        correlationId: ctx.correlationId,
+        causationId: ctx.causationId,
+      },
+    };
+  }
+}
