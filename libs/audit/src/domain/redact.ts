@@ -1,0 +1,20 @@
+export const REDACTED = '[redacted]';
+
+/**
+ * Field names that hold credentials or what stands in for them (a token's hash authenticates as well
+ * as the token does here, since tokens are looked up by hash). Matched on the name's end, so a new
+ * `webhookSecret` or `refreshToken` is covered without anyone remembering to list it; `tokenId` is not.
+ */
+const SECRET_FIELD = /(?:hash|secret|password|token|apikey|privatekey)$/i;
+
+/**
+ * A copy of an event's data with every secret field replaced by `[redacted]`, however deep. The
+ * audit log is read by organization admins and kept forever, so secrets never enter it.
+ */
+export function redact(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(redact);
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(
+    Object.entries(value).map(([key, inner]) => [key, SECRET_FIELD.test(key) ? REDACTED : redact(inner)]),
+  );
+}

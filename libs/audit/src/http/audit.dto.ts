@@ -1,0 +1,47 @@
+import { Type } from 'class-transformer';
+import { IsInt, IsOptional, IsRFC3339, IsString, Max, MaxLength, Min } from 'class-validator';
+
+/** GitBook's `listOrganizationAuditEvents`: 20 by default, up to 100. */
+export const DEFAULT_AUDIT_PAGE_SIZE = 20;
+export const MAX_AUDIT_PAGE_SIZE = 100;
+
+export class AuditEventsQueryDto {
+  @IsOptional()
+  @IsString()
+  @MaxLength(512)
+  page?: string;
+
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(MAX_AUDIT_PAGE_SIZE)
+  limit?: number;
+
+  /** Events at or after this time. */
+  @IsOptional()
+  @IsRFC3339({ message: 'from must be an RFC 3339 date-time' })
+  from?: string;
+
+  /** Events at or before this time. */
+  @IsOptional()
+  @IsRFC3339({ message: 'to must be an RFC 3339 date-time' })
+  to?: string;
+
+  @IsOptional()
+  @IsString()
+  @MaxLength(100)
+  action?: string;
+
+  /** An actor id: a user id, or `system`. */
+  @IsOptional()
+  @IsString()
+  @MaxLength(100)
+  actor?: string;
+
+  /** A target id: an organization, member (user), collection or space id. */
+  @IsOptional()
+  @IsString()
+  @MaxLength(100)
+  target?: string;
+}

@@ -1,0 +1,44 @@
+import { Urls } from '@app/platform/http/urls';
+import { Injectable } from '@nestjs/common';
+import type { AuditEntry, Labelled } from '../domain/audit-entry';
+
+/** A label is optional in GitBook's actor and target; an unknown one is left out rather than empty. */
+const labelled = <T extends string>({ type, id, label }: Labelled<T>) => ({
+  type,
+  id,
+  ...(label ? { label } : {}),
+});
+
+/** GitBook's `AuditEvent`, `AuditEventDetails` and `AuditEventAction` shapes. */
+@Injectable()
+export class AuditPresenter {
+  constructor(private readonly urls: Urls) {}
+
+  event(entry: AuditEntry) {
+    return {
+      object: 'audit-event' as const,
+      id: entry.eventId,
+      occurredAt: entry.occurredAt,
+      action: entry.action,
+      actor: labelled({ type: entry.actorType, id: entry.actorId, label: entry.actorLabel }),
+      source: entry.source,
+      target: labelled({ type: entry.targetType, id: entry.targetId, label: entry.targetLabel }),
+      urls: { location: this.urls.api(`/orgs/${entry.organization}/audit-events/${entry.eventId}`) },
+    };
+  }
+
+  /** The event with what caused it and its payload (the event's data, secrets redacted). */
+  details(entry: AuditEntry) {
+    return {
+      ...this.event(entry),
+      correlationId: entry.correlationId,
+      ...(entry.causedByEventId ? { causedByEventId: entry.causedByEventId } : {}),
+      schemaVersion: entry.schemaVersion,
+      payload: entry.payload,
+    };
+  }
+
+  action(action: { id: string; label: string }) {
+    return { object: 'audit-event-action' as const, ...action };
+  }
+}

@@ -1,0 +1,42 @@
+import type { RecordedEvent } from '@app/platform/eventstore/event-store.port';
+import { upcast } from '@app/platform/eventstore/upcasters';
+import type { ProjectionContext } from '@app/platform/projector/projection';
+import type { Doc, Scalar } from '@app/platform/readstore/read-store.port';
+import type { AuditEntry } from '../domain/audit-entry';
+import { AUDIT_EVENTS, auditProjection } from './audit.projection';
+
+const handled = new Set(auditProjection.handles);
+
+/**
+ * The audit projection run in memory: each event goes through the very handlers the projector uses
+ * and comes back as the entries it yields. Only the register is kept; entries are handed out, not
+ * stored. Feed it the log in order from the start, since an event's organization can depend on any
+ * earlier event.
+ */
+export class AuditStream {
+  private readonly docs = new Map<string, Doc>();
+
+  async push(event: RecordedEvent): Promise<AuditEntry[]> {
+    if (!handled.has(event.type)) return [];
+    const entries: AuditEntry[] = [];
+    const key = (collection: string, id: string) => `${collection}\u0000${id}`;
+    const ctx: ProjectionContext = {
+      get: async <T extends Doc>(collection: string, id: string) =>
+        (this.docs.get(key(collection, id)) as T | undefined) ?? null,
+      find: async <T extends Doc>(collection: string, where: Record<string, Scalar>) =>
+        [...this.docs.entries()]
+          .filter(([k]) => k.startsWith(key(collection, '')))
+          .map(([, doc]) => doc as T)
+          .filter((doc) => Object.entries(where).every(([f, v]) => (doc[f] ?? null) === v)),
+      put: async (collection, doc) => {
+        if (collection === AUDIT_EVENTS) entries.push(doc as AuditEntry);
+        else this.docs.set(key(collection, doc.id), doc);
+      },
+      delete: async (collection, id) => {
+        this.docs.delete(key(collection, id));
+      },
+    };
+    await auditProjection.apply(upcast(event), ctx);
+    return entries;
+  }
+}

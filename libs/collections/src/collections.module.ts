@@ -1,0 +1,20 @@
+import type { ServiceRole } from '@app/platform/rpc/feature-module';
+import { featureModule } from '@app/platform/rpc/feature-module';
+import { type DynamicModule, Module } from '@nestjs/common';
+import { CollectionPresenter } from './http/collection.presenter';
+import { CollectionsController } from './http/collections.controller';
+import { CollectionQueries } from './read/collections.queries';
+import { Placement } from './read/placement';
+import { CollectionCommandHandler, CollectionService } from './write/collection.commands';
+
+@Module({})
+export class CollectionsModule {
+  static forRole(role: ServiceRole): DynamicModule {
+    return featureModule(CollectionsModule, role, {
+      controllers: [CollectionsController],
+      commands: [CollectionCommandHandler, CollectionService, Placement],
+      queries: [CollectionQueries, CollectionPresenter],
+      remote: { command: [CollectionService], query: [CollectionQueries] },
+    });
+  }
+}

@@ -1,0 +1,38 @@
+import { ID_PATTERN } from '@app/platform/domain/ids';
+import type { DefaultLevel } from '@app/platform/domain/roles';
+import { BooleanQuery, IsDefaultLevel } from '@app/platform/http/fields';
+import { ListQueryDto } from '@app/platform/http/pagination';
+import { IsAbsentOr } from '@app/platform/http/validation';
+import { IsString, Matches, MaxLength } from 'class-validator';
+
+export class CreateCollectionDto {
+  @IsAbsentOr()
+  @IsString()
+  @MaxLength(50)
+  title?: string;
+
+  @IsAbsentOr()
+  @IsString()
+  @Matches(ID_PATTERN, { message: 'parent must be a collection id' })
+  parent?: string;
+}
+
+export class UpdateCollectionDto {
+  @IsAbsentOr()
+  @IsString()
+  @MaxLength(50)
+  title?: string;
+
+  @IsAbsentOr()
+  @IsString()
+  @MaxLength(100)
+  description?: string;
+
+  @IsDefaultLevel()
+  defaultLevel?: DefaultLevel;
+}
+
+export class ListCollectionsQueryDto extends ListQueryDto {
+  @BooleanQuery()
+  nested?: boolean;
+}

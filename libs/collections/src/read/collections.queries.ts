@@ -1,0 +1,36 @@
+import { Access, type Viewer } from '@app/platform/auth/access';
+import { notFound } from '@app/platform/domain/decider';
+import { withEtag } from '@app/platform/http/etag';
+import { pageQuery, toList } from '@app/platform/http/pagination';
+import { READ_STORE, type ReadStore } from '@app/platform/readstore/read-store.port';
+import { Inject, Injectable } from '@nestjs/common';
+import { CollectionPresenter } from '../http/collection.presenter';
+import type { ListCollectionsQueryDto } from '../http/collections.dto';
+import type { CollectionDoc } from './collection.projection';
+
+@Injectable()
+export class CollectionQueries {
+  constructor(
+    @Inject(READ_STORE) private readonly views: ReadStore,
+    private readonly access: Access,
+    private readonly presenter: CollectionPresenter,
+  ) {}
+
+  async get(collectionId: string, viewer: Viewer) {
+    const doc = await this.views.get<CollectionDoc>('collections', collectionId);
+    if (!doc) throw notFound('Collection not found');
+    const role = await this.access.member(doc.organization, viewer, 'Collection');
+    return withEtag(this.presenter.present(doc, role), doc.streamRevision);
+  }
+
+  async list(organization: string, query: ListCollectionsQueryDto, viewer: Viewer) {
+    const role = await this.access.member(organization, viewer, 'Organization');
+    const where: Record<string, string | null> =
+      query.nested === false ? { organization, parent: null } : { organization };
+    const page = await this.views.find<CollectionDoc>(
+      'collections',
+      pageQuery(query, { where, orderBy: 'position' }),
+    );
+    return toList(page, (doc) => this.presenter.present(doc, role));
+  }
+}

@@ -1,0 +1,79 @@
+import { invalid } from '@app/platform/domain/decider';
+import { type Doc, READ_STORE, type ReadStore } from '@app/platform/readstore/read-store.port';
+import { Inject, Injectable } from '@nestjs/common';
+import type { ContentPointerDto, ContentPositionDto } from '../http/position.dto';
+import type { CollectionDoc } from './collection.projection';
+
+interface Placed {
+  id: string;
+  position: number;
+}
+
+const MAX_SIBLINGS = 10_000;
+
+/**
+ * Spaces and collections share one ordering inside their container (an organization's top level or a
+ * collection). Positions are numbers; an insertion takes the midpoint of its neighbours, so a move
+ * writes one event for the moved item only.
+ */
+@Injectable()
+export class Placement {
+  constructor(@Inject(READ_STORE) private readonly views: ReadStore) {}
+
+  /** The collection `parent` of `organization`, or a 400 naming the field when it is not one. */
+  async parentCollection(
+    organization: string,
+    parent: string | null,
+    field = 'parent',
+  ): Promise<CollectionDoc | null> {
+    if (parent === null) return null;
+    const doc = await this.views.get<CollectionDoc>('collections', parent);
+    if (!doc || doc.organization !== organization)
+      throw invalid(`${field}: no such collection in this organization`);
+    return doc;
+  }
+
+  /** Position for an item placed in (organization, parent), at the end unless `position` says otherwise. */
+  async positionFor(
+    organization: string,
+    parent: string | null,
+    position: ContentPositionDto | undefined,
+    moving?: string,
+  ): Promise<number> {
+    const siblings = (await this.siblings(organization, parent)).filter((s) => s.id !== moving);
+    const anchor = position?.before ?? position?.after;
+    if (!anchor) return siblings.length ? siblings[siblings.length - 1].position + 1 : 1;
+    const field = position?.before ? 'position.before' : 'position.after';
+    const index = siblings.findIndex((s) => s.id === pointerId(anchor));
+    if (index < 0) throw invalid(`${field}: the ${anchor.type} is not in the destination`);
+    const here = siblings[index].position;
+    if (position?.before) {
+      const previous = siblings[index - 1];
+      return previous ? (previous.position + here) / 2 : here - 1;
+    }
+    const next = siblings[index + 1];
+    return next ? (here + next.position) / 2 : here + 1;
+  }
+
+  private async siblings(organization: string, parent: string | null): Promise<Placed[]> {
+    const [spaces, collections] = await Promise.all([
+      this.views.find<Doc & Placed>('spaces', {
+        where: { organization, parent, deleted: false },
+        orderBy: 'position',
+        limit: MAX_SIBLINGS,
+      }),
+      this.views.find<Doc & Placed>('collections', {
+        where: { organization, parent },
+        orderBy: 'position',
+        limit: MAX_SIBLINGS,
+      }),
+    ]);
+    return [...spaces.items, ...collections.items]
+      .map(({ id, position }) => ({ id, position }))
+      .sort((a, b) => a.position - b.position || a.id.localeCompare(b.id));
+  }
+}
+
+function pointerId(pointer: ContentPointerDto): string {
+  return (pointer.type === 'space' ? pointer.space : pointer.collection) ?? '';
+}

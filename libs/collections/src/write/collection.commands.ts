@@ -1,0 +1,170 @@
+import { Access, type Viewer } from '@app/platform/auth/access';
+import { conflict, invalid } from '@app/platform/domain/decider';
+import { newId } from '@app/platform/domain/ids';
+import { READ_STORE, type ReadStore } from '@app/platform/readstore/read-store.port';
+import type { CommandContext, WriteResult } from '@app/platform/write/command-context';
+import { CommandRunner } from '@app/platform/write/command-runner';
+import { Inject, Injectable } from '@nestjs/common';
+import { CommandBus, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import {
+  type CollectionCommand,
+  type CollectionContents,
+  collectionDecider,
+  collectionStream,
+} from '../domain/collection.decider';
+import type { CreateCollectionDto, UpdateCollectionDto } from '../http/collections.dto';
+import type { MoveDto, TransferDto } from '../http/position.dto';
+import type { CollectionDoc } from '../read/collection.projection';
+import { Placement } from '../read/placement';
+
+export class RunCollectionCommand {
+  constructor(
+    readonly collectionId: string,
+    readonly command: CollectionCommand,
+    readonly ctx: CommandContext,
+  ) {}
+}
+
+@CommandHandler(RunCollectionCommand)
+export class CollectionCommandHandler implements ICommandHandler<RunCollectionCommand, WriteResult> {
+  constructor(private readonly runner: CommandRunner) {}
+  execute({ collectionId, command, ctx }: RunCollectionCommand): Promise<WriteResult> {
+    return this.runner.run(collectionDecider, collectionStream(collectionId), command, ctx);
+  }
+}
+
+export const apiContext = (viewer: Viewer): CommandContext => ({
+  userId: viewer.userId,
+  tokenId: viewer.tokenId,
+  source: 'api',
+  correlationId: viewer.correlationId,
+  causationId: null,
+});
+
+/** Checks what the caller may do and what the read side knows (parents, positions), then dispatches. */
+@Injectable()
+export class CollectionService {
+  constructor(
+    private readonly bus: CommandBus,
+    private readonly runner: CommandRunner,
+    private readonly access: Access,
+    private readonly placement: Placement,
+    @Inject(READ_STORE) private readonly views: ReadStore,
+  ) {}
+
+  private run(collectionId: string, command: CollectionCommand, viewer: Viewer, ifMatch?: number) {
+    return this.bus.execute<RunCollectionCommand, WriteResult>(
+      new RunCollectionCommand(collectionId, command, { ...apiContext(viewer), ifMatch }),
+    );
+  }
+
+  /** The collection, once the caller's role allows `action` on it. */
+  private authorize(collectionId: string, viewer: Viewer, action: string) {
+    return this.access.requireOn<CollectionDoc>(
+      'collections',
+      collectionId,
+      viewer,
+      'admin',
+      'Collection',
+      action,
+    );
+  }
+
+  async create(organization: string, body: CreateCollectionDto, viewer: Viewer) {
+    await this.access.require(organization, viewer, 'create', 'Organization', 'create collections');
+    const parent = body.parent ?? null;
+    await this.placement.parentCollection(organization, parent);
+    const collectionId = newId();
+    const result = await this.run(
+      collectionId,
+      {
+        type: 'CreateCollection',
+        collectionId,
+        organization,
+        parent,
+        settings: { title: body.title ?? 'Untitled', description: null, defaultLevel: 'inherit' },
+        position: await this.placement.positionFor(organization, parent, undefined),
+        at: this.runner.now(),
+      },
+      viewer,
+    );
+    return { collectionId, ...result };
+  }
+
+  async update(collectionId: string, body: UpdateCollectionDto, viewer: Viewer, ifMatch?: number) {
+    await this.authorize(collectionId, viewer, 'update this collection');
+    const command = { type: 'UpdateCollection' as const, changes: body, at: this.runner.now() };
+    return this.run(collectionId, command, viewer, ifMatch);
+  }
+
+  async delete(collectionId: string, viewer: Viewer, ifMatch?: number) {
+    await this.authorize(collectionId, viewer, 'delete this collection');
+    return this.run(collectionId, { type: 'DeleteCollection', at: this.runner.now() }, viewer, ifMatch);
+  }
+
+  async move(collectionId: string, body: MoveDto, viewer: Viewer) {
+    if (body.parent === undefined && body.position === undefined)
+      throw invalid('body: give parent, position or both');
+    const doc = await this.authorize(collectionId, viewer, 'move this collection');
+    const parent = body.parent === undefined ? doc.parent : body.parent;
+    if (parent !== null) {
+      await this.placement.parentCollection(doc.organization, parent);
+      if (parent === collectionId || (await this.ancestors(parent)).includes(collectionId)) {
+        throw invalid('parent: a collection cannot be moved into itself or one of its sub-collections');
+      }
+    }
+    const position = await this.placement.positionFor(doc.organization, parent, body.position, collectionId);
+    if (parent === doc.parent && position === doc.position)
+      throw conflict('The move would not change anything');
+    return this.run(
+      collectionId,
+      { type: 'MoveCollection', parent, position, at: this.runner.now() },
+      viewer,
+    );
+  }
+
+  async transfer(collectionId: string, body: TransferDto, viewer: Viewer) {
+    await this.authorize(collectionId, viewer, 'transfer this collection');
+    await this.access.require(body.organization, viewer, 'admin', 'Organization', 'transfer content into it');
+    const position = await this.placement.positionFor(body.organization, null, undefined);
+    const contents = await this.contents(collectionId);
+    return this.run(
+      collectionId,
+      {
+        type: 'TransferCollection',
+        organization: body.organization,
+        position,
+        contents,
+        at: this.runner.now(),
+      },
+      viewer,
+    );
+  }
+
+  /** Every collection and space below a collection, however deep. */
+  private async contents(collectionId: string): Promise<CollectionContents> {
+    const collections: string[] = [];
+    const spaces: string[] = [];
+    for (let queue = [collectionId]; queue.length > 0; ) {
+      const parent = queue.shift() as string;
+      const [subs, inside] = await Promise.all([
+        this.views.find<CollectionDoc>('collections', { where: { parent }, limit: 10_000 }),
+        this.views.find('spaces', { where: { parent }, limit: 10_000 }),
+      ]);
+      collections.push(...subs.items.map((c) => c.id));
+      spaces.push(...inside.items.map((s) => s.id));
+      queue.push(...subs.items.map((c) => c.id));
+    }
+    return { collections, spaces };
+  }
+
+  private async ancestors(collectionId: string): Promise<string[]> {
+    const out: string[] = [];
+    for (let id: string | null = collectionId; id && out.length < 100; ) {
+      const doc: CollectionDoc | null = await this.views.get<CollectionDoc>('collections', id);
+      id = doc?.parent ?? null;
+      if (id) out.push(id);
+    }
+    return out;
+  }
+}

@@ -1,0 +1,46 @@
+import { SystemClock } from '@app/platform/clock/clock';
+import { ConfigError, loadConfig } from '@app/platform/config/config';
+import { createObservability, observeStorage } from '@app/platform/observability/observability';
+import { serveApiReference } from '@app/platform/openapi/api-reference';
+import { Logger } from '@nestjs/common';
+import { announceBootstrap } from '../bootstrap';
+import { createHttpApp } from '../http-app';
+import { Runtime } from '../runtime';
+import { openStorage } from '../storage';
+import { loadClusterConfig } from './cluster.config';
+import { GatewayModule } from './gateway.module';
+import { type ClusterRole, ServiceModule } from './service.module';
+
+/** Starts one cluster service from the environment; invalid configuration exits naming the variable. */
+export async function startService(
+  role: ClusterRole | 'gateway',
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<void> {
+  let app: Awaited<ReturnType<typeof createHttpApp>>;
+  try {
+    const config = loadConfig(env);
+    const cluster = loadClusterConfig(env, { gateway: role === 'gateway' });
+    const observability = createObservability({ level: config.logLevel, service: role });
+    if (role === 'gateway') {
+      app = await createHttpApp(GatewayModule.forRoot(config, cluster), config, observability);
+      serveApiReference(app);
+    } else {
+      if (role === 'worker' && !config.redisUrl)
+        throw new ConfigError('REDIS_URL', 'is required by the worker service');
+      const clock = new SystemClock();
+      const storage = observeStorage(openStorage(config, clock), observability);
+      const module = ServiceModule.forRoot(role, config, clock, storage, cluster);
+      app = await createHttpApp(module, config, observability);
+    }
+    await app.init();
+    await app.listen({ port: config.port, host: config.host });
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`${error.message}\n`);
+      process.exit(1);
+    }
+    throw error;
+  }
+  if (role === 'command') announceBootstrap(app.get(Runtime).bootstrapped);
+  new Logger(role).log(`listening on ${await app.getUrl()}`);
+}

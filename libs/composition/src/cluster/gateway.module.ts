@@ -1,0 +1,75 @@
+import { Access } from '@app/platform/auth/access';
+import type { Config } from '@app/platform/config/config';
+import { CONFIG } from '@app/platform/config/config.module';
+import { HTTP_PIPELINE } from '@app/platform/http/pipeline';
+import { Urls } from '@app/platform/http/urls';
+import { currentCorrelationId } from '@app/platform/observability/request-context';
+import { ReadYourWrites } from '@app/platform/projector/read-your-writes';
+import { GatewayReadYourWrites } from '@app/platform/rpc/gateway-read-your-writes';
+import {
+  CONSISTENCY_FLOOR,
+  ConsistencyFloor,
+  REQUEST_ID_SOURCE,
+  RPC_CLIENT,
+  remoteProvider,
+} from '@app/platform/rpc/remote';
+import { RpcClient } from '@app/platform/rpc/rpc.client';
+import { ConsistencyProbe } from '@app/platform/rpc/rpc.controller';
+import { type DynamicModule, Global, Module } from '@nestjs/common';
+import { featureModules } from '../catalog';
+import type { ClusterConfig } from './cluster.config';
+import { GatewayHealthController } from './gateway-health.controller';
+
+/** The gateway's own pieces: the RPC client, remote stand-ins for authentication and consistency. */
+@Global()
+@Module({})
+class GatewayCoreModule {
+  static forRoot(config: Config, cluster: ClusterConfig): DynamicModule {
+    const client = new RpcClient(
+      { command: cluster.commandUrls, query: cluster.queryUrls },
+      cluster.internalToken,
+    );
+    return {
+      module: GatewayCoreModule,
+      providers: [
+        { provide: CONFIG, useValue: config },
+        {
+          provide: RPC_CLIENT,
+          useFactory: async () => {
+            await client.start();
+            return client;
+          },
+        },
+        { provide: CONSISTENCY_FLOOR, useValue: new ConsistencyFloor() },
+        { provide: REQUEST_ID_SOURCE, useValue: currentCorrelationId },
+        remoteProvider(Access, 'query'),
+        remoteProvider(ConsistencyProbe, 'query'),
+        { provide: ReadYourWrites, useClass: GatewayReadYourWrites },
+        Urls,
+        ...HTTP_PIPELINE,
+      ],
+      exports: [
+        CONFIG,
+        RPC_CLIENT,
+        CONSISTENCY_FLOOR,
+        REQUEST_ID_SOURCE,
+        Access,
+        ConsistencyProbe,
+        ReadYourWrites,
+        Urls,
+      ],
+    };
+  }
+}
+
+/** The only public surface in cluster mode: authenticates, validates, forwards. */
+@Module({})
+export class GatewayModule {
+  static forRoot(config: Config, cluster: ClusterConfig): DynamicModule {
+    return {
+      module: GatewayModule,
+      imports: [GatewayCoreModule.forRoot(config, cluster), ...featureModules('gateway')],
+      controllers: [GatewayHealthController],
+    };
+  }
+}

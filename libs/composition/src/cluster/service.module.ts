@@ -1,0 +1,66 @@
+import { Access } from '@app/platform/auth/access';
+import type { Clock } from '@app/platform/clock/clock';
+import type { Config } from '@app/platform/config/config';
+import { READ_STORE, type ReadStore } from '@app/platform/readstore/read-store.port';
+import type { ServiceRole } from '@app/platform/rpc/feature-module';
+import { ConsistencyProbe, RPC_SERVER_OPTIONS, RpcController } from '@app/platform/rpc/rpc.controller';
+import { rpcToken } from '@app/platform/rpc/rpc.protocol';
+import { ViewsCheckpoint } from '@app/platform/rpc/views-checkpoint';
+import { type DynamicModule, Module } from '@nestjs/common';
+import { featureModules } from '../catalog';
+import { CoreModule } from '../core.module';
+import { HealthController } from '../health.controller';
+import { RUNTIME_PARTS, Runtime, type RuntimePart } from '../runtime';
+import type { Storage } from '../storage';
+import type { ClusterConfig } from './cluster.config';
+
+export type ClusterRole = Exclude<ServiceRole, 'standalone' | 'gateway' | 'cli'> | 'projector';
+
+const PARTS: Record<ClusterRole, RuntimePart[]> = {
+  command: ['bootstrap'],
+  query: [],
+  projector: ['projector'],
+  worker: ['worker'],
+};
+
+/** A command, query, projector or worker service: the shared core plus what its role needs. */
+@Module({})
+export class ServiceModule {
+  static forRoot(
+    role: ClusterRole,
+    config: Config,
+    clock: Clock,
+    storage: Storage,
+    cluster: ClusterConfig,
+  ): DynamicModule {
+    const serving = role === 'command' || role === 'query';
+    const featureRole: ServiceRole = role === 'projector' ? 'query' : role;
+    return {
+      module: ServiceModule,
+      imports: [
+        CoreModule.forRoot(config, clock, storage),
+        ...(role === 'projector' ? [] : featureModules(featureRole)),
+      ],
+      controllers: [HealthController, ...(serving ? [RpcController] : [])],
+      providers: [
+        Runtime,
+        { provide: RUNTIME_PARTS, useValue: PARTS[role] },
+        {
+          provide: RPC_SERVER_OPTIONS,
+          useValue: {
+            internalToken: cluster.internalToken,
+            consistencyTimeoutMs: cluster.consistencyTimeoutMs,
+          },
+        },
+        {
+          provide: ViewsCheckpoint,
+          useFactory: (views: ReadStore) => new ViewsCheckpoint(views),
+          inject: [READ_STORE],
+        },
+        ConsistencyProbe,
+        { provide: rpcToken('ConsistencyProbe'), useExisting: ConsistencyProbe },
+        { provide: rpcToken('Access'), useExisting: Access },
+      ],
+    };
+  }
+}

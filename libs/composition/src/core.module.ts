@@ -1,0 +1,61 @@
+import { Access } from '@app/platform/auth/access';
+import { CLOCK, type Clock } from '@app/platform/clock/clock';
+import type { Config } from '@app/platform/config/config';
+import { CONFIG } from '@app/platform/config/config.module';
+import { EVENT_STORE } from '@app/platform/eventstore/event-store.port';
+import { HTTP_PIPELINE } from '@app/platform/http/pipeline';
+import { Urls } from '@app/platform/http/urls';
+import { JOB_QUEUE } from '@app/platform/jobs/job-queue.port';
+import { Projector } from '@app/platform/projector/projector';
+import { ReadYourWrites } from '@app/platform/projector/read-your-writes';
+import { READ_STORE } from '@app/platform/readstore/read-store.port';
+import { CommandRunner } from '@app/platform/write/command-runner';
+import { type DynamicModule, Global, Module } from '@nestjs/common';
+import { CqrsModule } from '@nestjs/cqrs';
+import { PROJECTION_LIST } from './catalog';
+import type { Storage } from './storage';
+
+export const STORAGE = Symbol('STORAGE');
+
+/** The ports, their adapters and the cross-cutting HTTP pieces, shared by every feature module. */
+@Global()
+@Module({})
+export class CoreModule {
+  static forRoot(config: Config, clock: Clock, storage: Storage): DynamicModule {
+    return {
+      module: CoreModule,
+      imports: [CqrsModule.forRoot()],
+      providers: [
+        { provide: CONFIG, useValue: config },
+        { provide: CLOCK, useValue: clock },
+        { provide: STORAGE, useValue: storage },
+        { provide: EVENT_STORE, useValue: storage.events },
+        { provide: READ_STORE, useValue: storage.views },
+        { provide: JOB_QUEUE, useValue: storage.jobs },
+        {
+          provide: Projector,
+          useFactory: () => new Projector(storage.events, storage.views, PROJECTION_LIST),
+        },
+        CommandRunner,
+        Access,
+        Urls,
+        ReadYourWrites,
+        ...HTTP_PIPELINE,
+      ],
+      exports: [
+        CONFIG,
+        CLOCK,
+        STORAGE,
+        EVENT_STORE,
+        READ_STORE,
+        JOB_QUEUE,
+        Projector,
+        CommandRunner,
+        Access,
+        Urls,
+        ReadYourWrites,
+        CqrsModule,
+      ],
+    };
+  }
+}

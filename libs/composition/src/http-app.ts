@@ -1,0 +1,58 @@
+import { type Config, DEFAULT_BODY_LIMIT_BYTES } from '@app/platform/config/config';
+import { errorBody, toHttpError } from '@app/platform/http/errors';
+import { installRateLimit } from '@app/platform/http/rate-limit';
+import { createValidationPipe } from '@app/platform/http/validation';
+import { observeHttp } from '@app/platform/observability/http';
+import { createObservability, type Observability } from '@app/platform/observability/observability';
+import { ObservabilityModule } from '@app/platform/observability/observability.module';
+import { type DynamicModule, Module } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+
+/** The default; `config.bodyLimitBytes` (BODY_LIMIT_BYTES) is what applies. */
+export const BODY_LIMIT_BYTES = DEFAULT_BODY_LIMIT_BYTES;
+
+/** Routes outside the /v1 API: operations and the internal transport. */
+export const UNPREFIXED_ROUTES = ['health', 'ready', 'metrics', 'internal/rpc'];
+
+@Module({})
+class HttpApp {}
+
+/**
+ * The HTTP setup every app shares: Fastify, body limit, /v1 prefix, validation, shutdown hooks, and
+ * observability (JSON logs, request correlation, /metrics). Pass the process's Observability when the
+ * storage was wrapped with it, so that its metrics land on the same registry.
+ */
+export async function createHttpApp(
+  module: DynamicModule,
+  config: Config,
+  observability: Observability = createObservability({ level: config.logLevel }),
+): Promise<NestFastifyApplication> {
+  const adapter = new FastifyAdapter({
+    bodyLimit: config.bodyLimitBytes,
+    trustProxy: false,
+    // The router refuses a malformed URL (400) or an over-long path parameter (414) before Nest sees the
+    // request, so its exception filter never runs: the envelope is applied here.
+    frameworkErrors: (error: FastifyError, _request: FastifyRequest, reply: FastifyReply) => {
+      const { status, message } = toHttpError(error);
+      reply.status(status).send(errorBody(status, message));
+    },
+  });
+  observeHttp(adapter.getInstance(), observability);
+  // After observeHttp, so that a 429 is logged and carries X-Request-Id like any answer.
+  installRateLimit(adapter.getInstance(), {
+    max: config.rateLimitMax,
+    windowMs: config.rateLimitWindowMs,
+    redisUrl: config.redisUrl,
+  });
+  const app = await NestFactory.create<NestFastifyApplication>(
+    { module: HttpApp, imports: [module, ObservabilityModule.forRoot(observability)] },
+    adapter,
+    { logger: observability.nestLogger, abortOnError: false },
+  );
+  app.setGlobalPrefix('v1', { exclude: UNPREFIXED_ROUTES });
+  app.useGlobalPipes(createValidationPipe());
+  app.enableShutdownHooks();
+  return app;
+}

@@ -1,0 +1,58 @@
+import { hashSecret, newId, newSecretToken } from '@app/platform/domain/ids';
+import type { CommandContext, WriteResult } from '@app/platform/write/command-context';
+import { CommandRunner } from '@app/platform/write/command-runner';
+import { Injectable } from '@nestjs/common';
+import { CommandBus, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { type UserCommand, userDecider, userStream } from '../domain/user.decider';
+
+export class RunUserCommand {
+  constructor(
+    readonly userId: string,
+    readonly command: UserCommand,
+    readonly ctx: CommandContext,
+  ) {}
+}
+
+@CommandHandler(RunUserCommand)
+export class UserCommandHandler implements ICommandHandler<RunUserCommand, WriteResult> {
+  constructor(private readonly runner: CommandRunner) {}
+  execute({ userId, command, ctx }: RunUserCommand): Promise<WriteResult> {
+    return this.runner.run(userDecider, userStream(userId), command, ctx);
+  }
+}
+
+/** Creating users and issuing tokens: used by bootstrap and the CLI. */
+@Injectable()
+export class IdentityService {
+  constructor(
+    private readonly bus: CommandBus,
+    private readonly runner: CommandRunner,
+  ) {}
+
+  async createUser(input: { displayName: string; email: string }, ctx: CommandContext) {
+    const userId = newId();
+    const result = await this.bus.execute<RunUserCommand, WriteResult>(
+      new RunUserCommand(userId, { type: 'CreateUser', userId, ...input, at: this.runner.now() }, ctx),
+    );
+    return { userId, position: result.position };
+  }
+
+  /** Issues a token; its value is returned once and only its hash is stored. */
+  async issueToken(userId: string, label: string, ctx: CommandContext, value = newSecretToken()) {
+    const tokenId = newId();
+    const result = await this.bus.execute<RunUserCommand, WriteResult>(
+      new RunUserCommand(
+        userId,
+        { type: 'IssueApiToken', tokenId, tokenHash: hashSecret(value), label, at: this.runner.now() },
+        ctx,
+      ),
+    );
+    return { tokenId, token: value, position: result.position };
+  }
+
+  async revokeToken(userId: string, tokenId: string, ctx: CommandContext) {
+    return this.bus.execute<RunUserCommand, WriteResult>(
+      new RunUserCommand(userId, { type: 'RevokeApiToken', tokenId, at: this.runner.now() }, ctx),
+    );
+  }
+}

@@ -1,0 +1,155 @@
+import { spec } from '@app/platform/domain/decider.testing';
+import type { Role } from '@app/platform/domain/roles';
+import {
+  type OrganizationCommand,
+  type OrganizationEvent,
+  organizationDecider,
+  organizationStream,
+} from './organization.decider';
+
+const t0 = Date.parse('2026-01-01T00:00:00Z');
+const t1 = t0 + 60_000;
+const iso = (ms: number) => new Date(ms).toISOString();
+
+const createOrganization = (title = 'Acme Docs'): OrganizationCommand => ({
+  type: 'CreateOrganization',
+  organizationId: 'org1',
+  title,
+  createdBy: 'alice',
+  at: t0,
+});
+
+const organizationCreated = (title = 'Acme Docs'): OrganizationEvent => ({
+  type: 'OrganizationCreated',
+  data: { organizationId: 'org1', title, emailDomains: [], createdBy: 'alice', createdAt: iso(t0) },
+});
+
+const memberAdded = (userId: string, role: Role, at = t0): OrganizationEvent => ({
+  type: 'MemberAdded',
+  data: { organizationId: 'org1', userId, role, joinedAt: iso(at) },
+});
+
+const active = [organizationCreated(), memberAdded('alice', 'admin')];
+const withBob = [...active, memberAdded('bob', 'read', t1)];
+
+const organization = spec(organizationDecider);
+
+describe('organization decider', () => {
+  it('names the stream after the organization', () => {
+    expect(organizationStream('org1')).toBe('organization-org1');
+  });
+
+  describe('CreateOrganization', () => {
+    it('creates the organization and makes its creator an admin', () => {
+      const state = organization
+        .when(createOrganization())
+        .thenEmits([organizationCreated(), memberAdded('alice', 'admin')]);
+      expect(state).toStrictEqual({
+        status: 'active',
+        id: 'org1',
+        title: 'Acme Docs',
+        members: { alice: 'admin' },
+      });
+    });
+
+    it('trims the title', () => {
+      const state = organization
+        .when(createOrganization('  Acme Docs \n'))
+        .thenEmits([organizationCreated(), memberAdded('alice', 'admin')]);
+      expect(state).toMatchObject({ title: 'Acme Docs' });
+    });
+
+    it.each([
+      ['2 characters', 'ab', 'ab'],
+      ['255 characters', 'x'.repeat(255), 'x'.repeat(255)],
+      ['255 characters surrounded by spaces', `  ${'x'.repeat(255)}  `, 'x'.repeat(255)],
+      ['2 characters surrounded by spaces', '  ab  ', 'ab'],
+    ])('accepts a title of %s', (_label, title, stored) => {
+      organization
+        .when(createOrganization(title))
+        .thenEmits([organizationCreated(stored), memberAdded('alice', 'admin')]);
+    });
+
+    it.each([
+      ['empty', ''],
+      ['only whitespace', '   '],
+      ['1 character', 'a'],
+      ['1 character once trimmed', '  a  '],
+      ['256 characters', 'x'.repeat(256)],
+    ])('rejects a title that is %s', (_label, title) => {
+      organization.when(createOrganization(title)).thenThrows('invalid', /2 to 255/);
+    });
+
+    it('rejects creating an organization that already exists', () => {
+      organization
+        .given(active)
+        .when(createOrganization())
+        .thenThrows('conflict', /already exists/);
+    });
+  });
+
+  describe('AddMember', () => {
+    it('adds a member with a role', () => {
+      const state = organization
+        .given(active)
+        .when({ type: 'AddMember', userId: 'bob', role: 'edit', at: t1 })
+        .thenEmits([memberAdded('bob', 'edit', t1)]);
+      expect(state).toMatchObject({ members: { alice: 'admin', bob: 'edit' } });
+    });
+
+    it('rejects adding someone who is already a member', () => {
+      organization
+        .given(withBob)
+        .when({ type: 'AddMember', userId: 'bob', role: 'admin', at: t1 })
+        .thenThrows('conflict', /already a member/);
+    });
+
+    it('rejects adding the creator again', () => {
+      organization
+        .given(active)
+        .when({ type: 'AddMember', userId: 'alice', role: 'read', at: t1 })
+        .thenThrows('conflict', /already a member/);
+    });
+
+    it('rejects adding a member to an organization that does not exist', () => {
+      organization
+        .when({ type: 'AddMember', userId: 'bob', role: 'read', at: t1 })
+        .thenThrows('not_found', /Organization/);
+    });
+  });
+
+  describe('ChangeMemberRole', () => {
+    it("changes a member's role", () => {
+      const state = organization
+        .given(withBob)
+        .when({ type: 'ChangeMemberRole', userId: 'bob', role: 'review', at: t1 })
+        .thenEmits([
+          {
+            type: 'MemberRoleChanged',
+            data: { organizationId: 'org1', userId: 'bob', role: 'review', changedAt: iso(t1) },
+          },
+        ]);
+      expect(state).toMatchObject({ members: { alice: 'admin', bob: 'review' } });
+    });
+
+    it('emits nothing when the member already has the role', () => {
+      organization
+        .given(withBob)
+        .when({ type: 'ChangeMemberRole', userId: 'bob', role: 'read', at: t1 })
+        .thenNothing();
+    });
+
+    it('rejects changing the role of someone who is not a member', () => {
+      organization
+        .given(withBob)
+        .when({ type: 'ChangeMemberRole', userId: 'carol', role: 'edit', at: t1 })
+        .thenThrows('not_found', /Member/);
+    });
+
+    it('rejects changing a role in an organization that does not exist', () => {
+      organization
+        .when({ type: 'ChangeMemberRole', userId: 'bob', role: 'edit', at: t1 })
+        .thenThrows('not_found', /Organization/);
+    });
+  });
+});

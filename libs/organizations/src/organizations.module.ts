@@ -1,0 +1,19 @@
+import type { ServiceRole } from '@app/platform/rpc/feature-module';
+import { featureModule } from '@app/platform/rpc/feature-module';
+import { type DynamicModule, Module } from '@nestjs/common';
+import { OrganizationPresenter } from './http/organization.presenter';
+import { OrganizationsController } from './http/organizations.controller';
+import { OrganizationQueries } from './read/organizations.queries';
+import { OrganizationCommandHandler, OrganizationService } from './write/organization.commands';
+
+@Module({})
+export class OrganizationsModule {
+  static forRole(role: ServiceRole): DynamicModule {
+    return featureModule(OrganizationsModule, role, {
+      controllers: [OrganizationsController],
+      commands: [OrganizationCommandHandler, OrganizationService],
+      queries: [OrganizationQueries, OrganizationPresenter],
+      remote: { query: [OrganizationQueries] },
+    });
+  }
+}

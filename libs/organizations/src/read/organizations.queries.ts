@@ -1,0 +1,42 @@
+import { Access, type MemberDoc, type Viewer } from '@app/platform/auth/access';
+import { notFound } from '@app/platform/domain/decider';
+import { type ListQueryDto, pageQuery, toList } from '@app/platform/http/pagination';
+import { READ_STORE, type ReadStore } from '@app/platform/readstore/read-store.port';
+import { Inject, Injectable } from '@nestjs/common';
+import { OrganizationPresenter } from '../http/organization.presenter';
+import type { OrganizationDoc } from './organization.projection';
+
+@Injectable()
+export class OrganizationQueries {
+  constructor(
+    @Inject(READ_STORE) private readonly views: ReadStore,
+    private readonly access: Access,
+    private readonly presenter: OrganizationPresenter,
+  ) {}
+
+  /** The caller's organizations, paged over their memberships. */
+  async listForViewer(viewer: Viewer, query: ListQueryDto) {
+    const page = await this.views.find<MemberDoc>(
+      'members',
+      pageQuery(query, { where: { userId: viewer.userId }, orderBy: 'organization' }),
+    );
+    const orgs = await Promise.all(
+      page.items.map((m) => this.views.get<OrganizationDoc>('organizations', m.organization)),
+    );
+    return toList(
+      { ...page, items: page.items.map((m, i) => ({ member: m, org: orgs[i] })) },
+      ({ member, org }) => this.presenter.present(org ?? missing(member.organization), member.role),
+    );
+  }
+
+  async get(organizationId: string, viewer: Viewer) {
+    const role = await this.access.member(organizationId, viewer, 'Organization');
+    const org = await this.views.get<OrganizationDoc>('organizations', organizationId);
+    if (!org) throw notFound('Organization not found');
+    return this.presenter.present(org, role);
+  }
+}
+
+function missing(id: string): never {
+  throw new Error(`membership of organization ${id} has no organization view`);
+}

@@ -1,0 +1,242 @@
+import { conflict, DAY_MS, type Decider, invalid, notFound } from '@app/platform/domain/decider';
+import type { DefaultLevel } from '@app/platform/domain/roles';
+
+/** Deleted spaces can be restored for this long, then they are purged. */
+export const SPACE_RETENTION_MS = 7 * DAY_MS;
+
+export type EditMode = 'live' | 'locked';
+export type Visibility = 'public' | 'unlisted' | 'share-link' | 'visitor-auth' | 'in-collection' | 'private';
+
+export interface SpaceSettings {
+  title: string;
+  emoji: string;
+  editMode: EditMode;
+  defaultLevel: DefaultLevel;
+}
+
+export type SpaceChanges = Partial<SpaceSettings>;
+
+interface SpaceFacts extends SpaceSettings {
+  id: string;
+  organization: string;
+  parent: string | null;
+  visibility: Visibility;
+  revision: string;
+}
+
+export type SpaceState =
+  | { status: 'none' }
+  | ({ status: 'active' } & SpaceFacts)
+  | ({ status: 'deleted'; deletedAt: string; purgeAfter: string } & SpaceFacts)
+  | { status: 'purged'; id: string };
+
+export type SpaceEvent =
+  | {
+      type: 'SpaceCreated';
+      data: SpaceFacts & { position: number; createdAt: string; duplicatedFrom?: string };
+    }
+  | { type: 'SpaceUpdated'; data: { spaceId: string; changes: SpaceChanges; updatedAt: string } }
+  | { type: 'SpaceDeleted'; data: { spaceId: string; deletedAt: string; purgeAfter: string } }
+  | { type: 'SpaceRestored'; data: { spaceId: string; restoredAt: string } }
+  | { type: 'SpacePurged'; data: { spaceId: string; purgedAt: string } }
+  | {
+      type: 'SpaceMoved';
+      data: { spaceId: string; parent: string | null; position: number; movedAt: string };
+    }
+  | {
+      type: 'SpaceTransferred';
+      data: {
+        spaceId: string;
+        fromOrganization: string;
+        organization: string;
+        parent: string | null;
+        position: number;
+        transferredAt: string;
+      };
+    };
+
+export type SpaceCommand =
+  | {
+      type: 'CreateSpace';
+      spaceId: string;
+      organization: string;
+      parent: string | null;
+      settings: SpaceSettings;
+      revision: string;
+      position: number;
+      at: number;
+      duplicatedFrom?: string;
+    }
+  | { type: 'UpdateSpace'; changes: SpaceChanges; at: number }
+  | { type: 'DeleteSpace'; at: number }
+  | { type: 'RestoreSpace'; at: number }
+  | { type: 'PurgeSpace'; deletedAt: string; at: number }
+  | { type: 'MoveSpace'; parent: string | null; position: number; at: number }
+  | { type: 'TransferSpace'; organization: string; parent: string | null; position: number; at: number };
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/** `in-collection` only makes sense inside a collection: a space moved to the top level becomes private. */
+export function visibilityIn(parent: string | null, visibility: Visibility): Visibility {
+  return parent === null && visibility === 'in-collection' ? 'private' : visibility;
+}
+
+function live(state: SpaceState): SpaceFacts & { status: 'active' } {
+  if (state.status === 'none' || state.status === 'purged') throw notFound('Space not found');
+  if (state.status === 'deleted') throw conflict('Space is deleted; restore it first');
+  return state;
+}
+
+function changed(state: SpaceSettings, changes: SpaceChanges): SpaceChanges {
+  const out: SpaceChanges = {};
+  for (const key of Object.keys(changes) as (keyof SpaceSettings)[]) {
+    if (changes[key] !== undefined && changes[key] !== state[key])
+      Object.assign(out, { [key]: changes[key] });
+  }
+  return out;
+}
+
+export const spaceDecider: Decider<SpaceCommand, SpaceEvent, SpaceState> = {
+  initialState: { status: 'none' },
+
+  decide(command, state) {
+    switch (command.type) {
+      case 'CreateSpace': {
+        if (state.status !== 'none') throw conflict('Space already exists');
+        return [
+          {
+            type: 'SpaceCreated',
+            data: {
+              id: command.spaceId,
+              organization: command.organization,
+              parent: command.parent,
+              ...command.settings,
+              visibility: command.parent ? 'in-collection' : 'private',
+              revision: command.revision,
+              position: command.position,
+              createdAt: iso(command.at),
+              ...(command.duplicatedFrom ? { duplicatedFrom: command.duplicatedFrom } : {}),
+            },
+          },
+        ];
+      }
+      case 'UpdateSpace': {
+        const space = live(state);
+        const changes = changed(space, command.changes);
+        if (Object.keys(changes).length === 0) return [];
+        return [{ type: 'SpaceUpdated', data: { spaceId: space.id, changes, updatedAt: iso(command.at) } }];
+      }
+      case 'DeleteSpace': {
+        if (state.status === 'deleted') return [];
+        const space = live(state);
+        return [
+          {
+            type: 'SpaceDeleted',
+            data: {
+              spaceId: space.id,
+              deletedAt: iso(command.at),
+              purgeAfter: iso(command.at + SPACE_RETENTION_MS),
+            },
+          },
+        ];
+      }
+      case 'RestoreSpace': {
+        if (state.status === 'active') throw conflict('Space is not deleted');
+        if (state.status !== 'deleted') throw notFound('Space not found');
+        if (command.at > Date.parse(state.purgeAfter)) {
+          throw conflict('Space was deleted more than 7 days ago and can no longer be restored');
+        }
+        return [{ type: 'SpaceRestored', data: { spaceId: state.id, restoredAt: iso(command.at) } }];
+      }
+      case 'PurgeSpace': {
+        // A purge scheduled for an earlier deletion (since restored) must not remove the space.
+        if (state.status !== 'deleted' || state.deletedAt !== command.deletedAt) return [];
+        if (command.at < Date.parse(state.purgeAfter))
+          throw invalid('Space cannot be purged before its retention ends');
+        return [{ type: 'SpacePurged', data: { spaceId: state.id, purgedAt: iso(command.at) } }];
+      }
+      case 'MoveSpace': {
+        const space = live(state);
+        return [
+          {
+            type: 'SpaceMoved',
+            data: {
+              spaceId: space.id,
+              parent: command.parent,
+              position: command.position,
+              movedAt: iso(command.at),
+            },
+          },
+        ];
+      }
+      case 'TransferSpace': {
+        const space = live(state);
+        return [
+          {
+            type: 'SpaceTransferred',
+            data: {
+              spaceId: space.id,
+              fromOrganization: space.organization,
+              organization: command.organization,
+              parent: command.parent,
+              position: command.position,
+              transferredAt: iso(command.at),
+            },
+          },
+        ];
+      }
+      default: {
+        const unknown: never = command;
+        throw invalid(`unknown command ${(unknown as { type: string }).type}`);
+      }
+    }
+  },
+
+  evolve(state, event) {
+    switch (event.type) {
+      case 'SpaceCreated': {
+        const { position: _p, createdAt: _c, duplicatedFrom: _d, ...facts } = event.data;
+        return { status: 'active', ...facts };
+      }
+      case 'SpaceUpdated':
+        return state.status === 'active' ? { ...state, ...event.data.changes } : state;
+      case 'SpaceDeleted':
+        return state.status === 'active'
+          ? {
+              ...state,
+              status: 'deleted',
+              deletedAt: event.data.deletedAt,
+              purgeAfter: event.data.purgeAfter,
+            }
+          : state;
+      case 'SpaceRestored': {
+        if (state.status !== 'deleted') return state;
+        const { deletedAt: _d, purgeAfter: _p, ...rest } = state;
+        return { ...rest, status: 'active' };
+      }
+      case 'SpacePurged':
+        return state.status === 'none' ? state : { status: 'purged', id: state.id };
+      case 'SpaceMoved':
+        return state.status === 'active'
+          ? {
+              ...state,
+              parent: event.data.parent,
+              visibility: visibilityIn(event.data.parent, state.visibility),
+            }
+          : state;
+      case 'SpaceTransferred':
+        return state.status === 'active'
+          ? {
+              ...state,
+              organization: event.data.organization,
+              parent: event.data.parent,
+              visibility: visibilityIn(event.data.parent, state.visibility),
+            }
+          : state;
+      default:
+        return state;
+    }
+  },
+};
+
+export const spaceStream = (spaceId: string) => `space-${spaceId}`;

@@ -1,0 +1,72 @@
+import { ID_PATTERN } from '@app/platform/domain/ids';
+import type { DefaultLevel } from '@app/platform/domain/roles';
+import { IsDefaultLevel } from '@app/platform/http/fields';
+import { IsAbsentOr } from '@app/platform/http/validation';
+import { IsBoolean, IsIn, IsString, Matches, MaxLength, ValidateIf } from 'class-validator';
+import type { EditMode } from '../domain/space.decider';
+
+const EDIT_MODES = ['live', 'locked'];
+
+export class CreateSpaceDto {
+  @IsAbsentOr()
+  @IsString()
+  @MaxLength(50)
+  title?: string;
+
+  @IsAbsentOr()
+  @IsString()
+  @MaxLength(50)
+  emoji?: string;
+
+  @IsAbsentOr()
+  @IsString()
+  @Matches(ID_PATTERN, { message: 'parent must be a collection id' })
+  parent?: string;
+
+  @IsAbsentOr()
+  @IsIn(EDIT_MODES)
+  editMode?: EditMode;
+
+  /** GitBook clients send `empty: true` for a space with no page; every new space starts empty here. */
+  @IsAbsentOr()
+  @IsBoolean()
+  empty?: boolean;
+}
+
+export class UpdateSpaceDto {
+  @IsAbsentOr()
+  @IsIn(EDIT_MODES)
+  editMode?: EditMode;
+
+  @IsAbsentOr()
+  @IsString()
+  @MaxLength(50)
+  title?: string;
+
+  @IsDefaultLevel()
+  defaultLevel?: DefaultLevel;
+
+  /** An emoji, or null to remove it. */
+  @ValidateIf((_o, value) => value !== undefined && value !== null)
+  @IsString()
+  @MaxLength(50)
+  emoji?: string | null;
+}
+
+export class GetSpaceQueryDto {
+  @IsAbsentOr()
+  @IsString()
+  @MaxLength(256)
+  shareKey?: string;
+}
+
+export class TransferSpaceDto {
+  @IsString()
+  @Matches(ID_PATTERN, { message: 'organization must be an organization id' })
+  organization: string;
+
+  @IsAbsentOr()
+  @IsString()
+  @Matches(ID_PATTERN, { message: 'parent must be a collection id' })
+  parent?: string;
+}

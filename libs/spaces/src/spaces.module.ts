@@ -1,0 +1,22 @@
+import { Placement } from '@app/collections/read/placement';
+import type { ServiceRole } from '@app/platform/rpc/feature-module';
+import { featureModule } from '@app/platform/rpc/feature-module';
+import { type DynamicModule, Module } from '@nestjs/common';
+import { SpacePresenter } from './http/space.presenter';
+import { SpacesController } from './http/spaces.controller';
+import { SpaceQueries } from './read/spaces.queries';
+import { SpaceCommandHandler, SpaceService } from './write/space.commands';
+import { SpacePurges } from './write/space-purge.job';
+
+@Module({})
+export class SpacesModule {
+  static forRole(role: ServiceRole): DynamicModule {
+    return featureModule(SpacesModule, role, {
+      controllers: [SpacesController],
+      commands: [SpaceCommandHandler, SpaceService, Placement],
+      queries: [SpaceQueries, SpacePresenter],
+      jobs: [SpacePurges],
+      remote: { command: [SpaceService], query: [SpaceQueries] },
+    });
+  }
+}
