@@ -1,0 +1,138 @@
+import { randomUUID } from 'node:crypto';
+import type { Storage } from '@app/composition/storage';
+import { userDecider, userStream } from '@app/identity/domain/user.decider';
+import { IdentityService } from '@app/identity/write/identity.commands';
+import { OrganizationService } from '@app/organizations/write/organization.commands';
+import { invalid, notFound } from '@app/platform/domain/decider';
+import { isRole, ROLES, type Role } from '@app/platform/domain/roles';
+import { Projector } from '@app/platform/projector/projector';
+import type { CommandContext } from '@app/platform/write/command-context';
+import { CommandRunner } from '@app/platform/write/command-runner';
+import type { INestApplicationContext } from '@nestjs/common';
+import { SingleBar } from 'cli-progress';
+import { auditTail } from './audit-tail';
+
+export type Options = Record<string, string | undefined>;
+export type Out = (line: string) => void;
+
+const scriptContext = (userId?: string): CommandContext => ({
+  source: 'script',
+  userId,
+  correlationId: randomUUID(),
+  causationId: null,
+});
+
+function required(options: Options, name: string): string {
+  const value = options[name];
+  if (!value) throw invalid(`--${name} is required`);
+  return value;
+}
+
+function role(options: Options): Role {
+  const value = required(options, 'role');
+  if (!isRole(value)) throw invalid(`--role must be one of ${ROLES.join(', ')}`);
+  return value;
+}
+
+/** Validates a user id against the log itself, so the CLI works whether or not the server is running. */
+async function existingUser(app: INestApplicationContext, userId: string): Promise<void> {
+  const { state } = await app.get(CommandRunner).load(userDecider, userStream(userId));
+  if (state.status !== 'active') throw notFound(`user ${userId} not found`);
+}
+
+export const COMMANDS: Record<
+  string,
+  {
+    usage: string;
+    run: (app: INestApplicationContext, storage: Storage, o: Options, out: Out) => Promise<void>;
+  }
+> = {
+  'user:create': {
+    usage: 'user:create --name NAME --email EMAIL',
+    async run(app, _s, o, out) {
+      const { userId } = await app
+        .get(IdentityService)
+        .createUser({ displayName: required(o, 'name'), email: required(o, 'email') }, scriptContext());
+      out(userId);
+    },
+  },
+  'org:create': {
+    usage: 'org:create --title TITLE --owner USER_ID   (the owner becomes admin)',
+    async run(app, _s, o, out) {
+      const owner = required(o, 'owner');
+      await existingUser(app, owner);
+      const { organizationId } = await app
+        .get(OrganizationService)
+        .create(required(o, 'title'), owner, scriptContext());
+      out(organizationId);
+    },
+  },
+  'member:add': {
+    usage: `member:add --org ORG_ID --user USER_ID --role (${ROLES.join('|')})`,
+    async run(app, _s, o, out) {
+      const user = required(o, 'user');
+      await existingUser(app, user);
+      await app.get(OrganizationService).addMember(required(o, 'org'), user, role(o), scriptContext());
+      out('ok');
+    },
+  },
+  'member:role': {
+    usage: `member:role --org ORG_ID --user USER_ID --role (${ROLES.join('|')})`,
+    async run(app, _s, o, out) {
+      await app
+        .get(OrganizationService)
+        .changeRole(required(o, 'org'), required(o, 'user'), role(o), scriptContext());
+      out('ok');
+    },
+  },
+  'token:create': {
+    usage: 'token:create --user USER_ID [--label LABEL]   (prints the token once)',
+    async run(app, _s, o, out) {
+      const user = required(o, 'user');
+      await existingUser(app, user);
+      const issued = await app.get(IdentityService).issueToken(user, o.label ?? 'cli', scriptContext(user));
+      out(`${issued.tokenId} ${issued.token}`);
+    },
+  },
+  'token:revoke': {
+    usage: 'token:revoke --user USER_ID --token-id TOKEN_ID',
+    async run(app, _s, o, out) {
+      await app
+        .get(IdentityService)
+        .revokeToken(required(o, 'user'), required(o, 'token-id'), scriptContext());
+      out('ok');
+    },
+  },
+  'audit:tail': {
+    usage: 'audit:tail [--org ORG_ID] [--from-position N]   (prints audit events as JSON lines, live)',
+    run: (_app, storage, o, out) => auditTail(storage, o, out),
+  },
+  rebuild: {
+    usage:
+      'rebuild [--projection NAME]   (replays the log into fresh read models and switches over when caught up; the server keeps answering)',
+    async run(app, storage, o, out) {
+      const projector = app.get(Projector);
+      const scope = projector.rebuildScope(o.projection).map((p) => p.name);
+      if (o.projection) out(`rebuilding ${scope.join(', ')}; copying the other read models`);
+      const head = await storage.events.headPosition();
+      const bar = new SingleBar({
+        format: 'rebuild [{bar}] {percentage}% | {value}/{total} | {rate} events/s | {eta_formatted} left',
+        etaBuffer: 50,
+      });
+      const started = Date.now();
+      const rate = (events: number) => Math.round(events / Math.max((Date.now() - started) / 1000, 0.001));
+      bar.start(Math.max(head, 1), 0, { rate: 0 });
+      const applied = await projector.rebuild(
+        (position, total, events) => {
+          if (total > bar.getTotal()) bar.setTotal(total);
+          bar.update(position, { rate: rate(events) });
+        },
+        { projection: o.projection },
+      );
+      bar.update(bar.getTotal());
+      bar.stop();
+      const seconds = (Date.now() - started) / 1000;
+      out(`rebuilt from ${applied} events in ${seconds.toFixed(1)} s (${rate(applied)} events/s); now live`);
+    },
+  },
+};

@@ -1,0 +1,75 @@
+import 'reflect-metadata';
+import { parseArgs } from 'node:util';
+import { openStorage } from '@app/composition/storage';
+import { SystemClock } from '@app/platform/clock/clock';
+import { ConfigError, loadConfig } from '@app/platform/config/config';
+import { DomainError } from '@app/platform/domain/decider';
+import { NestFactory } from '@nestjs/core';
+import { CliModule } from './cli.module';
+import { COMMANDS } from './commands';
+
+function usage(): string {
+  return [
+    'usage: npm run cli -- <command> [options]',
+    ...Object.values(COMMANDS).map((c) => `  ${c.usage}`),
+  ].join('\n');
+}
+
+/** Administration against the same data directory or servers as the server (same environment variables). */
+async function main(argv: string[]): Promise<number> {
+  const names = [
+    'name',
+    'email',
+    'title',
+    'owner',
+    'org',
+    'user',
+    'role',
+    'label',
+    'token-id',
+    'projection',
+    'from-position',
+    'public-url',
+  ];
+  const { positionals, values } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: Object.fromEntries(names.map((n) => [n, { type: 'string' as const }])),
+  });
+  const command = COMMANDS[positionals[0] ?? ''];
+  if (!command) {
+    process.stderr.write(`${usage()}\n`);
+    return 2;
+  }
+  const config = loadConfig();
+  const clock = new SystemClock();
+  const storage = openStorage(config, clock);
+  const app = await NestFactory.createApplicationContext(CliModule.forRoot(config, clock, storage), {
+    logger: ['error'],
+  });
+  try {
+    const options = Object.fromEntries(
+      Object.entries(values).map(([k, v]) => [k, typeof v === 'string' ? v : undefined]),
+    );
+    await command.run(app, storage, options, (line) => process.stdout.write(`${line}\n`));
+    return 0;
+  } finally {
+    await app.close();
+    await storage.events.close();
+    await storage.views.close();
+    await storage.jobs.close();
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    if (String((error as { code?: string })?.code).startsWith('ERR_PARSE_ARGS')) {
+      process.stderr.write(`${(error as Error).message}\n${usage()}\n`);
+      process.exit(2);
+    }
+    const known = error instanceof DomainError || error instanceof ConfigError;
+    process.stderr.write(`${known ? (error as Error).message : String((error as Error)?.stack ?? error)}\n`);
+    process.exit(1);
+  },
+);

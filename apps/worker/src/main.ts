@@ -1,0 +1,7 @@
+import 'reflect-metadata';
+import { startService } from '@app/composition/cluster/create-service';
+
+startService('worker').catch((error: unknown) => {
+  process.stderr.write(`worker failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});
