@@ -1,0 +1,170 @@
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PROJECTION_LIST } from '@app/composition/catalog';
+import { SqliteEventStore } from '@app/platform/eventstore/sqlite-event-store';
+import { Projector } from '@app/platform/projector/projector';
+import type { ReadStore } from '@app/platform/readstore/read-store.port';
+import { SqliteReadStore } from '@app/platform/readstore/sqlite-read-store';
+import { GitBookAPI } from '@gitbook/api';
+import {
+  CLUSTER_BOOTSTRAP_TOKEN,
+  Cluster,
+  INTERNAL_TOKEN,
+  type RunningService,
+} from '../support/cluster-harness';
+import { endpointTour } from '../support/endpoint-tour';
+
+const DIST = join(__dirname, '..', '..', 'dist', 'apps', 'gateway', 'src', 'main.js');
+
+async function dump(views: ReadStore): Promise<Record<string, unknown[]>> {
+  const out: Record<string, unknown[]> = {};
+  for (const name of (await views.collections()).sort()) out[name] = await views.all(name);
+  return out;
+}
+
+/**
+ * Gateway, two command replicas, two query replicas, a projector and a worker as separate processes
+ * on shared embedded storage (Redis from the test setup), with replicas killed mid-run.
+ */
+describe('cluster behind a gateway', () => {
+  let dataDir: string;
+  let cluster: Cluster;
+  let gateway: RunningService;
+  let commands: RunningService[];
+  let queries: RunningService[];
+  let projector: RunningService;
+  let org: string;
+
+  const http = async (method: string, path: string, body?: unknown) => {
+    const response = await fetch(`${gateway.url}${path}`, {
+      method,
+      headers: {
+        authorization: `Bearer ${CLUSTER_BOOTSTRAP_TOKEN}`,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await response.text();
+    return { status: response.status, body: text ? JSON.parse(text) : undefined };
+  };
+
+  beforeAll(async () => {
+    if (!existsSync(DIST)) throw new Error('dist/ is missing: run `npm run build` before the cluster suite');
+    dataDir = mkdtempSync(join(tmpdir(), 'cluster-'));
+    cluster = new Cluster({
+      ...process.env,
+      DATA_DIR: dataDir,
+      INTERNAL_TOKEN,
+      BOOTSTRAP_TOKEN: CLUSTER_BOOTSTRAP_TOKEN,
+      LOG_LEVEL: 'warn',
+      PUBLIC_URL: 'http://docs.test',
+      CONSISTENCY_TIMEOUT_MS: '15000',
+    });
+    commands = await Promise.all([cluster.start('command'), cluster.start('command')]);
+    queries = await Promise.all([cluster.start('query'), cluster.start('query')]);
+    [projector] = await Promise.all([cluster.start('projector'), cluster.start('worker')]);
+    gateway = await cluster.start('gateway', {
+      COMMAND_URLS: commands.map((s) => s.url).join(','),
+      QUERY_URLS: queries.map((s) => s.url).join(','),
+    });
+    const orgs = (await http('GET', '/v1/orgs')).body as { items: { id: string }[] };
+    expect(orgs.items).toHaveLength(1);
+    org = orgs.items[0].id;
+  }, 60_000);
+
+  afterAll(async () => {
+    await cluster?.stopAll();
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('bootstraps once although two command replicas started on an empty log', async () => {
+    const users = await new SqliteReadStore({ path: join(dataDir, 'views.sqlite') }).all('users');
+    expect(users).toHaveLength(1);
+  });
+
+  it('serves every endpoint through the gateway', async () => {
+    const userId = (await new SqliteReadStore({ path: join(dataDir, 'views.sqlite') }).all('users'))[0].id;
+    const other = await cluster.cli('org:create', '--title', 'Cluster target', '--owner', userId);
+    const api = new GitBookAPI({ endpoint: gateway.url, authToken: CLUSTER_BOOTSTRAP_TOKEN });
+    // The CLI wrote straight to the log: wait for the gateway's views to include it.
+    for (let i = 0; i < 100 && (await http('GET', `/v1/orgs/${other}`)).status !== 200; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    await endpointTour(api, http, org, other);
+    const bad = await http('PATCH', '/v1/spaces/whatever', { colour: 'red' });
+    expect(bad).toEqual({
+      status: 400,
+      body: { error: { code: 400, message: expect.stringMatching(/colour/) } },
+    });
+    expect((await fetch(`${gateway.url}/v1/orgs`)).status).toBe(401);
+  });
+
+  it('loses no acknowledged write while a command replica, a query replica and the projector are killed', async () => {
+    const writers = 6;
+    const perWriter = 40;
+    const acknowledged = new Map<string, string>();
+    const failures: { status: number; message: string }[] = [];
+    const writer = async (w: number) => {
+      let spaceId: string | undefined;
+      for (let i = 0; i < perWriter; i++) {
+        const title = `w${w}-${i}`;
+        const reply = spaceId
+          ? await http('PATCH', `/v1/spaces/${spaceId}`, { title })
+          : await http('POST', `/v1/orgs/${org}/spaces`, { title });
+        if (reply.status >= 200 && reply.status < 300) {
+          const body = reply.body as { id: string; title: string };
+          expect(body.title).toBe(title);
+          spaceId = body.id;
+          acknowledged.set(spaceId, title);
+          // Read-your-writes: a GET right after the response sees the write, whichever replica answers.
+          const seen = await http('GET', `/v1/spaces/${spaceId}`);
+          expect([seen.status, (seen.body as { title: string }).title]).toEqual([200, title]);
+        } else {
+          failures.push({
+            status: reply.status,
+            message: (reply.body as { error: { message: string } }).error.message,
+          });
+        }
+      }
+    };
+    const chaos = async () => {
+      await new Promise((r) => setTimeout(r, 400));
+      await cluster.kill(commands[0]);
+      await new Promise((r) => setTimeout(r, 300));
+      await cluster.kill(queries[0]);
+      await new Promise((r) => setTimeout(r, 300));
+      await cluster.kill(projector);
+      await new Promise((r) => setTimeout(r, 300));
+      projector = await cluster.start('projector');
+    };
+    await Promise.all([...Array.from({ length: writers }, (_, w) => writer(w)), chaos()]);
+
+    process.stdout.write(`cluster chaos: ${acknowledged.size} spaces, ${failures.length} failed in flight\n`);
+    // Only requests in flight to the killed command replica may fail, and only with the 502 that says so.
+    expect(failures.every((f) => f.status === 502)).toBe(true);
+    expect(failures.length).toBeLessThanOrEqual(writers);
+    expect(acknowledged.size).toBe(writers);
+    for (const [spaceId, title] of acknowledged) {
+      const reply = await http('GET', `/v1/spaces/${spaceId}`);
+      expect([spaceId, reply.status, (reply.body as { title: string }).title]).toEqual([spaceId, 200, title]);
+    }
+
+    // The log holds each event once, and the views equal a fresh projection of it.
+    const events = new SqliteEventStore({ path: join(dataDir, 'events.sqlite') });
+    const all = await events.readAll(0, 1_000_000);
+    expect(new Set(all.map((e) => e.id)).size).toBe(all.length);
+    const live = new SqliteReadStore({ path: join(dataDir, 'views.sqlite') });
+    for (let i = 0; i < 200 && (await live.getCheckpoint('projector')) < all[all.length - 1].position; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    const freshDir = mkdtempSync(join(tmpdir(), 'fresh-views-'));
+    const fresh = new SqliteReadStore({ path: join(freshDir, 'views.sqlite') });
+    const rebuilt = new Projector(events, fresh, PROJECTION_LIST);
+    await rebuilt.prepare();
+    await rebuilt.apply(all);
+    expect(await dump(live)).toEqual(await dump(fresh));
+    await Promise.all([events.close(), live.close(), fresh.close()]);
+    rmSync(freshDir, { recursive: true, force: true });
+  }, 120_000);
+});

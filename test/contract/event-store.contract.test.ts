@@ -1,0 +1,78 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { EventStoreDbEventStore, type RecordedEvent, SqliteEventStore } from '@app/platform/eventstore';
+import Database from 'better-sqlite3';
+import { describeIf } from '../support/describe-if';
+import { eventStoreContract, newEvent, streamName, waitFor } from './event-store.contract';
+
+function sqliteTarget() {
+  const dir = mkdtempSync(join(tmpdir(), 'event-store-'));
+  const path = join(dir, 'events.db');
+  return {
+    path,
+    open: () => new SqliteEventStore({ path, pollIntervalMs: 20 }),
+    isolated: true,
+    flushesOnClose: true,
+    dispose: async () => rmSync(dir, { recursive: true, force: true }),
+  };
+}
+
+describe('SqliteEventStore', () => {
+  eventStoreContract(sqliteTarget);
+
+  describe('sharing its file with another process', () => {
+    let target: ReturnType<typeof sqliteTarget>;
+    beforeEach(() => {
+      target = sqliteTarget();
+    });
+    afterEach(() => target.dispose());
+
+    it('delivers events appended through another connection, found by polling', async () => {
+      const reader = target.open();
+      const writer = target.open();
+      const received: RecordedEvent[] = [];
+      const subscription = reader.subscribeAll(0, async (batch) => {
+        received.push(...batch);
+      });
+      try {
+        const stream = streamName();
+        await writer.append(stream, [newEvent(), newEvent()], 'no_stream');
+        await waitFor(() => received.length === 2, 2000);
+        expect(received.map((event) => [event.stream, event.revision])).toEqual([
+          [stream, 0],
+          [stream, 1],
+        ]);
+      } finally {
+        await subscription.close();
+        await Promise.all([reader.close(), writer.close()]);
+      }
+    });
+
+    it('uses write-ahead logging so readers never block the writer', async () => {
+      const store = target.open();
+      await store.append(streamName(), [newEvent()], 'no_stream');
+      await store.close();
+
+      const db = new Database(target.path, { readonly: true });
+      try {
+        expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
+      } finally {
+        db.close();
+      }
+    });
+  });
+});
+
+const eventStoreUrl = process.env.EVENTSTORE_URL;
+
+describeIf(Boolean(eventStoreUrl), 'EventStoreDbEventStore contract: EVENTSTORE_URL is not set')(
+  'EventStoreDbEventStore',
+  () => {
+    eventStoreContract(() => ({
+      open: () => new EventStoreDbEventStore({ url: eventStoreUrl ?? '' }),
+      isolated: false,
+      flushesOnClose: false,
+    }));
+  },
+);

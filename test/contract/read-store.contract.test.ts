@@ -1,0 +1,679 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Doc, FindQuery, ReadStore, Scalar } from '@app/platform/readstore';
+import { CheckpointConflictError, MongoReadStore, SqliteReadStore } from '@app/platform/readstore';
+import { MongoClient } from 'mongodb';
+import { describeIf } from '../support/describe-if';
+
+interface Backend {
+  /** Opens a store over fresh, empty storage; `reopen` opens another store over the same storage. */
+  open(): Promise<{ store: ReadStore; reopen: () => Promise<ReadStore> }>;
+  /** Whether a failed commit leaves no write behind (the port only asks for it where possible). */
+  atomicCommit: boolean;
+}
+
+/** Reads every page of a query, checking the total on each page. */
+async function readAllPages(store: ReadStore, collection: string, query: FindQuery, total: number) {
+  const ids: string[] = [];
+  let after: FindQuery['after'];
+  for (let page = 0; page < 100; page++) {
+    const result = await store.find(collection, { ...query, after });
+    expect(result.count).toBe(total);
+    expect(result.items.length).toBeLessThanOrEqual(query.limit);
+    ids.push(...result.items.map((doc) => doc.id));
+    if (!result.next) return ids;
+    expect(result.items.length).toBe(query.limit);
+    after = result.next;
+  }
+  throw new Error('pagination did not terminate');
+}
+
+/** The expected order: missing/null first ascending (last descending), ties by id in the same direction. */
+function expectedOrder(docs: Doc[], field: string, direction: 'asc' | 'desc'): string[] {
+  const rank = (doc: Doc): [number, Scalar] => {
+    const value = (doc[field] ?? null) as Scalar;
+    return value === null ? [0, null] : [1, value];
+  };
+  const compare = (a: Doc, b: Doc): number => {
+    const [ra, va] = rank(a);
+    const [rb, vb] = rank(b);
+    if (ra !== rb) return ra - rb;
+    if (va !== null && vb !== null && va !== vb)
+      return (va as number | string) < (vb as number | string) ? -1 : 1;
+    return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+  };
+  const sorted = [...docs].sort(compare).map((doc) => doc.id);
+  return direction === 'asc' ? sorted : sorted.reverse();
+}
+
+/** Polls until `check` holds: handles of another process follow a promote within a bounded delay. */
+async function eventually(check: () => Promise<boolean>, timeoutMs = 2000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error('condition not reached in time');
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+const put = (collection: string, doc: Doc) => ({ collection, id: doc.id, doc });
+const del = (collection: string, id: string) => ({ collection, id, doc: null });
+
+function readStoreContract(name: string, backend: Backend): void {
+  describe(`ReadStore contract: ${name}`, () => {
+    let store: ReadStore;
+    let reopen: () => Promise<ReadStore>;
+    const opened: ReadStore[] = [];
+
+    beforeEach(async () => {
+      ({ store, reopen } = await backend.open());
+      opened.push(store);
+    });
+
+    afterEach(async () => {
+      for (const s of opened.splice(0)) await s.close();
+    });
+
+    it('puts, gets, replaces and deletes documents', async () => {
+      await store.commit([put('pages', { id: 'p1', title: 'One', tags: ['a'], meta: { n: 1 }, _pos: 3 })]);
+      expect(await store.get('pages', 'p1')).toEqual({
+        id: 'p1',
+        title: 'One',
+        tags: ['a'],
+        meta: { n: 1 },
+        _pos: 3,
+      });
+
+      await store.commit([put('pages', { id: 'p1', subtitle: 'Replaced', _pos: 4 })]);
+      expect(await store.get('pages', 'p1')).toEqual({ id: 'p1', subtitle: 'Replaced', _pos: 4 });
+
+      await store.commit([del('pages', 'p1'), del('pages', 'never-existed')]);
+      expect(await store.get('pages', 'p1')).toBeNull();
+    });
+
+    it('returns null for a missing id or an unknown collection', async () => {
+      await store.commit([put('pages', { id: 'p1' })]);
+      expect(await store.get('pages', 'p2')).toBeNull();
+      expect(await store.get('spaces', 'p1')).toBeNull();
+    });
+
+    it('keeps collections apart', async () => {
+      await store.commit([
+        put('pages', { id: 'x', kind: 'page' }),
+        put('spaces', { id: 'x', kind: 'space' }),
+      ]);
+      expect(await store.get('pages', 'x')).toEqual({ id: 'x', kind: 'page' });
+      expect(await store.get('spaces', 'x')).toEqual({ id: 'x', kind: 'space' });
+      expect((await store.find('pages', { limit: 10 })).count).toBe(1);
+    });
+
+    it('applies the writes of one commit in order', async () => {
+      await store.commit([
+        put('pages', { id: 'a', v: 1 }),
+        put('pages', { id: 'a', v: 2 }),
+        put('pages', { id: 'b', v: 1 }),
+        del('pages', 'b'),
+        del('pages', 'c'),
+        put('pages', { id: 'c', v: 3 }),
+      ]);
+      expect(await store.all('pages')).toEqual([
+        { id: 'a', v: 2 },
+        { id: 'c', v: 3 },
+      ]);
+    });
+
+    it('finds by equality on strings, numbers, several fields and id', async () => {
+      await store.ensureIndexes([{ collection: 'pages', fields: ['space', 'rank'] }]);
+      await store.commit([
+        put('pages', { id: 'p1', space: 's1', rank: 1 }),
+        put('pages', { id: 'p2', space: 's1', rank: 2 }),
+        put('pages', { id: 'p3', space: 's2', rank: 1 }),
+        put('pages', { id: 'p4', space: 's1', rank: '1' }),
+      ]);
+      const ids = async (where: Record<string, Scalar>) =>
+        (await store.find('pages', { where, limit: 10 })).items.map((doc) => doc.id);
+
+      expect(await ids({ space: 's1' })).toEqual(['p1', 'p2', 'p4']);
+      expect(await ids({ rank: 1 })).toEqual(['p1', 'p3']);
+      expect(await ids({ rank: '1' })).toEqual(['p4']);
+      expect(await ids({ space: 's1', rank: 2 })).toEqual(['p2']);
+      expect(await ids({ space: 's3' })).toEqual([]);
+      expect(await ids({ id: 'p3' })).toEqual(['p3']);
+    });
+
+    it('matches null against a missing or null field, and only there', async () => {
+      await store.ensureIndexes([{ collection: 'pages', fields: ['parent'] }]);
+      await store.commit([
+        put('pages', { id: 'missing' }),
+        put('pages', { id: 'null', parent: null }),
+        put('pages', { id: 'set', parent: 'p' }),
+        put('pages', { id: 'empty', parent: '' }),
+        put('pages', { id: 'zero', parent: 0 }),
+        put('pages', { id: 'false', parent: false }),
+      ]);
+      const page = await store.find('pages', { where: { parent: null }, limit: 10 });
+      expect(page.items.map((doc) => doc.id)).toEqual(['missing', 'null']);
+      expect(page.count).toBe(2);
+    });
+
+    it('compares booleans as booleans, distinct from 0 and 1', async () => {
+      await store.ensureIndexes([{ collection: 'flags', fields: ['on'] }]);
+      await store.commit([
+        put('flags', { id: 't', on: true }),
+        put('flags', { id: 'f', on: false }),
+        put('flags', { id: 'one', on: 1 }),
+        put('flags', { id: 'zero', on: 0 }),
+        put('flags', { id: 'none' }),
+      ]);
+      const ids = async (on: Scalar) =>
+        (await store.find('flags', { where: { on }, limit: 10 })).items.map((doc) => doc.id);
+
+      expect(await ids(true)).toEqual(['t']);
+      expect(await ids(false)).toEqual(['f']);
+      expect(await ids(1)).toEqual(['one']);
+      expect(await ids(0)).toEqual(['zero']);
+      expect(await store.get('flags', 't')).toEqual({ id: 't', on: true });
+    });
+
+    it('orders by id by default, ascending and descending', async () => {
+      await store.commit(['b', 'c', 'a'].map((id) => put('pages', { id })));
+      const asc = await store.find('pages', { limit: 10 });
+      const desc = await store.find('pages', { direction: 'desc', limit: 10 });
+      expect(asc.items.map((doc) => doc.id)).toEqual(['a', 'b', 'c']);
+      expect(desc.items.map((doc) => doc.id)).toEqual(['c', 'b', 'a']);
+      expect(asc.next).toBeUndefined();
+    });
+
+    it('orders numbers numerically and strings lexically, ties by id in the same direction', async () => {
+      await store.ensureIndexes([
+        { collection: 'pages', fields: ['n'] },
+        { collection: 'pages', fields: ['title'] },
+      ]);
+      await store.commit([
+        put('pages', { id: 'd', n: 10, title: 'beta' }),
+        put('pages', { id: 'a', n: 2, title: 'alpha' }),
+        put('pages', { id: 'c', n: 2, title: 'beta' }),
+        put('pages', { id: 'b', n: 1.5, title: 'Zed' }),
+      ]);
+      const ids = async (orderBy: string, direction: 'asc' | 'desc') =>
+        (await store.find('pages', { orderBy, direction, limit: 10 })).items.map((doc) => doc.id);
+
+      expect(await ids('n', 'asc')).toEqual(['b', 'a', 'c', 'd']);
+      expect(await ids('n', 'desc')).toEqual(['d', 'c', 'a', 'b']);
+      expect(await ids('title', 'asc')).toEqual(['b', 'a', 'c', 'd']);
+      expect(await ids('title', 'desc')).toEqual(['d', 'c', 'a', 'b']);
+    });
+
+    it('pages with a keyset cursor: every matching item exactly once, in order, with the total count', async () => {
+      await store.ensureIndexes([{ collection: 'pages', fields: ['space', 'position'] }]);
+      const docs: Doc[] = [];
+      for (let i = 0; i < 37; i++) {
+        const id = `p${String((i * 7) % 37).padStart(2, '0')}`;
+        docs.push({ id, space: i % 4 === 0 ? 'other' : 'main', position: i % 5 });
+      }
+      await store.commit(docs.map((doc) => put('pages', doc)));
+      const main = docs.filter((doc) => doc.space === 'main');
+
+      for (const direction of ['asc', 'desc'] as const) {
+        for (const limit of [1, 4, 27, 28, 100]) {
+          const query: FindQuery = { where: { space: 'main' }, orderBy: 'position', direction, limit };
+          const ids = await readAllPages(store, 'pages', query, main.length);
+          expect(ids).toEqual(expectedOrder(main, 'position', direction));
+        }
+        const byId = await readAllPages(store, 'pages', { direction, limit: 5 }, docs.length);
+        expect(byId).toEqual(expectedOrder(docs, 'id', direction));
+      }
+    });
+
+    it('pages across documents without the sort value (first ascending, last descending)', async () => {
+      await store.ensureIndexes([{ collection: 'pages', fields: ['title'] }]);
+      const docs: Doc[] = [];
+      for (let i = 0; i < 20; i++) {
+        const id = `p${String(i).padStart(2, '0')}`;
+        if (i % 3 === 0) docs.push({ id });
+        else if (i % 5 === 0) docs.push({ id, title: null });
+        else docs.push({ id, title: `t${i % 4}` });
+      }
+      await store.commit(docs.map((doc) => put('pages', doc)));
+
+      for (const direction of ['asc', 'desc'] as const) {
+        for (const limit of [1, 3, 7]) {
+          const ids = await readAllPages(store, 'pages', { orderBy: 'title', direction, limit }, docs.length);
+          expect(ids).toEqual(expectedOrder(docs, 'title', direction));
+        }
+      }
+    });
+
+    it('returns the cursor of the last item only when more items exist', async () => {
+      await store.commit([
+        put('pages', { id: 'a', n: 3 }),
+        put('pages', { id: 'b', n: 1 }),
+        put('pages', { id: 'c', n: 2 }),
+      ]);
+      const first = await store.find('pages', { orderBy: 'n', limit: 2 });
+      expect(first.items.map((doc) => doc.id)).toEqual(['b', 'c']);
+      expect(first.next).toEqual({ value: 2, id: 'c' });
+      const second = await store.find('pages', { orderBy: 'n', after: first.next, limit: 2 });
+      expect(second.items.map((doc) => doc.id)).toEqual(['a']);
+      expect(second.next).toBeUndefined();
+      const exact = await store.find('pages', { orderBy: 'n', limit: 3 });
+      expect(exact.next).toBeUndefined();
+    });
+
+    it('with limit 0 returns only the count', async () => {
+      await store.commit([
+        put('pages', { id: 'a', s: 'x' }),
+        put('pages', { id: 'b', s: 'x' }),
+        put('pages', { id: 'c' }),
+      ]);
+      const page = await store.find('pages', { where: { s: 'x' }, limit: 0 });
+      expect(page).toEqual({ items: [], count: 2 });
+    });
+
+    it('finds nothing in an unknown collection', async () => {
+      expect(await store.find('nothing', { where: { a: 1 }, orderBy: 'b', limit: 5 })).toEqual({
+        items: [],
+        count: 0,
+      });
+    });
+
+    it('records the checkpoint with the writes; 0 when absent', async () => {
+      expect(await store.getCheckpoint('pages-projection')).toBe(0);
+      await store.commit([put('pages', { id: 'a' }), put('spaces', { id: 's' })], {
+        name: 'pages-projection',
+        position: 41,
+      });
+      expect(await store.getCheckpoint('pages-projection')).toBe(41);
+      expect(await store.get('pages', 'a')).toEqual({ id: 'a' });
+      expect(await store.get('spaces', 's')).toEqual({ id: 's' });
+
+      await store.commit([], { name: 'pages-projection', position: 42 });
+      await store.commit([put('pages', { id: 'b' })]);
+      expect(await store.getCheckpoint('pages-projection')).toBe(42);
+      expect(await store.getCheckpoint('other')).toBe(0);
+    });
+
+    it('does not advance the checkpoint when a write fails', async () => {
+      await store.commit([put('pages', { id: 'a', v: 1 })], { name: 'proj', position: 1 });
+      const cyclic: Doc = { id: 'bad' };
+      cyclic.self = cyclic;
+
+      await expect(
+        store.commit([put('pages', { id: 'a', v: 2 }), put('pages', cyclic)], { name: 'proj', position: 2 }),
+      ).rejects.toThrow();
+      expect(await store.getCheckpoint('proj')).toBe(1);
+      expect(await store.get('pages', 'bad')).toBeNull();
+      if (backend.atomicCommit) expect(await store.get('pages', 'a')).toEqual({ id: 'a', v: 1 });
+    });
+
+    it('lists all documents of a collection in id order, and the non-empty collections', async () => {
+      await store.commit([
+        put('spaces', { id: 's2' }),
+        put('pages', { id: 'b' }),
+        put('pages', { id: 'a' }),
+        put('pages', { id: 'c' }),
+        put('drafts', { id: 'd' }),
+      ]);
+      await store.commit([del('drafts', 'd')]);
+      expect((await store.all('pages')).map((doc) => doc.id)).toEqual(['a', 'b', 'c']);
+      expect(await store.all('nothing')).toEqual([]);
+      expect(await store.collections()).toEqual(['pages', 'spaces']);
+    });
+
+    it('clear() drops every document and checkpoint and leaves the store usable', async () => {
+      await store.ensureIndexes([{ collection: 'pages', fields: ['s'] }]);
+      await store.commit([put('pages', { id: 'a', s: 'x' }), put('spaces', { id: 'b' })], {
+        name: 'p',
+        position: 9,
+      });
+      await store.clear();
+      expect(await store.collections()).toEqual([]);
+      expect(await store.get('pages', 'a')).toBeNull();
+      expect(await store.getCheckpoint('p')).toBe(0);
+      expect((await store.find('pages', { where: { s: 'x' }, limit: 5 })).count).toBe(0);
+
+      await store.commit([put('pages', { id: 'c', s: 'x' })], { name: 'p', position: 1 });
+      expect((await store.find('pages', { where: { s: 'x' }, limit: 5 })).items).toEqual([
+        { id: 'c', s: 'x' },
+      ]);
+      expect(await store.getCheckpoint('p')).toBe(1);
+    });
+
+    it('ensureIndexes is idempotent', async () => {
+      const spec = [{ collection: 'pages', fields: ['space', 'position'] }];
+      await store.ensureIndexes(spec);
+      await store.ensureIndexes(spec);
+      await store.commit([put('pages', { id: 'a', space: 's', position: 1 })]);
+      expect(
+        (await store.find('pages', { where: { space: 's' }, orderBy: 'position', limit: 5 })).count,
+      ).toBe(1);
+    });
+
+    it('commits with an expected checkpoint only when it matches (compare-and-set)', async () => {
+      await store.commit([put('pages', { id: 'a' })], { name: 'proj', position: 3, expected: 0 });
+      const stale = store.commit([put('pages', { id: 'b' })], { name: 'proj', position: 4, expected: 2 });
+      await expect(stale).rejects.toBeInstanceOf(CheckpointConflictError);
+      await expect(stale).rejects.toMatchObject({ checkpoint: 'proj', expected: 2, actual: 3 });
+      expect(await store.get('pages', 'b')).toBeNull();
+      expect(await store.getCheckpoint('proj')).toBe(3);
+      await store.commit([put('pages', { id: 'b' })], { name: 'proj', position: 4, expected: 3 });
+      expect(await store.getCheckpoint('proj')).toBe(4);
+    });
+
+    describe('generations', () => {
+      it('starts at 1 and hands out ever higher new generations', async () => {
+        expect(await store.generation()).toBe(1);
+        const first = await store.createGeneration();
+        const second = await store.createGeneration();
+        expect(first).toBeGreaterThan(1);
+        expect(second).toBeGreaterThan(first);
+        expect(await store.generation()).toBe(1);
+      });
+
+      it('a generation handle reads and writes apart from the live generation, checkpoints included', async () => {
+        await store.commit([put('pages', { id: 'live' })], { name: 'proj', position: 5 });
+        const next = store.forGeneration(await store.createGeneration());
+        await next.ensureIndexes([{ collection: 'pages', fields: ['s'] }]);
+        await next.commit([put('pages', { id: 'new', s: 'x' }), put('drafts', { id: 'd' })], {
+          name: 'proj',
+          position: 2,
+        });
+
+        expect(await store.get('pages', 'new')).toBeNull();
+        expect(await next.get('pages', 'live')).toBeNull();
+        expect(await next.get('pages', 'new')).toEqual({ id: 'new', s: 'x' });
+        expect((await next.find('pages', { where: { s: 'x' }, limit: 5 })).count).toBe(1);
+        expect(await store.collections()).toEqual(['pages']);
+        expect(await next.collections()).toEqual(['drafts', 'pages']);
+        expect(await store.getCheckpoint('proj')).toBe(5);
+        expect(await next.getCheckpoint('proj')).toBe(2);
+
+        await next.clear();
+        expect(await next.collections()).toEqual([]);
+        expect(await store.get('pages', 'live')).toEqual({ id: 'live' });
+      });
+
+      it('copies collections into a generation with the checkpoint they are at', async () => {
+        await store.commit(
+          [
+            put('pages', { id: 'a', _pos: 1 }),
+            put('pages', { id: 'b', _pos: 2 }),
+            put('spaces', { id: 's' }),
+          ],
+          { name: 'proj', position: 4 },
+        );
+        const generation = await store.createGeneration();
+        const next = store.forGeneration(generation);
+        await next.commit([put('pages', { id: 'stale' })]);
+
+        expect(await store.copyCollections(generation, ['pages', 'nothing'], 'proj')).toBe(4);
+        expect(await next.all('pages')).toEqual([
+          { id: 'a', _pos: 1 },
+          { id: 'b', _pos: 2 },
+        ]);
+        expect(await next.collections()).toEqual(['pages']);
+        expect(await next.getCheckpoint('proj')).toBe(0);
+      });
+
+      it('promote switches live reads and writes to the new generation and drops the old one', async () => {
+        await store.commit([put('pages', { id: 'old' })], { name: 'proj', position: 7 });
+        await store.commit([], { name: 'reaction:r', position: 6 });
+        const generation = await store.createGeneration();
+        const next = store.forGeneration(generation);
+        await next.commit([put('pages', { id: 'new' })], { name: 'proj', position: 7 });
+
+        expect(await store.promote(generation)).toBe(true);
+        expect(await store.generation()).toBe(generation);
+        expect(await store.get('pages', 'old')).toBeNull();
+        expect(await store.get('pages', 'new')).toEqual({ id: 'new' });
+        expect(await store.collections()).toEqual(['pages']);
+        expect(await store.getCheckpoint('proj')).toBe(7);
+        // A checkpoint the new generation did not set (a reaction's) carries over.
+        expect(await store.getCheckpoint('reaction:r')).toBe(6);
+
+        await store.commit([put('pages', { id: 'later' })], { name: 'proj', position: 8, expected: 7 });
+        expect(await next.get('pages', 'later')).toEqual({ id: 'later' });
+        const retired = store.forGeneration(1);
+        // MongoDB drops it after a grace period for other processes, SQLite at once.
+        await eventually(async () => (await retired.all('pages')).length === 0);
+        await expect(retired.commit([put('pages', { id: 'x' })])).rejects.toThrow(/retired/);
+        await expect(store.promote(1)).rejects.toThrow(/older than the live generation/);
+        expect(await store.promote(generation)).toBe(true);
+      });
+
+      it('promote with a checkpoint refuses a generation behind the live one', async () => {
+        await store.commit([], { name: 'proj', position: 10 });
+        const generation = await store.createGeneration();
+        const next = store.forGeneration(generation);
+        await next.commit([put('pages', { id: 'a' })], { name: 'proj', position: 8 });
+
+        expect(await store.promote(generation, { checkpoint: 'proj' })).toBe(false);
+        expect(await store.generation()).toBe(1);
+        expect(await store.get('pages', 'a')).toBeNull();
+
+        await next.commit([], { name: 'proj', position: 10 });
+        expect(await store.promote(generation, { checkpoint: 'proj' })).toBe(true);
+        expect(await store.get('pages', 'a')).toEqual({ id: 'a' });
+      });
+
+      it('another open store over the same storage follows a promote', async () => {
+        await store.ensureIndexes([{ collection: 'pages', fields: ['n'] }]);
+        await store.commit([put('pages', { id: 'a', n: 1 })], { name: 'proj', position: 1 });
+        const other = await reopen();
+        opened.push(other);
+        expect(await other.get('pages', 'a')).toEqual({ id: 'a', n: 1 });
+        expect((await other.find('pages', { where: { n: 1 }, limit: 5 })).count).toBe(1);
+
+        const generation = await store.createGeneration();
+        const next = store.forGeneration(generation);
+        await next.ensureIndexes([{ collection: 'pages', fields: ['n'] }]);
+        await next.commit([put('pages', { id: 'a', n: 2 }), put('pages', { id: 'b', n: 2 })], {
+          name: 'proj',
+          position: 2,
+        });
+        expect(await other.get('pages', 'a')).toEqual({ id: 'a', n: 1 });
+
+        expect(await store.promote(generation, { checkpoint: 'proj' })).toBe(true);
+        await eventually(async () => (await other.get('pages', 'a'))?.n === 2);
+        expect(await other.generation()).toBe(generation);
+        expect((await other.find('pages', { where: { n: 2 }, limit: 5 })).count).toBe(2);
+        expect(await other.getCheckpoint('proj')).toBe(2);
+
+        // Its compare-and-set commit notices that the views moved; a plain commit lands in the new generation.
+        await expect(
+          other.commit([put('pages', { id: 'c' })], { name: 'proj', position: 3, expected: 1 }),
+        ).rejects.toBeInstanceOf(CheckpointConflictError);
+        await other.commit([put('pages', { id: 'c' })], { name: 'proj', position: 3, expected: 2 });
+        expect(await store.get('pages', 'c')).toEqual({ id: 'c' });
+        expect(await store.getCheckpoint('proj')).toBe(3);
+      });
+    });
+
+    it('keeps data and checkpoints across close and reopen', async () => {
+      await store.commit([put('pages', { id: 'a', title: 'kept' })], { name: 'proj', position: 7 });
+      await store.close();
+      const again = await reopen();
+      opened.push(again);
+      expect(await again.get('pages', 'a')).toEqual({ id: 'a', title: 'kept' });
+      expect(await again.getCheckpoint('proj')).toBe(7);
+    });
+  });
+}
+
+const tempDirs: string[] = [];
+afterAll(() => {
+  for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true });
+});
+
+function sqliteBackend(): Backend {
+  return {
+    atomicCommit: true,
+    async open() {
+      const dir = mkdtempSync(join(tmpdir(), 'read-store-'));
+      tempDirs.push(dir);
+      const path = join(dir, 'read.db');
+      return { store: new SqliteReadStore({ path }), reopen: async () => new SqliteReadStore({ path }) };
+    },
+  };
+}
+
+readStoreContract('sqlite', sqliteBackend());
+
+describe('SqliteReadStore specifics', () => {
+  let store: SqliteReadStore;
+  let reopen: () => Promise<ReadStore>;
+
+  beforeEach(async () => {
+    const opened = await sqliteBackend().open();
+    store = opened.store as SqliteReadStore;
+    reopen = opened.reopen;
+  });
+
+  afterEach(async () => {
+    await store.close();
+  });
+
+  it('serves an indexed where + orderBy with index range seeks, without a sort step', async () => {
+    await store.ensureIndexes([{ collection: 'pages', fields: ['space', 'position'] }]);
+    await store.commit([put('pages', { id: 'a', space: 's', position: 1 })]);
+    // One plan line per segment read: documents without a sort value, then with one (or the reverse).
+    const seek = (bounds: string) =>
+      `SEARCH docs:pages USING INDEX idx["pages",["space","position"]] (${bounds})`;
+    const where = { space: 's' };
+    const cases: [FindQuery, string[]][] = [
+      [
+        { where, orderBy: 'position', limit: 10 },
+        [seek('<expr>=? AND <expr>=?'), seek('<expr>=? AND <expr>>?')],
+      ],
+      [
+        { where, orderBy: 'position', direction: 'desc', after: { value: 3, id: 'x' }, limit: 10 },
+        [seek('<expr>=? AND <expr><?'), seek('<expr>=? AND <expr>=?')],
+      ],
+      [
+        { where, orderBy: 'position', after: { value: null, id: 'x' }, limit: 10 },
+        [seek('<expr>=? AND <expr>=? AND id>?'), seek('<expr>=? AND <expr>>?')],
+      ],
+    ];
+    for (const [query, plan] of cases) expect(store.explain('pages', query)).toEqual(plan);
+  });
+
+  it('uses the primary key for lookups by id and id order', async () => {
+    await store.commit([put('pages', { id: 'a' })]);
+    const plan = store.explain('pages', { after: { value: 'a', id: 'a' }, limit: 10 }).join('\n');
+    expect(plan).toMatch(/USING (COVERING )?INDEX sqlite_autoindex_docs:pages_1 \(id>\?\)/);
+    expect(plan).not.toMatch(/TEMP B-TREE/);
+  });
+
+  it('rejects field names that cannot be inlined into SQL safely', async () => {
+    await expect(store.find('pages', { where: { "a') OR 1=1 --": 'x' }, limit: 1 })).rejects.toThrow(
+      /Unsupported field name/,
+    );
+    await expect(store.ensureIndexes([{ collection: 'pages', fields: ['a.b'] }])).rejects.toThrow(
+      /Unsupported field name/,
+    );
+  });
+
+  it('treats collection names as data, not SQL', async () => {
+    const collection = 'it\'s "quoted"';
+    await store.ensureIndexes([{ collection, fields: ['n'] }]);
+    await store.commit([put(collection, { id: 'a', n: 1 }), put('other', { id: 'b', n: 1 })]);
+    const page = await store.find(collection, { where: { n: 1 }, orderBy: 'n', limit: 5 });
+    expect(page.items).toEqual([{ id: 'a', n: 1 }]);
+    expect(await store.collections()).toEqual(['other', collection].sort());
+  });
+
+  it('follows a promote made through another connection at its very next read', async () => {
+    await store.ensureIndexes([{ collection: 'pages', fields: ['n'] }]);
+    await store.commit([put('pages', { id: 'a', n: 1 })], { name: 'proj', position: 1 });
+    // Cache statements on generation 1 tables, as a serving process has.
+    expect(await store.get('pages', 'a')).toEqual({ id: 'a', n: 1 });
+    expect((await store.find('pages', { where: { n: 1 }, limit: 5 })).count).toBe(1);
+    expect(await store.getCheckpoint('proj')).toBe(1);
+
+    const rebuilder = await reopen();
+    try {
+      const generation = await rebuilder.createGeneration();
+      const next = rebuilder.forGeneration(generation);
+      await next.ensureIndexes([{ collection: 'pages', fields: ['n'] }]);
+      await next.commit([put('pages', { id: 'a', n: 2 }), put('late', { id: 'l' })], {
+        name: 'proj',
+        position: 2,
+      });
+      expect(await rebuilder.promote(generation, { checkpoint: 'proj' })).toBe(true);
+
+      // No wait: the old tables are gone, so the cached statements fail and the store re-reads `meta`.
+      expect(await store.get('pages', 'a')).toEqual({ id: 'a', n: 2 });
+      expect((await store.find('pages', { where: { n: 2 }, limit: 5 })).count).toBe(1);
+      expect(await store.getCheckpoint('proj')).toBe(2);
+      expect(await store.all('late')).toEqual([{ id: 'l' }]);
+      expect(await store.collections()).toEqual(['late', 'pages']);
+      await store.commit([put('pages', { id: 'b' })]);
+      expect(await rebuilder.get('pages', 'b')).toEqual({ id: 'b' });
+    } finally {
+      await rebuilder.close();
+    }
+  });
+
+  it('opens a file whose live generation is not the first', async () => {
+    const generation = await store.createGeneration();
+    await store.forGeneration(generation).commit([put('pages', { id: 'a' })], { name: 'p', position: 4 });
+    await store.promote(generation);
+    await store.close();
+    const again = (await reopen()) as SqliteReadStore;
+    try {
+      expect(await again.generation()).toBe(generation);
+      expect(await again.get('pages', 'a')).toEqual({ id: 'a' });
+      expect(await again.getCheckpoint('p')).toBe(4);
+      expect(await again.createGeneration()).toBeGreaterThan(generation);
+    } finally {
+      await again.close();
+    }
+  });
+
+  it('sees collections created through another connection to the same file', async () => {
+    expect(await store.get('late', 'a')).toBeNull();
+    const writer = await reopen();
+    try {
+      await writer.commit([put('late', { id: 'a', v: 1 })]);
+      expect(await store.get('late', 'a')).toEqual({ id: 'a', v: 1 });
+      expect((await store.find('late', { where: { v: 1 }, limit: 5 })).count).toBe(1);
+    } finally {
+      await writer.close();
+    }
+  });
+});
+
+const mongoUrl = process.env.MONGO_URL;
+const mongoDatabase = `read_store_contract_${Date.now()}_${randomUUID().slice(0, 8)}`;
+let mongoPrefixes = 0;
+
+describeIf(Boolean(mongoUrl), 'MongoReadStore contract suite (MONGO_URL is not set)')(
+  'MongoReadStore',
+  () => {
+    afterAll(async () => {
+      const client = new MongoClient(mongoUrl as string);
+      try {
+        await client.db(mongoDatabase).dropDatabase();
+      } finally {
+        await client.close();
+      }
+    });
+
+    readStoreContract('mongo', {
+      atomicCommit: false,
+      async open() {
+        const options = {
+          url: mongoUrl as string,
+          database: mongoDatabase,
+          collectionPrefix: `t${++mongoPrefixes}.`,
+          retireAfterMs: 200,
+        };
+        return {
+          store: await MongoReadStore.connect(options),
+          reopen: () => MongoReadStore.connect(options),
+        };
+      },
+    });
+  },
+);

@@ -1,0 +1,276 @@
+import { join } from 'node:path';
+import { PROJECTION_LIST } from '@app/composition/catalog';
+import type { EventStore } from '@app/platform/eventstore/event-store.port';
+import { SqliteEventStore } from '@app/platform/eventstore/sqlite-event-store';
+import { Projector } from '@app/platform/projector/projector';
+import type { ReadStore } from '@app/platform/readstore/read-store.port';
+import { SqliteReadStore } from '@app/platform/readstore/sqlite-read-store';
+import { removeDir, startTestApp, type TestApp, tempDataDir } from '../support/app-harness';
+
+type Resource = { id: string; [field: string]: unknown };
+type List = { items: Resource[]; count: number };
+
+async function dump(views: ReadStore): Promise<Record<string, unknown[]>> {
+  const out: Record<string, unknown[]> = {};
+  for (const name of (await views.collections()).sort()) out[name] = await views.all(name);
+  return out;
+}
+
+/** The views a projector fresh from the log builds in an empty store, through the live path rather than `rebuild`. */
+async function freshProjection(events: EventStore): Promise<Record<string, unknown[]>> {
+  const dir = tempDataDir();
+  const views = new SqliteReadStore({ path: join(dir, 'fresh.sqlite') });
+  try {
+    const projector = new Projector(events, views, PROJECTION_LIST);
+    await projector.prepare();
+    for (;;) {
+      const batch = await events.readAll(projector.checkpoint(), 1000);
+      if (batch.length === 0) break;
+      await projector.apply(batch);
+    }
+    return await dump(views);
+  } finally {
+    await views.close();
+    removeDir(dir);
+  }
+}
+
+/** What a test expects to read back unchanged, taken before the rebuild. */
+interface Snapshot {
+  spaces: Resource[];
+  collections: Resource[];
+  spaceList: string[];
+  collectionList: string[];
+}
+
+async function ok(app: TestApp, path: string): Promise<unknown> {
+  const reply = await app.http('GET', path);
+  if (reply.status !== 200) throw new Error(`GET ${path}: ${reply.status} ${JSON.stringify(reply.body)}`);
+  return reply.body;
+}
+
+/** Spaces and collections, some nested, renamed and deleted, so that every projection has history. */
+async function populate(app: TestApp): Promise<void> {
+  const org = app.organizationId;
+  const collections: string[] = [];
+  for (let i = 0; i < 8; i++) {
+    const parent = i >= 4 ? collections[i - 4] : undefined;
+    const reply = await app.http('POST', `/v1/orgs/${org}/collections`, { body: { title: `C${i}`, parent } });
+    expect(reply.status).toBe(201);
+    collections.push((reply.body as Resource).id);
+  }
+  for (let i = 0; i < 60; i++) {
+    const parent = i % 3 === 0 ? collections[i % collections.length] : undefined;
+    const reply = await app.http('POST', `/v1/orgs/${org}/spaces`, { body: { title: `S${i}`, parent } });
+    expect(reply.status).toBe(201);
+    const id = (reply.body as Resource).id;
+    if (i % 4 === 0) await app.http('PATCH', `/v1/spaces/${id}`, { body: { title: `S${i} renamed` } });
+    if (i % 10 === 5) await app.http('DELETE', `/v1/spaces/${id}`);
+  }
+}
+
+async function snapshot(app: TestApp): Promise<Snapshot> {
+  const org = app.organizationId;
+  const spaceList = (await ok(app, `/v1/orgs/${org}/spaces?limit=1000`)) as List;
+  const collectionList = (await ok(app, `/v1/orgs/${org}/collections?limit=1000`)) as List;
+  return {
+    spaces: spaceList.items,
+    collections: collectionList.items,
+    spaceList: spaceList.items.map((s) => s.id),
+    collectionList: collectionList.items.map((c) => c.id),
+  };
+}
+
+/**
+ * Reads existing resources and lists while `rebuilding()` and for a few requests past it, and writes
+ * new spaces, each read back at once. Returns what went wrong, the reads made while rebuilding, the
+ * generations reads saw and the spaces written.
+ */
+async function serveWhile(
+  app: TestApp,
+  before: Snapshot,
+  views: ReadStore,
+  rebuilding: () => boolean,
+  writing: () => boolean,
+) {
+  const org = app.organizationId;
+  const failures: string[] = [];
+  const generations = new Set<number>();
+  const written: string[] = [];
+  let reads = 0;
+  let served = 0;
+  /** Reader rounds begun after the rebuild ended: some must run wholly on the new generation. */
+  const done = () => !rebuilding() && served >= 6;
+  const check = (what: string, condition: boolean, detail: unknown) => {
+    if (rebuilding()) reads += 1;
+    if (!condition && failures.length < 20) failures.push(`${what}: ${JSON.stringify(detail)}`);
+  };
+
+  const reader = async () => {
+    for (let i = 0; !done(); i++) {
+      if (!rebuilding()) served += 1;
+      generations.add(await views.generation());
+      const space = before.spaces[i % before.spaces.length];
+      const reply = await app.http('GET', `/v1/spaces/${space.id}`);
+      check(`GET space ${space.id}`, reply.status === 200 && isEqual(reply.body, space), reply);
+      const collection = before.collections[i % before.collections.length];
+      const coll = await app.http('GET', `/v1/collections/${collection.id}`);
+      check(`GET collection ${collection.id}`, coll.status === 200 && isEqual(coll.body, collection), coll);
+      if (i % 3 === 0) {
+        const list = await app.http('GET', `/v1/orgs/${org}/spaces?limit=1000`);
+        const ids = new Set((list.body as List).items?.map((s) => s.id));
+        const lost = before.spaceList.filter((id) => !ids.has(id));
+        check('space list', list.status === 200 && lost.length === 0, { status: list.status, lost });
+        const collections = await app.http('GET', `/v1/orgs/${org}/collections?limit=1000`);
+        const collectionIds = new Set((collections.body as List).items?.map((c) => c.id));
+        const lostCollections = before.collectionList.filter((id) => !collectionIds.has(id));
+        check('collection list', lostCollections.length === 0, lostCollections);
+      }
+    }
+  };
+
+  const writer = async () => {
+    for (let i = 0; !done(); i++) {
+      if (!writing()) {
+        await new Promise((r) => setTimeout(r, 2));
+        continue;
+      }
+      const reply = await app.http('POST', `/v1/orgs/${org}/spaces`, { body: { title: `During ${i}` } });
+      check('POST space', reply.status === 201, reply);
+      const id = (reply.body as Resource).id;
+      written.push(id);
+      const read = await app.http('GET', `/v1/spaces/${id}`);
+      check(
+        `GET new space ${id}`,
+        read.status === 200 && (read.body as Resource).title === `During ${i}`,
+        read,
+      );
+    }
+  };
+
+  await Promise.all([reader(), reader(), writer()]);
+  return { failures, reads, generations, written };
+}
+
+function isEqual(a: unknown, b: unknown): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+/**
+ * Runs `rebuild` while serving; returns after the rebuild and a few requests past it.
+ * Writes start once `writing()` holds: a write makes the live projector check the views, which would
+ * heal a generation promoted too early before any read could notice.
+ */
+async function rebuildWhileServing(
+  app: TestApp,
+  before: Snapshot,
+  rebuild: () => Promise<number>,
+  writing: () => boolean = () => true,
+) {
+  let finished = false;
+  const serving = serveWhile(app, before, app.built.storage.views, () => !finished, writing);
+  const applied = await rebuild().finally(() => {
+    finished = true;
+  });
+  const served = await serving;
+  return { applied, ...served };
+}
+
+async function expectSettled(app: TestApp, before: Snapshot, written: string[]): Promise<void> {
+  const events = app.built.storage.events;
+  await app.built.app.get(Projector).waitFor(await events.headPosition());
+  for (const id of written) await ok(app, `/v1/spaces/${id}`);
+  const after = await snapshot(app);
+  expect(after.spaceList).toEqual(expect.arrayContaining([...before.spaceList, ...written]));
+  expect(await dump(app.built.storage.views)).toEqual(await freshProjection(events));
+}
+
+describe('rebuild while serving', () => {
+  let dataDir: string;
+  let app: TestApp;
+  let before: Snapshot;
+
+  beforeAll(async () => {
+    dataDir = tempDataDir();
+    app = await startTestApp({ dataDir });
+    await populate(app);
+    before = await snapshot(app);
+  });
+  afterAll(async () => {
+    await app.close();
+    removeDir(dataDir);
+  });
+
+  it('in the server process: reads stay complete, writes land, and the result equals a fresh projection', async () => {
+    const views = app.built.storage.views;
+    const generation = await views.generation();
+    const projector = app.built.app.get(Projector);
+    const progress: number[] = [];
+
+    const run = await rebuildWhileServing(
+      app,
+      before,
+      () => projector.rebuild((position) => progress.push(position), { batchSize: 2 }),
+      () => progress.length >= 25,
+    );
+
+    expect(run.failures).toEqual([]);
+    expect(run.reads).toBeGreaterThan(10);
+    expect(run.written.length).toBeGreaterThan(0);
+    expect(await views.generation()).toBeGreaterThan(generation);
+    expect([...run.generations]).toEqual([generation, await views.generation()]);
+    expect(progress.at(-1)).toBeGreaterThanOrEqual(before.spaceList.length);
+    expect(run.applied).toBeGreaterThan(0);
+    await expectSettled(app, before, run.written);
+  });
+
+  it('from another process (the CLI): the server follows the switch and keeps projecting', async () => {
+    // What `npm run cli -- rebuild` opens: its own connections to the same files.
+    const events = new SqliteEventStore({ path: join(dataDir, 'events.sqlite') });
+    const views = new SqliteReadStore({ path: join(dataDir, 'views.sqlite') });
+    try {
+      const generation = await views.generation();
+      const cli = new Projector(events, views, PROJECTION_LIST);
+      const run = await rebuildWhileServing(app, await snapshot(app), () =>
+        cli.rebuild(undefined, { batchSize: 5 }),
+      );
+      expect(run.failures).toEqual([]);
+      expect(run.written.length).toBeGreaterThan(0);
+      expect(await views.generation()).toBeGreaterThan(generation);
+      expect(await app.built.storage.views.generation()).toBe(await views.generation());
+
+      // The server's projector continues on the new generation after the switch.
+      const reply = await app.http('POST', `/v1/orgs/${app.organizationId}/spaces`, {
+        body: { title: 'After' },
+      });
+      expect(reply.status).toBe(201);
+      await ok(app, `/v1/spaces/${(reply.body as Resource).id}`);
+      await expectSettled(app, before, [...run.written, (reply.body as Resource).id]);
+    } finally {
+      await events.close();
+      await views.close();
+    }
+  });
+
+  it('one projection: its views are replayed, the others copied, and the result equals a fresh projection', async () => {
+    const projector = app.built.app.get(Projector);
+    expect(projector.rebuildScope('spaces').map((p) => p.name)).toEqual(['collections', 'spaces']);
+    expect(projector.rebuildScope('identity').map((p) => p.name)).toEqual(['identity']);
+    const current = await snapshot(app);
+
+    const run = await rebuildWhileServing(app, current, () =>
+      projector.rebuild(undefined, { projection: 'spaces', batchSize: 5 }),
+    );
+
+    expect(run.failures).toEqual([]);
+    await expectSettled(app, current, run.written);
+  });
+
+  it('rejects an unknown projection before touching anything', async () => {
+    const generation = await app.built.storage.views.generation();
+    await expect(app.built.app.get(Projector).rebuild(undefined, { projection: 'nope' })).rejects.toThrow(
+      /unknown projection nope/,
+    );
+    expect(await app.built.storage.views.generation()).toBe(generation);
+  });
+});

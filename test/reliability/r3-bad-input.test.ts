@@ -1,0 +1,258 @@
+import fc from 'fast-check';
+import type { FastifyInstance } from 'fastify';
+import { removeDir, startTestApp, type TestApp } from '../support/app-harness';
+import {
+  acceptedQueries,
+  type BodyCategory,
+  badPathSegments,
+  bodyCases,
+  type Expectation,
+  encodeQuery,
+  malformedJson,
+  oversized,
+  type QueryCategory,
+  queryCases,
+  validBodies,
+} from '../support/bad-input';
+import { dtoModel } from '../support/dto-model';
+import { answerProblem, envelopeProblem, logHead, type RawReply, send } from '../support/http-checks';
+import { createWorld, fillPath, missingFixtures, pathIds } from '../support/route-fixtures';
+import { type Route, type RouteTable, routeTable, tableProblems } from '../support/route-table';
+
+/** Runs per route and category: enough to vary every field, few enough to keep the file well under a minute. */
+const RUNS = 25;
+/** Each oversized body is over a mebibyte; a few show the limit holds. */
+const OVERSIZED_RUNS = 3;
+
+type Body = Record<string, unknown> | undefined;
+
+// A failing category shrinks its counterexamples over HTTP, route by route; that may take longer than the
+// default, and the list of failures is worth more than a timeout.
+jest.setTimeout(180_000);
+
+/** fast-check's report (counterexample, seed) followed by what the check said about it. */
+function failureText(error: unknown): string {
+  const cause = (error as Error).cause;
+  const report = (error as Error).message.split('\n\nHint:')[0];
+  return cause instanceof Error ? `${report}\n  -> ${cause.message}` : report;
+}
+
+/** A request the validation accepts may still be refused (a forged page token), but in the envelope and never 5xx. */
+function acceptedProblem(reply: RawReply): string | undefined {
+  if (reply.status >= 500) return `answered ${reply.status}: ${reply.text}`;
+  return reply.status >= 400 ? envelopeProblem(reply) : undefined;
+}
+
+describe('R3 bad input on every route, generated from its DTO metadata', () => {
+  let app: TestApp;
+  let table: RouteTable;
+  let ids: Record<string, string>;
+  let maxParamLength: number;
+  let bodyLimit: number;
+  const covered = new Map<string, Set<string>>();
+
+  beforeAll(async () => {
+    app = await startTestApp();
+    table = routeTable(app.built.app);
+    const world = await createWorld(app, 'R3');
+    ids = await pathIds(app, world, table.api);
+    const fastify = app.built.app.getHttpAdapter().getInstance() as FastifyInstance;
+    const config = fastify.initialConfig as {
+      maxParamLength?: number;
+      routerOptions?: { maxParamLength?: number };
+    };
+    maxParamLength = config.routerOptions?.maxParamLength ?? config.maxParamLength ?? 100;
+    bodyLimit = fastify.initialConfig.bodyLimit ?? 1024 * 1024;
+  });
+  afterAll(async () => {
+    await app?.close();
+    if (app) removeDir(app.dataDir);
+  });
+
+  /** Routes every part of which can be filled; the others fail the first test, and the coverage test. */
+  const checkable = () =>
+    table.api.filter((route) => route.problems.length === 0 && route.pathParams.every((p) => p.name in ids));
+
+  const baseBody = (route: Route): fc.Arbitrary<Body> =>
+    route.body ? validBodies(dtoModel(route.body)) : fc.constant(undefined);
+
+  const hasBody = (route: Route) => route.method !== 'GET' && route.method !== 'HEAD';
+
+  /**
+   * Runs one category on every route it applies to: each generated request must be refused as expected, with
+   * the envelope, and leave the event log as it was. Failures are collected per route, so one run lists all.
+   */
+  async function exercise<T>(
+    category: string,
+    arbitraryFor: (route: Route) => fc.Arbitrary<T> | undefined,
+    request: (route: Route, value: T) => Promise<{ reply: RawReply; expected: Expectation | 'no 5xx' }>,
+    runs = RUNS,
+  ): Promise<string[]> {
+    const failures: string[] = [];
+    for (const route of checkable()) {
+      const arbitrary = arbitraryFor(route);
+      if (!arbitrary) continue;
+      const categories = covered.get(route.key) ?? new Set<string>();
+      categories.add(category);
+      covered.set(route.key, categories);
+      try {
+        await fc.assert(
+          fc.asyncProperty(arbitrary, async (value) => {
+            const head = await logHead(app);
+            const { reply, expected } = await request(route, value);
+            const after = await logHead(app);
+            const problem = expected === 'no 5xx' ? acceptedProblem(reply) : answerProblem(reply, expected);
+            if (problem) throw new Error(problem);
+            if (after !== head)
+              throw new Error(`the log moved from ${head} to ${after}: ${reply.status} ${reply.text}`);
+          }),
+          { numRuns: runs },
+        );
+      } catch (error) {
+        failures.push(`${route.key} [${category}]: ${failureText(error)}`);
+      }
+    }
+    return failures;
+  }
+
+  it('the route table matches the router, and every route can be filled and generated for', () => {
+    const problems = [
+      ...tableProblems(table),
+      ...table.api.flatMap((route) => route.problems.map((p) => `${route.key} ${p}`)),
+      ...missingFixtures(table.api),
+      ...table.api.flatMap((route) =>
+        [route.query, route.body]
+          .flatMap((dto) => (dto ? dtoModel(dto).unsupported : []))
+          .map(
+            (rule) =>
+              `${route.key}: no generator for ${rule}; extend test/support/dto-model.ts and bad-input.ts`,
+          ),
+      ),
+    ];
+    expect(problems).toEqual([]);
+    expect(table.api.length).toBeGreaterThan(0);
+  });
+
+  it('invalid path ids: 400 naming the parameter (414 past the router limit, 400 for broken encoding)', async () => {
+    const failures = await exercise(
+      'path ids',
+      (route) =>
+        route.pathParams.length === 0
+          ? undefined
+          : fc.tuple(
+              fc.oneof(
+                ...route.pathParams.map((p) =>
+                  badPathSegments(p.name, maxParamLength).map((c) => ({ ...c, name: p.name })),
+                ),
+              ),
+              baseBody(route),
+            ),
+      async (route, [bad, body]) => ({
+        reply: await send(app, route.method, fillPath(route, ids, { name: bad.name, segment: bad.segment }), {
+          raw: body && JSON.stringify(body),
+        }),
+        expected: bad,
+      }),
+    );
+    expect(failures).toEqual([]);
+  });
+
+  const QUERY_CATEGORIES: QueryCategory[] = [
+    'integer out of range or not an integer',
+    'garbage page token',
+    'non-boolean flag',
+    'bad string value',
+    'repeated key',
+    'unknown key',
+    'prototype keys',
+  ];
+
+  it.each(QUERY_CATEGORIES)('query: %s is a 400 naming the parameter', async (category) => {
+    const failures = await exercise(
+      `query: ${category}`,
+      (route) => {
+        const cases = route.query && queryCases(dtoModel(route.query), category);
+        return cases && fc.tuple(cases, baseBody(route));
+      },
+      async (route, [bad, body]) => ({
+        reply: await send(app, route.method, fillPath(route, ids), {
+          query: encodeQuery(bad.pairs),
+          raw: body && JSON.stringify(body),
+        }),
+        expected: bad,
+      }),
+    );
+    expect(failures).toEqual([]);
+  });
+
+  it('query values the DTO accepts (forged page tokens, bounds, odd dates) never make a 5xx', async () => {
+    const failures = await exercise(
+      'query: accepted values',
+      (route) => (route.query && route.method === 'GET' ? acceptedQueries(dtoModel(route.query)) : undefined),
+      async (route, pairs) => ({
+        reply: await send(app, route.method, fillPath(route, ids), { query: encodeQuery(pairs) }),
+        expected: 'no 5xx' as const,
+      }),
+    );
+    expect(failures).toEqual([]);
+  });
+
+  const BODY_CATEGORIES: BodyCategory[] = [
+    'wrong type',
+    'over-long string',
+    'not in enumeration',
+    'pattern mismatch',
+    'missing required field',
+    'unknown field',
+    'null not allowed',
+    'prototype keys',
+    'control characters',
+    'deeply nested JSON',
+    'non-object JSON',
+  ];
+
+  it.each(BODY_CATEGORIES)('body: %s is a 400 naming the field', async (category) => {
+    const failures = await exercise(
+      `body: ${category}`,
+      (route) => (route.body ? bodyCases(dtoModel(route.body), category) : undefined),
+      async (route, bad) => ({
+        reply: await send(app, route.method, fillPath(route, ids), { raw: bad.raw }),
+        expected: bad,
+      }),
+    );
+    expect(failures).toEqual([]);
+  });
+
+  it('body: malformed JSON is a 400 on every route that takes a body', async () => {
+    const failures = await exercise(
+      'body: malformed JSON',
+      (route) => (hasBody(route) ? malformedJson(baseBody(route).map((b) => b ?? {})) : undefined),
+      async (route, bad) => ({
+        reply: await send(app, route.method, fillPath(route, ids), { raw: bad.raw }),
+        expected: bad,
+      }),
+    );
+    expect(failures).toEqual([]);
+  });
+
+  it('body: over the body limit is a 413 on every route that takes a body', async () => {
+    const failures = await exercise(
+      'body: over the size limit',
+      (route) => (hasBody(route) ? oversized(bodyLimit) : undefined),
+      async (route, bad) => ({
+        reply: await send(app, route.method, fillPath(route, ids), { raw: bad.raw }),
+        expected: bad,
+      }),
+      OVERSIZED_RUNS,
+    );
+    expect(failures).toEqual([]);
+  });
+
+  it('exercised every route of the table', () => {
+    const matrix = table.api.map(
+      (route) => `${route.key}: ${[...(covered.get(route.key) ?? [])].join(', ') || '-'}`,
+    );
+    console.log(`R3 coverage (route: categories)\n${matrix.join('\n')}`);
+    expect([...covered.keys()].sort()).toEqual(table.api.map((route) => route.key).sort());
+  });
+});

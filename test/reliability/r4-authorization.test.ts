@@ -1,0 +1,203 @@
+import { ROLES, type Role } from '@app/platform/domain/roles';
+import fc from 'fast-check';
+import { removeDir, startTestApp, type TestApp } from '../support/app-harness';
+import { dtoModel } from '../support/dto-model';
+import { answerProblem, envelopeProblem, logHead, type RawReply, send } from '../support/http-checks';
+import {
+  createWorld,
+  fillPath,
+  memberOf,
+  missingFixtures,
+  outsider,
+  pathIds,
+  revokedToken,
+  validBody,
+  type World,
+} from '../support/route-fixtures';
+import { declaredRole, type Route, type RouteTable, routeTable, tableProblems } from '../support/route-table';
+
+/** Generated garbage Authorization headers per route. */
+const GARBAGE_RUNS = 10;
+
+/** Visible ASCII: what an HTTP header value can carry. */
+const HEADER_TEXT = fc.string({
+  unit: fc.integer({ min: 0x21, max: 0x7e }).map((c) => String.fromCharCode(c)),
+  minLength: 1,
+  maxLength: 60,
+});
+
+function below(role: Role): Role | undefined {
+  const index = ROLES.indexOf(role);
+  return index > 0 ? ROLES[index - 1] : undefined;
+}
+
+describe('R4 authorization matrix on every route, from its declared least role', () => {
+  let app: TestApp;
+  let table: RouteTable;
+  let world: World;
+  let ids: Record<string, string>;
+  let outsiderToken: string;
+  let revoked: string;
+  const members = new Map<Role, string>();
+  const covered = new Map<string, Set<string>>();
+
+  beforeAll(async () => {
+    app = await startTestApp();
+    table = routeTable(app.built.app);
+    world = await createWorld(app, 'R4');
+    ids = await pathIds(app, world, table.api);
+    outsiderToken = await outsider(app);
+    revoked = await revokedToken(app, world);
+    for (const role of ROLES) members.set(role, await memberOf(app, world, role));
+  });
+  afterAll(async () => {
+    await app?.close();
+    if (app) removeDir(app.dataDir);
+  });
+
+  const checkable = () =>
+    table.api.filter((route) => route.problems.length === 0 && route.pathParams.every((p) => p.name in ids));
+
+  const mark = (route: Route, check: string) => {
+    const checks = covered.get(route.key) ?? new Set<string>();
+    checks.add(check);
+    covered.set(route.key, checks);
+  };
+
+  /** The route's request as a member would make it: real ids in the path, a body the DTO accepts. */
+  function request(route: Route, on: World, pathIdsOf: Record<string, string>, authorization: string | null) {
+    const body = route.body ? JSON.stringify(validBody(dtoModel(route.body), on, route.key)) : undefined;
+    return send(app, route.method, fillPath(route, pathIdsOf), { authorization, raw: body });
+  }
+
+  /** Sends, then checks the answer is `status` in the envelope and the log did not move. */
+  async function refused(
+    route: Route,
+    authorization: string | null,
+    status: number,
+  ): Promise<string | undefined> {
+    const head = await logHead(app);
+    const reply = await request(route, world, ids, authorization);
+    const after = await logHead(app);
+    const problem = answerProblem(reply, { status });
+    if (problem && reply.status === 400 && route.body) {
+      return `${problem}; the body was refused before authorization: give ${route.body.name} an entry in BODY_EXAMPLES (test/support/route-fixtures.ts)`;
+    }
+    if (problem) return problem;
+    return after === head ? undefined : `the log moved from ${head} to ${after}`;
+  }
+
+  it('the route table matches the router, and every route can be filled', () => {
+    const problems = [
+      ...tableProblems(table),
+      ...table.api.flatMap((route) => route.problems.map((p) => `${route.key} ${p}`)),
+      ...missingFixtures(table.api),
+    ];
+    expect(problems).toEqual([]);
+  });
+
+  it('every route declares a known least role', () => {
+    const problems = table.api.flatMap((route) => {
+      const declared = declaredRole(route);
+      return 'problem' in declared ? [declared.problem] : [];
+    });
+    expect(problems).toEqual([]);
+  });
+
+  it('401 without a token, with a malformed or unknown one, and with a revoked one', async () => {
+    const fixed: [string, string | null][] = [
+      ['no Authorization header', null],
+      ['Basic scheme', 'Basic x'],
+      ['Bearer alone', 'Bearer'],
+      ['Bearer and a space', 'Bearer '],
+      ['two tokens', `Bearer ${app.token} ${app.token}`],
+      ['token without scheme', app.token],
+      ['unknown token', 'Bearer gb_api_0000000000000000000000000000000000000000000'],
+      ['revoked token', `Bearer ${revoked}`],
+    ];
+    const failures: string[] = [];
+    for (const route of checkable()) {
+      mark(route, '401');
+      for (const [label, authorization] of fixed) {
+        const problem = await refused(route, authorization, 401);
+        if (problem) failures.push(`${route.key} [${label}]: ${problem}`);
+      }
+      try {
+        await fc.assert(
+          fc.asyncProperty(
+            fc.oneof(
+              HEADER_TEXT,
+              HEADER_TEXT.map((t) => `Bearer ${t}`),
+            ),
+            async (authorization) => {
+              const problem = await refused(route, authorization, 401);
+              if (problem) throw new Error(problem);
+            },
+          ),
+          { numRuns: GARBAGE_RUNS },
+        );
+      } catch (error) {
+        const cause = (error as Error).cause;
+        failures.push(
+          `${route.key} [garbage token]: ${(error as Error).message.split('\n\nHint:')[0]} -> ${cause}`,
+        );
+      }
+    }
+    expect(failures).toEqual([]);
+  });
+
+  it('404 for a member of another organization only, on every route that addresses a resource', async () => {
+    const failures: string[] = [];
+    for (const route of checkable()) {
+      // A route without a resource in its path (the caller's own organizations) has nothing to hide.
+      if (route.pathParams.length === 0) continue;
+      mark(route, '404 outsider');
+      const problem = await refused(route, `Bearer ${outsiderToken}`, 404);
+      if (problem) failures.push(`${route.key}: ${problem}`);
+    }
+    expect(failures).toEqual([]);
+  });
+
+  it('403 for a member whose role is just below the declared one', async () => {
+    const failures: string[] = [];
+    for (const route of checkable()) {
+      const declared = declaredRole(route);
+      if ('problem' in declared) continue;
+      const lower = below(declared.role);
+      // Nothing is below `read`: such routes are checked for 401 and 404 only.
+      if (!lower) continue;
+      mark(route, `403 ${lower}`);
+      const problem = await refused(route, `Bearer ${members.get(lower)}`, 403);
+      if (problem) failures.push(`${route.key} as ${lower} (needs ${declared.role}): ${problem}`);
+    }
+    expect(failures).toEqual([]);
+  });
+
+  it('the declared role is enough: exactly that role gets neither 401, 403 nor 404', async () => {
+    const failures: string[] = [];
+    for (const route of checkable()) {
+      const declared = declaredRole(route);
+      if ('problem' in declared) continue;
+      mark(route, `allowed ${declared.role}`);
+      // Each route on fresh resources, since the action may delete, move or transfer them.
+      const fresh = await createWorld(app, 'R4 fresh');
+      const freshIds = await pathIds(app, fresh, [route]);
+      const token = await memberOf(app, fresh, declared.role);
+      const reply: RawReply = await request(route, fresh, freshIds, `Bearer ${token}`);
+      if ([401, 403, 404].includes(reply.status) || reply.status >= 500) {
+        failures.push(`${route.key} as ${declared.role}: ${reply.status} ${reply.text}`);
+      } else if (reply.status >= 400 && envelopeProblem(reply)) {
+        failures.push(`${route.key} as ${declared.role}: ${envelopeProblem(reply)}`);
+      }
+    }
+    expect(failures).toEqual([]);
+  });
+
+  it('checked every route of the table', () => {
+    const matrix = table.api.map(
+      (route) => `${route.key}: ${[...(covered.get(route.key) ?? [])].join(', ') || '-'}`,
+    );
+    console.log(`R4 coverage (route: checks)\n${matrix.join('\n')}`);
+    expect([...covered.keys()].sort()).toEqual(table.api.map((route) => route.key).sort());
+  });
+});

@@ -1,0 +1,139 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createStandaloneApp } from '@app/composition/create-app';
+import { IdentityService } from '@app/identity/write/identity.commands';
+import { OrganizationService } from '@app/organizations/write/organization.commands';
+import type { TokenDoc } from '@app/platform/auth/access';
+import { ManualClock } from '@app/platform/clock/clock';
+import {
+  type Config,
+  DEFAULT_BODY_LIMIT_BYTES,
+  DEFAULT_RATE_LIMIT_MAX,
+  DEFAULT_RATE_LIMIT_WINDOW_MS,
+} from '@app/platform/config/config';
+import { hashSecret } from '@app/platform/domain/ids';
+import type { Role } from '@app/platform/domain/roles';
+import { Projector } from '@app/platform/projector/projector';
+import type { CommandContext } from '@app/platform/write/command-context';
+import { GitBookAPI } from '@gitbook/api';
+
+export const BOOTSTRAP_TOKEN = 'test-bootstrap-token-0123456789abcdef';
+const SETUP: CommandContext = { source: 'script', correlationId: 'test-setup', causationId: null };
+
+export interface TestApp {
+  url: string;
+  dataDir: string;
+  clock: ManualClock;
+  token: string;
+  organizationId: string;
+  userId: string;
+  built: Awaited<ReturnType<typeof createStandaloneApp>>;
+  api(token?: string): GitBookAPI;
+  http(
+    method: string,
+    path: string,
+    options?: { token?: string | null; body?: unknown; raw?: string },
+  ): Promise<Reply>;
+  close(): Promise<void>;
+}
+
+export interface Reply {
+  status: number;
+  body: unknown;
+  headers: Headers;
+}
+
+export function tempDataDir(): string {
+  return mkdtempSync(join(tmpdir(), 'docs-data-'));
+}
+
+/**
+ * Starts the standalone app on a free port over a data directory, with a clock the test can move.
+ * `config` overrides single settings (limits, `redisUrl` for BullMQ and the rate limit store, …).
+ */
+export async function startTestApp(
+  options: { dataDir?: string; clock?: ManualClock; config?: Partial<Config> } = {},
+): Promise<TestApp> {
+  const dataDir = options.dataDir ?? tempDataDir();
+  const clock = options.clock ?? new ManualClock();
+  const config: Config = {
+    port: 0,
+    host: '127.0.0.1',
+    dataDir,
+    bootstrapToken: BOOTSTRAP_TOKEN,
+    logLevel: 'error',
+    publicUrl: 'http://docs.test',
+    purgeSweepMs: 60_000,
+    rateLimitMax: DEFAULT_RATE_LIMIT_MAX,
+    rateLimitWindowMs: DEFAULT_RATE_LIMIT_WINDOW_MS,
+    bodyLimitBytes: DEFAULT_BODY_LIMIT_BYTES,
+    ...options.config,
+  };
+  const built = await createStandaloneApp(config, clock);
+  await built.app.listen({ port: 0, host: '127.0.0.1' });
+  const url = (await built.app.getUrl()).replace('[::1]', '127.0.0.1');
+  const token = config.bootstrapToken ?? BOOTSTRAP_TOKEN;
+  const http: TestApp['http'] = async (method, path, opts = {}) => {
+    const headers: Record<string, string> = {};
+    const bearer = opts.token === undefined ? token : opts.token;
+    if (bearer !== null) headers.authorization = `Bearer ${bearer}`;
+    let body: string | undefined;
+    if (opts.raw !== undefined) body = opts.raw;
+    else if (opts.body !== undefined) body = JSON.stringify(opts.body);
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    const response = await fetch(`${url}${path}`, { method, headers, body });
+    const text = await response.text();
+    return { status: response.status, body: text ? JSON.parse(text) : undefined, headers: response.headers };
+  };
+  const orgs = (await http('GET', '/v1/orgs')).body as { items: { id: string }[] };
+  const me = await built.storage.views.get<TokenDoc>('tokens', hashSecret(token));
+  return {
+    url,
+    dataDir,
+    clock,
+    token,
+    organizationId: orgs.items[0].id,
+    userId: me?.userId ?? '',
+    built,
+    api: (t = token) => new GitBookAPI({ endpoint: url, authToken: t }),
+    http,
+    close: async () => {
+      await built.app.close();
+    },
+  };
+}
+
+export function removeDir(dir: string): void {
+  rmSync(dir, { recursive: true, force: true });
+}
+
+/** A new user with a token and, when given, a membership with `role`; views are up to date on return. */
+export async function addUser(
+  app: TestApp,
+  membership?: { organizationId: string; role: Role },
+): Promise<{ userId: string; token: string }> {
+  const identity = app.built.app.get(IdentityService);
+  const { userId } = await identity.createUser(
+    { displayName: 'Test User', email: `${randomUUID()}@example.com` },
+    SETUP,
+  );
+  const issued = await identity.issueToken(userId, 'test', SETUP);
+  let position = issued.position;
+  if (membership) {
+    const orgs = app.built.app.get(OrganizationService);
+    ({ position } = await orgs.addMember(membership.organizationId, userId, membership.role, SETUP));
+  }
+  await app.built.app.get(Projector).waitFor(position);
+  return { userId, token: issued.token };
+}
+
+/** A second organization administered by the bootstrap user. */
+export async function addOrganization(app: TestApp, title = 'Other organization'): Promise<string> {
+  const { organizationId, position } = await app.built.app
+    .get(OrganizationService)
+    .create(title, app.userId, SETUP);
+  await app.built.app.get(Projector).waitFor(position);
+  return organizationId;
+}

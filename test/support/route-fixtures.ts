@@ -1,0 +1,178 @@
+import { randomUUID } from 'node:crypto';
+import { IdentityService } from '@app/identity/write/identity.commands';
+import { OrganizationService } from '@app/organizations/write/organization.commands';
+import type { Role } from '@app/platform/domain/roles';
+import { Projector } from '@app/platform/projector/projector';
+import type { CommandContext } from '@app/platform/write/command-context';
+import { addOrganization, addUser, type TestApp } from './app-harness';
+import type { DtoModel, FieldModel } from './dto-model';
+import type { Route } from './route-table';
+
+const SETUP: CommandContext = { source: 'script', correlationId: 'route-fixtures', causationId: null };
+
+/** Resources created through the API for one set of checks: two organizations, a collection and a space. */
+export interface World {
+  organizationId: string;
+  /** A second organization the same people belong to: the destination of transfers. */
+  otherOrganizationId: string;
+  collectionId: string;
+  spaceId: string;
+}
+
+type Resolver = (app: TestApp, world: World) => Promise<string>;
+
+/**
+ * How each path parameter gets a real id. A route with a parameter missing here fails the suites, saying so:
+ * a new kind of resource needs a fixture before its routes can be checked.
+ */
+const PATH_FIXTURES: Record<string, Resolver> = {
+  organizationId: async (_app, world) => world.organizationId,
+  collectionId: async (_app, world) => world.collectionId,
+  spaceId: async (_app, world) => world.spaceId,
+  auditEventId: async (app, world) => {
+    const reply = await app.http('GET', `/v1/orgs/${world.organizationId}/audit-events?limit=1`);
+    const first = (reply.body as { items?: { id: string }[] } | undefined)?.items?.[0]?.id;
+    if (reply.status !== 200 || !first) {
+      throw new Error(`No audit event to use as the auditEventId fixture (HTTP ${reply.status})`);
+    }
+    return first;
+  },
+};
+
+/**
+ * Required body fields whose valid value is an existing resource, by field name. A required field that is
+ * constrained (pattern, enumeration) and not listed here fails the authorization suite, saying so.
+ */
+const BODY_FIXTURES: Record<string, keyof World> = {
+  organization: 'otherOrganizationId',
+};
+
+/**
+ * Bodies for DTOs whose service needs more than the required fields (a move needs a parent or a position),
+ * by class name. Without one, a body the service refuses as a whole (400) hides the authorization answer,
+ * and the authorization suite says to add it here.
+ */
+const BODY_EXAMPLES: Record<string, (world: World) => Record<string, unknown>> = {
+  MoveDto: () => ({ parent: null }),
+};
+
+/** Path parameters of these routes that no fixture can fill, as messages naming where to add one. */
+export function missingFixtures(routes: Route[]): string[] {
+  return routes.flatMap((route) =>
+    route.pathParams
+      .filter((param) => !(param.name in PATH_FIXTURES))
+      .map(
+        (param) =>
+          `${route.key}: path parameter ${param.name} has no fixture; add a resolver to PATH_FIXTURES in test/support/route-fixtures.ts`,
+      ),
+  );
+}
+
+export async function createWorld(app: TestApp, label: string): Promise<World> {
+  const organizationId = await addOrganization(app, `${label} organization`);
+  const otherOrganizationId = await addOrganization(app, `${label} destination`);
+  const created = async (path: string, body: object) => {
+    const reply = await app.http('POST', path, { body });
+    if (reply.status !== 201)
+      throw new Error(`Fixture POST ${path} answered ${reply.status} ${JSON.stringify(reply.body)}`);
+    return (reply.body as { id: string }).id;
+  };
+  const collectionId = await created(`/v1/orgs/${organizationId}/collections`, { title: `${label} box` });
+  const spaceId = await created(`/v1/orgs/${organizationId}/spaces`, { title: `${label} space` });
+  return { organizationId, otherOrganizationId, collectionId, spaceId };
+}
+
+/** The id of every path parameter of the routes, resolved once. */
+export async function pathIds(app: TestApp, world: World, routes: Route[]): Promise<Record<string, string>> {
+  const ids: Record<string, string> = {};
+  for (const name of new Set(routes.flatMap((r) => r.pathParams.map((p) => p.name)))) {
+    const resolve = PATH_FIXTURES[name];
+    if (resolve) ids[name] = await resolve(app, world);
+  }
+  return ids;
+}
+
+/** The route's path with its parameters filled from `ids`; `override` puts one raw (already encoded) segment in. */
+export function fillPath(
+  route: Route,
+  ids: Record<string, string>,
+  override?: { name: string; segment: string },
+): string {
+  return route.path.replace(/:([A-Za-z0-9_]+)/g, (_m, name: string) => {
+    if (override?.name === name) return override.segment;
+    const id = ids[name];
+    if (id === undefined) throw new Error(`${route.key}: no fixture for path parameter ${name}`);
+    return encodeURIComponent(id);
+  });
+}
+
+/** A new user whose only membership is `role` in both organizations of the world. */
+export async function memberOf(app: TestApp, world: World, role: Role): Promise<string> {
+  const member = await addUser(app, { organizationId: world.organizationId, role });
+  const { position } = await app.built.app
+    .get(OrganizationService)
+    .addMember(world.otherOrganizationId, member.userId, role, SETUP);
+  await app.built.app.get(Projector).waitFor(position);
+  return member.token;
+}
+
+/** A user who administers an organization of their own and belongs to nothing in the world. */
+export async function outsider(app: TestApp): Promise<string> {
+  const elsewhere = await addUser(app);
+  const { position } = await app.built.app
+    .get(OrganizationService)
+    .create('Elsewhere', elsewhere.userId, SETUP);
+  await app.built.app.get(Projector).waitFor(position);
+  return elsewhere.token;
+}
+
+/** The token of a world administrator, revoked: it would be allowed everything if revocation were ignored. */
+export async function revokedToken(app: TestApp, world: World): Promise<string> {
+  const identity = app.built.app.get(IdentityService);
+  const { userId } = await identity.createUser(
+    { displayName: 'Revoked', email: `${randomUUID()}@example.com` },
+    SETUP,
+  );
+  const issued = await identity.issueToken(userId, 'revoked', SETUP);
+  await app.built.app.get(OrganizationService).addMember(world.organizationId, userId, 'admin', SETUP);
+  const revoked = await identity.revokeToken(userId, issued.tokenId, SETUP);
+  await app.built.app.get(Projector).waitFor(revoked.position);
+  return issued.token;
+}
+
+/**
+ * A body the DTO accepts, with only its required fields: resources from the world where a field names one,
+ * otherwise the first allowed value. A required field this cannot fill is an error naming it.
+ */
+export function validBody(model: DtoModel, world: World, where: string): Record<string, unknown> {
+  const example = BODY_EXAMPLES[model.type.name];
+  if (example) return example(world);
+  const body: Record<string, unknown> = {};
+  const fill = (field: FieldModel) => {
+    body[field.name] = validValue(field, world, `${where} ${model.type.name}.${field.name}`);
+  };
+  model.fields.filter((f) => f.required).forEach(fill);
+  // Fields a condition makes required once their siblings are set (`space` when `type` is `space`).
+  model.fields
+    .filter(
+      (f) => !(f.name in body) && f.conditions.length > 0 && f.conditions.every((c) => c(body, undefined)),
+    )
+    .forEach(fill);
+  return body;
+}
+
+function validValue(field: FieldModel, world: World, where: string): unknown {
+  const fixture = BODY_FIXTURES[field.name];
+  if (fixture) return world[fixture];
+  if (field.nested) return validBody(field.nested, world, where);
+  const allowed = field.values?.find((v) => v !== null && v !== undefined);
+  if (allowed !== undefined) return allowed;
+  if (field.isBoolean) return false;
+  if (field.isInt) return field.min ?? 0;
+  if (field.isRFC3339) return new Date(0).toISOString();
+  if (field.isObject) return {};
+  if (field.isString && !field.pattern) return 'x';
+  throw new Error(
+    `${where} is required and needs a fixture; add it to BODY_FIXTURES in test/support/route-fixtures.ts`,
+  );
+}

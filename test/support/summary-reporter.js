@@ -1,0 +1,10 @@
+/** Prints one plain closing line that any CI can read: "Tests: N passed, N failed, N skipped". */
+class SummaryReporter {
+  onRunComplete(_contexts, results) {
+    const skipped = results.numPendingTests + results.numTodoTests;
+    process.stdout.write(
+      `\nTests: ${results.numPassedTests} passed, ${results.numFailedTests} failed, ${skipped} skipped\n`,
+    );
+  }
+}
+module.exports = SummaryReporter;
