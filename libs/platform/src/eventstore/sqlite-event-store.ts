@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
+import { openWalDatabase } from '../sqlite/open-database';
 import { deliverUntilAccepted, HANDLER_RETRY_DELAY_MS, Waiter } from './batch-delivery';
 import {
   type AppendResult,
@@ -299,13 +300,8 @@ class SqliteSubscription implements Subscription {
 }
 
 function openDatabase(path: string): Database.Database {
-  const db = new Database(path);
-  db.pragma('journal_mode = WAL');
   // FULL syncs the WAL on every commit: an acknowledged append survives a crash or power loss.
-  db.pragma('synchronous = FULL');
-  db.pragma('busy_timeout = 5000');
-  db.exec(SCHEMA);
-  return db;
+  return openWalDatabase(path, { synchronous: 'FULL', schema: SCHEMA });
 }
 
 function prepareStatements(db: Database.Database) {

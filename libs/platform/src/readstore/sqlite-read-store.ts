@@ -1,4 +1,5 @@
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
+import { openWalDatabase } from '../sqlite/open-database';
 import {
   CheckpointConflictError,
   type CheckpointWrite,
@@ -322,17 +323,17 @@ class SqliteCore {
   private readonly metaPutStmt: Stmt;
 
   constructor(path: string) {
-    this.db = new Database(path);
-    this.db.pragma('journal_mode = WAL');
     // Views are derived from the log: a commit lost to a power failure (NORMAL skips the fsync per
     // commit in WAL mode) leaves the file consistent with an older checkpoint, and the projector replays
     // from there. A process crash loses nothing either way. The event store keeps FULL.
-    this.db.pragma('synchronous = NORMAL');
+    this.db = openWalDatabase(path, {
+      synchronous: 'NORMAL',
+      schema: `CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL);
+        INSERT OR IGNORE INTO meta (key, value) VALUES ('live', 1)`,
+    });
     // A large page cache keeps a batch's dirty index pages in memory until its commit; with the 2 MB
     // default a big batch spills them to the WAL again and again (random ids touch pages all over).
     this.db.pragma('cache_size = -65536');
-    this.db.exec(`CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL);
-      INSERT OR IGNORE INTO meta (key, value) VALUES ('live', 1)`);
     this.tableExistsStmt = this.prepare(
       "SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = ?",
     ).pluck();
