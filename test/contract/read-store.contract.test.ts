@@ -539,20 +539,20 @@ describe('SqliteReadStore specifics', () => {
     await store.commit([put('pages', { id: 'a', space: 's', position: 1 })]);
     // One plan line per segment read: documents without a sort value, then with one (or the reverse).
     const seek = (bounds: string) =>
-      `SEARCH docs:pages USING INDEX idx["pages",["space","position"]] (${bounds})`;
+      `SEARCH docs:pages USING INDEX ix["pages",["space","position"]] (${bounds})`;
     const where = { space: 's' };
     const cases: [FindQuery, string[]][] = [
       [
         { where, orderBy: 'position', limit: 10 },
-        [seek('<expr>=? AND <expr>=?'), seek('<expr>=? AND <expr>>?')],
+        [seek('f:space=? AND f:position=?'), seek('f:space=? AND f:position>?')],
       ],
       [
         { where, orderBy: 'position', direction: 'desc', after: { value: 3, id: 'x' }, limit: 10 },
-        [seek('<expr>=? AND <expr><?'), seek('<expr>=? AND <expr>=?')],
+        [seek('f:space=? AND f:position<?'), seek('f:space=? AND f:position=?')],
       ],
       [
         { where, orderBy: 'position', after: { value: null, id: 'x' }, limit: 10 },
-        [seek('<expr>=? AND <expr>=? AND id>?'), seek('<expr>=? AND <expr>>?')],
+        [seek('f:space=? AND f:position=? AND id>?'), seek('f:space=? AND f:position>?')],
       ],
     ];
     for (const [query, plan] of cases) expect(store.explain('pages', query)).toEqual(plan);
@@ -563,6 +563,49 @@ describe('SqliteReadStore specifics', () => {
     const plan = store.explain('pages', { after: { value: 'a', id: 'a' }, limit: 10 }).join('\n');
     expect(plan).toMatch(/USING (COVERING )?INDEX sqlite_autoindex_docs:pages_1 \(id>\?\)/);
     expect(plan).not.toMatch(/TEMP B-TREE/);
+  });
+
+  it('gives indexed fields columns, filled from documents stored before the index was declared', async () => {
+    await store.commit([
+      put('flags', { id: 'f', on: false, n: 2 }),
+      put('flags', { id: 't', on: true, n: 1 }),
+      put('flags', { id: 'zero', on: 0, n: 3 }),
+    ]);
+    await store.ensureIndexes([{ collection: 'flags', fields: ['on', 'n'] }]);
+    const page = await store.find('flags', { where: { on: false }, orderBy: 'n', limit: 5 });
+    expect(page.items.map((doc) => doc.id)).toEqual(['f']);
+    expect(page.count).toBe(1);
+    expect(store.explain('flags', { where: { on: false }, orderBy: 'n', limit: 5 }).join('\n')).toMatch(
+      /USING INDEX ix\["flags",\["on","n"\]\] \(f:on=\?/,
+    );
+  });
+
+  it('fills a column another connection added since this one prepared its writes', async () => {
+    await store.commit([put('pages', { id: 'a', space: 's' })]);
+    const other = await reopen();
+    try {
+      await other.ensureIndexes([{ collection: 'pages', fields: ['space'] }]);
+      await store.commit([put('pages', { id: 'b', space: 's' }), put('pages', { id: 'c', space: 't' })]);
+      const page = await other.find('pages', { where: { space: 's' }, limit: 5 });
+      expect(page.items.map((doc) => doc.id)).toEqual(['a', 'b']);
+      expect((await store.find('pages', { where: { space: 't' }, limit: 5 })).count).toBe(1);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('drops indexes on JSON expressions left by earlier versions', async () => {
+    await store.commit([put('pages', { id: 'a', space: 's' })]);
+    const db = (store as unknown as { core: { db: import('better-sqlite3').Database } }).core.db;
+    db.exec(`CREATE INDEX "idx[""pages"",[""space""]]" ON "docs:pages" (json_extract(doc, '$.space'), id)`);
+    await store.ensureIndexes([{ collection: 'pages', fields: ['space'] }]);
+    const indexes = db
+      .prepare(
+        "SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'docs:pages' AND sql IS NOT NULL",
+      )
+      .pluck()
+      .all();
+    expect(indexes).toEqual(['ix["pages",["space"]]']);
   });
 
   it('rejects field names that cannot be inlined into SQL safely', async () => {

@@ -45,12 +45,21 @@ const FIELD_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
  */
 const ABOVE_NULL = '-9e999';
 
-type Bind = string | number | null;
+type Bind = string | number | Buffer | null;
+
+/**
+ * Booleans are stored in field columns as one-byte blobs: SQLite has no boolean type, and as 1/0 they
+ * would equal the numbers 1 and 0. Blobs sort after text, as booleans sort after strings in MongoDB.
+ */
+const FALSE = Buffer.from([0]);
+const TRUE = Buffer.from([1]);
 type Stmt = Database.Statement<Bind[], unknown>;
 type Direction = 'asc' | 'desc';
 
 /** The statements every known collection needs, prepared once its table exists. */
 interface TableStatements {
+  /** Fields with a column of their own, in the order `put` binds them after id and doc. */
+  fields: string[];
   get: Stmt;
   all: Stmt;
   put: Stmt;
@@ -65,15 +74,15 @@ interface CheckpointStatements {
   clear: Stmt;
 }
 
-/** How a `where` value is matched; it changes the SQL, so it is part of the statement's shape. */
-type ValueKind = 'null' | 'true' | 'false' | 'number' | 'string';
-
 interface WhereClause {
-  /** Cache key part describing fields and value kinds. */
+  /** Cache key part: the fields, and which are matched against null (that changes the SQL). */
   key: string;
-  terms: string[];
+  terms: { field: string; isNull: boolean }[];
   args: Bind[];
 }
+
+/** The SQL expression reading a field of a collection's documents (its column, when it has one). */
+type FieldSql = (field: string) => string;
 
 /**
  * A run of the sort order read by one index range scan. Missing/null sort values sort first
@@ -85,10 +94,27 @@ type Segment =
   | { kind: 'nulls'; afterId?: string }
   | { kind: 'values'; after?: { value: Bind; id: string } };
 
-function fieldExpr(field: string): string {
-  if (field === 'id') return 'id';
+function checkField(field: string): string {
   if (!FIELD_NAME.test(field)) throw new Error(`Unsupported field name for a read-store query: ${field}`);
-  return `json_extract(doc, '$.${field}')`;
+  return field;
+}
+
+function columnName(field: string): string {
+  return sqlIdentifier(`f:${checkField(field)}`);
+}
+
+/** The column's value computed from the JSON document: fills a new column and stands in while it is missing. */
+function jsonFieldExpr(field: string): string {
+  const path = `'$.${checkField(field)}'`;
+  return `CASE json_type(doc, ${path}) WHEN 'true' THEN x'01' WHEN 'false' THEN x'00' ELSE json_extract(doc, ${path}) END`;
+}
+
+/** What a field column holds for a document's value; objects and arrays as JSON text, as json_extract gives. */
+function columnValue(value: unknown): Bind {
+  if (value === undefined || value === null) return null;
+  if (typeof value === 'boolean') return value ? TRUE : FALSE;
+  if (typeof value === 'number' || typeof value === 'string') return value;
+  return JSON.stringify(value);
 }
 
 function sqlIdentifier(value: string): string {
@@ -115,45 +141,27 @@ function isMissingTable(error: unknown): boolean {
 const MISSING = Symbol('missing table');
 type Missing = typeof MISSING;
 
-/** better-sqlite3 cannot bind booleans; json_extract yields 1/0 for JSON true/false. */
 function toBind(value: Scalar | undefined): Bind {
-  if (value === undefined || value === null) return null;
-  if (typeof value === 'boolean') return value ? 1 : 0;
-  return value;
-}
-
-function kindOf(value: Scalar | undefined): ValueKind {
-  if (value === undefined || value === null) return 'null';
-  if (typeof value === 'boolean') return value ? 'true' : 'false';
-  return typeof value === 'number' ? 'number' : 'string';
-}
-
-/**
- * The equality term for one field. json_extract cannot tell `true` from `1`, so booleans and numbers
- * also check json_type; the indexed json_extract comparison comes first and still drives the seek.
- */
-function equalityTerm(field: string, kind: ValueKind): string {
-  const expr = fieldExpr(field);
-  if (kind === 'null') return `${expr} IS NULL`;
-  if (field === 'id' || kind === 'string') return `${expr} = ?`;
-  const type = `json_type(doc, '$.${field}')`;
-  if (kind === 'true') return `${expr} = 1 AND ${type} = 'true'`;
-  if (kind === 'false') return `${expr} = 0 AND ${type} = 'false'`;
-  return `${expr} = ? AND ${type} IN ('integer', 'real')`;
+  return columnValue(value);
 }
 
 function whereClause(where: Record<string, Scalar> = {}): WhereClause {
   const keys: string[] = [];
-  const terms: string[] = [];
+  const terms: WhereClause['terms'] = [];
   const args: Bind[] = [];
   for (const [field, value] of Object.entries(where)) {
-    const kind = kindOf(value);
-    keys.push(`${field}:${kind}`);
-    terms.push(equalityTerm(field, kind));
-    if (kind === 'string' || kind === 'number' || (field === 'id' && kind !== 'null'))
-      args.push(toBind(value));
+    if (field !== 'id') checkField(field);
+    const bind = toBind(value);
+    const isNull = bind === null;
+    keys.push(`${field}:${isNull ? 'null' : 'value'}`);
+    terms.push({ field, isNull });
+    if (!isNull) args.push(bind);
   }
   return { key: keys.join(','), terms, args };
+}
+
+function whereTerms(where: WhereClause, sql: FieldSql): string[] {
+  return where.terms.map(({ field, isNull }) => `${sql(field)} ${isNull ? 'IS NULL' : '= ?'}`);
 }
 
 /** The segments still to read, in order, for a page starting after `after`. */
@@ -186,12 +194,13 @@ function segmentSql(
   segment: Segment,
   orderBy: string,
   direction: Direction,
+  sql: FieldSql,
 ): { terms: string[]; order: string } {
   const dir = direction === 'asc' ? 'ASC' : 'DESC';
   const [cmp, cmpOrEq] = direction === 'asc' ? ['>', '>='] : ['<', '<='];
   const idCursor = segment.kind !== 'values' && segment.afterId !== undefined ? [`id ${cmp} ?`] : [];
   if (segment.kind === 'id') return { terms: idCursor, order: `id ${dir}` };
-  const sort = fieldExpr(orderBy);
+  const sort = sql(orderBy);
   if (segment.kind === 'nulls') return { terms: [`${sort} IS NULL`, ...idCursor], order: `id ${dir}` };
   const terms = segment.after
     ? [`${sort} ${cmpOrEq} ?`, `(${sort} ${cmp} ? OR id ${cmp} ?)`]
@@ -233,7 +242,43 @@ class Generation {
   }
 
   indexName(collection: string, fields: string[]): string {
-    return sqlIdentifier(`${this.prefix}idx${JSON.stringify([collection, fields])}`);
+    return sqlIdentifier(`${this.prefix}ix${JSON.stringify([collection, fields])}`);
+  }
+
+  /** How queries read each field of `collection`: its column, or the JSON expression while it has none. */
+  fieldSql(collection: string): FieldSql {
+    const fields = new Set(this.table(collection)?.fields);
+    return (field) => {
+      if (field === 'id') return 'id';
+      return fields.has(field) ? columnName(field) : jsonFieldExpr(field);
+    };
+  }
+
+  /** Gives `fields` columns of their own, filled from the documents already stored. */
+  ensureColumns(collection: string, fields: string[]): void {
+    const known = new Set(this.createTable(collection).fields);
+    const missing = fields.filter((field) => field !== 'id' && !known.has(field));
+    if (missing.length === 0) return;
+    const table = this.tableName(collection);
+    for (const field of missing) {
+      this.core.db.exec(`ALTER TABLE ${table} ADD COLUMN ${columnName(field)}`);
+      this.core.db.exec(`UPDATE ${table} SET ${columnName(field)} = ${jsonFieldExpr(field)}`);
+    }
+    this.tables.delete(collection);
+    this.shapes.clear();
+    this.register(collection);
+  }
+
+  /** Drops indexes in the earlier format, on JSON expressions; their upkeep would slow every write. */
+  dropLegacyIndexes(collection: string): void {
+    const legacy = `${this.prefix}idx[`;
+    const names = this.core
+      .prepare(
+        "SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = ? AND substr(name, 1, ?) = ?",
+      )
+      .pluck()
+      .all(`${this.prefix}${DOCS}${collection}`, legacy.length, legacy) as string[];
+    for (const name of names) this.core.db.exec(`DROP INDEX ${sqlIdentifier(name)}`);
   }
 
   /** The collection's statements, or undefined while it has no table (also sees other connections' tables). */
@@ -295,11 +340,18 @@ class Generation {
 
   private register(collection: string): TableStatements {
     const table = this.tableName(collection);
+    const fields = (this.core.db.pragma(`table_info(${table})`) as { name: string }[]).flatMap(({ name }) =>
+      name.startsWith('f:') ? [name.slice(2)] : [],
+    );
+    const columns = fields.map(columnName);
+    const updates = ['doc', ...columns].map((column) => `${column} = excluded.${column}`);
     const statements: TableStatements = {
+      fields,
       get: this.core.prepare(`SELECT doc FROM ${table} WHERE id = ?`).pluck(),
       all: this.core.prepare(`SELECT doc FROM ${table} ORDER BY id`).pluck(),
       put: this.core.prepare(
-        `INSERT INTO ${table} (id, doc) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET doc = excluded.doc`,
+        `INSERT INTO ${table} (id, doc${columns.map((c) => `, ${c}`).join('')}) VALUES (?, ?${', ?'.repeat(columns.length)})
+         ON CONFLICT (id) DO UPDATE SET ${updates.join(', ')}`,
       ),
       delete: this.core.prepare(`DELETE FROM ${table} WHERE id = ?`),
       hasRows: this.core.prepare(`SELECT EXISTS (SELECT 1 FROM ${table})`).pluck(),
@@ -321,6 +373,8 @@ class SqliteCore {
   private readonly allTablesStmt: Stmt;
   private readonly metaGetStmt: Stmt;
   private readonly metaPutStmt: Stmt;
+  private readonly schemaVersionStmt: Stmt;
+  private schemaVersion: unknown;
 
   constructor(path: string) {
     // Views are derived from the log: a commit lost to a power failure (NORMAL skips the fsync per
@@ -346,8 +400,24 @@ class SqliteCore {
     this.metaPutStmt = this.prepare(
       'INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
     );
-    this.transaction = this.db.transaction((body: () => unknown) => body());
+    this.schemaVersionStmt = this.prepare('PRAGMA schema_version').pluck();
+    this.schemaVersion = this.schemaVersionStmt.get();
+    this.transaction = this.db.transaction((body: () => unknown) => {
+      this.followSchema();
+      return body();
+    });
     this.live = this.readMeta('live') ?? 1;
+  }
+
+  /**
+   * Forgets every cached statement once the schema changed (another connection may have added field
+   * columns): writes must fill every column, and queries should use the new ones.
+   */
+  followSchema(): void {
+    const version = this.schemaVersionStmt.get();
+    if (version === this.schemaVersion) return;
+    this.schemaVersion = version;
+    this.generations.clear();
   }
 
   generation(number: number): Generation {
@@ -442,13 +512,14 @@ export class SqliteReadStore implements ReadStore {
    */
   async ensureIndexes(indexes: IndexSpec[]): Promise<void> {
     const specs = indexes.map(({ collection, fields }) => {
-      const columns = fields.map(fieldExpr);
+      const columns = fields.map((field) => (field === 'id' ? 'id' : columnName(field)));
       if (!fields.includes('id')) columns.push('id');
       return { collection, fields, columns };
     });
     this.write((g) => {
       for (const { collection, fields, columns } of specs) {
-        g.createTable(collection);
+        g.ensureColumns(collection, fields);
+        g.dropLegacyIndexes(collection);
         this.core.db.exec(
           `CREATE INDEX IF NOT EXISTS ${g.indexName(collection, fields)} ON ${g.tableName(collection)} (${columns.join(', ')})`,
         );
@@ -467,6 +538,8 @@ export class SqliteReadStore implements ReadStore {
   async find<T extends Doc = Doc>(collection: string, query: FindQuery): Promise<Page<T>> {
     const { orderBy = 'id', direction = 'asc', after, limit } = query;
     const where = whereClause(query.where);
+    if (orderBy !== 'id') checkField(orderBy);
+    this.core.followSchema();
     return this.read(
       (g): Page<T> | Missing => {
         if (!g.table(collection)) return MISSING;
@@ -552,9 +625,16 @@ export class SqliteReadStore implements ReadStore {
         const target = this.core.generation(to);
         for (const collection of collections) {
           target.createTable(collection).clear.run();
-          if (!from.table(collection)) continue;
+          const source = from.table(collection);
+          if (!source) continue;
+          target.ensureColumns(collection, source.fields);
+          // Columns only the target has are computed from the documents, as when a column is added.
+          const sql = from.fieldSql(collection);
+          const fields = target.table(collection)?.fields ?? [];
+          const columns = ['id', 'doc', ...fields.map(columnName)];
+          const values = ['id', 'doc', ...fields.map(sql)];
           this.core.db.exec(
-            `INSERT INTO ${target.tableName(collection)} (id, doc) SELECT id, doc FROM ${from.tableName(collection)}`,
+            `INSERT INTO ${target.tableName(collection)} (${columns.join(', ')}) SELECT ${values.join(', ')} FROM ${from.tableName(collection)}`,
           );
         }
         return from.checkpoint(checkpoint);
@@ -653,7 +733,9 @@ export class SqliteReadStore implements ReadStore {
       g.table(collection)?.delete.run(id);
       return;
     }
-    g.createTable(collection).put.run(id, JSON.stringify(doc.id === id ? doc : { ...doc, id }));
+    const table = g.createTable(collection);
+    const stored = doc.id === id ? doc : { ...doc, id };
+    table.put.run(id, JSON.stringify(stored), ...table.fields.map((field) => columnValue(stored[field])));
   }
 
   /** Reads segments in order until `need` rows are collected. */
@@ -685,15 +767,17 @@ export class SqliteReadStore implements ReadStore {
   ): Stmt {
     const shape = [collection, where.key, orderBy, direction, segment.kind, segmentHasCursor(segment)];
     return g.shape(`find\u0000${shape.join('\u0000')}`, () => {
-      const { terms, order } = segmentSql(segment, orderBy, direction);
-      const filter = whereSql([...where.terms, ...terms]);
+      const sql = g.fieldSql(collection);
+      const { terms, order } = segmentSql(segment, orderBy, direction, sql);
+      const filter = whereSql([...whereTerms(where, sql), ...terms]);
       return `SELECT doc FROM ${g.tableName(collection)}${filter} ORDER BY ${order} LIMIT ?`;
     });
   }
 
   private countStatement(g: Generation, collection: string, where: WhereClause): Stmt {
     return g.shape(`count\u0000${collection}\u0000${where.key}`, () => {
-      return `SELECT count(*) FROM ${g.tableName(collection)}${whereSql(where.terms)}`;
+      const filter = whereSql(whereTerms(where, g.fieldSql(collection)));
+      return `SELECT count(*) FROM ${g.tableName(collection)}${filter}`;
     });
   }
 }
