@@ -100,6 +100,31 @@ describe('cluster behind a gateway', () => {
     expect((await fetch(`${gateway.url}/v1/orgs`)).status).toBe(401);
   });
 
+  it('stops accepting a token or a role on every query replica once the CLI revokes or lowers it', async () => {
+    const userId = await cluster.cli('user:create', '--name', 'Cached', '--email', 'cached@example.com');
+    await cluster.cli('member:add', '--org', org, '--user', userId, '--role', 'admin');
+    const [tokenId, token] = (await cluster.cli('token:create', '--user', userId)).split(' ');
+    const status = async (bearer: string) => {
+      const response = await fetch(`${gateway.url}/v1/orgs/${org}/audit-events?limit=1`, {
+        headers: { authorization: `Bearer ${bearer}` },
+      });
+      return response.status;
+    };
+    // The CLI writes straight to the log: each change is seen once projected, then on every replica.
+    const settlesOn = async (bearer: string, expected: number) => {
+      for (let i = 0; i < 200 && (await status(bearer)) !== expected; i++) {
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      const seen = await Promise.all(Array.from({ length: 8 }, () => status(bearer)));
+      expect(seen).toEqual(Array(8).fill(expected));
+    };
+    await settlesOn(token, 200);
+    await cluster.cli('member:role', '--org', org, '--user', userId, '--role', 'read');
+    await settlesOn(token, 403);
+    await cluster.cli('token:revoke', '--user', userId, '--token-id', tokenId);
+    await settlesOn(token, 401);
+  });
+
   it('loses no acknowledged write while a command replica, a query replica and the projector are killed', async () => {
     const writers = 6;
     const perWriter = 40;

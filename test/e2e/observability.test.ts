@@ -122,7 +122,9 @@ describe('observability', () => {
     });
 
     it('gives lines logged while serving a request its id, also after the body was read', async () => {
-      const spy = jest.spyOn(app.built.storage.views, 'get').mockRejectedValueOnce(new Error('disk on fire'));
+      const spy = jest
+        .spyOn(app.built.storage.events, 'append')
+        .mockRejectedValueOnce(new Error('disk on fire'));
       try {
         const response = await send(
           'POST',

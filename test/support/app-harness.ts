@@ -20,7 +20,7 @@ import type { CommandContext } from '@app/platform/write/command-context';
 import { GitBookAPI } from '@gitbook/api';
 
 export const BOOTSTRAP_TOKEN = 'test-bootstrap-token-0123456789abcdef';
-const SETUP: CommandContext = { source: 'script', correlationId: 'test-setup', causationId: null };
+export const SETUP: CommandContext = { source: 'script', correlationId: 'test-setup', causationId: null };
 
 export interface TestApp {
   url: string;

@@ -11,7 +11,7 @@ export class CliModule {
   static forRoot(config: Config, clock: Clock, storage: Storage): DynamicModule {
     return {
       module: CliModule,
-      imports: [CoreModule.forRoot(config, clock, storage), ...featureModules('cli')],
+      imports: [CoreModule.forRoot(config, clock, storage, 'none'), ...featureModules('cli')],
     };
   }
 }

@@ -13,7 +13,7 @@ export class StandaloneModule {
   static forRoot(config: Config, clock: Clock, storage: Storage): DynamicModule {
     return {
       module: StandaloneModule,
-      imports: [CoreModule.forRoot(config, clock, storage), ...featureModules('standalone')],
+      imports: [CoreModule.forRoot(config, clock, storage, 'projector'), ...featureModules('standalone')],
       controllers: [HealthController],
       providers: [Runtime, { provide: RUNTIME_PARTS, useValue: ['projector', 'bootstrap', 'worker'] }],
     };

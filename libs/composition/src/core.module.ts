@@ -8,20 +8,46 @@ import { Urls } from '@app/platform/http/urls';
 import { JOB_QUEUE } from '@app/platform/jobs/job-queue.port';
 import { Projector } from '@app/platform/projector/projector';
 import { ReadYourWrites } from '@app/platform/projector/read-your-writes';
+import { VIEW_CHANGES } from '@app/platform/projector/view-changes';
 import { READ_STORE } from '@app/platform/readstore/read-store.port';
+import { FollowedViewChanges } from '@app/platform/rpc/followed-view-changes';
+import { ViewsCheckpoint } from '@app/platform/rpc/views-checkpoint';
 import { CommandRunner } from '@app/platform/write/command-runner';
-import { type DynamicModule, Global, Module } from '@nestjs/common';
+import { type DynamicModule, Global, Module, type Provider } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
 import { PROJECTION_LIST } from './catalog';
 import type { Storage } from './storage';
 
 export const STORAGE = Symbol('STORAGE');
 
+/**
+ * Where a process learns that its views changed, for its in-memory caches: from the projector it
+ * runs, by following the log when another process projects, or nowhere (nothing is cached).
+ */
+export type ViewChangeSource = 'projector' | 'follow' | 'none';
+
+function viewChangesProvider(source: ViewChangeSource, storage: Storage): Provider[] {
+  if (source === 'projector') return [{ provide: VIEW_CHANGES, useExisting: Projector }];
+  if (source === 'none') return [];
+  return [
+    {
+      provide: VIEW_CHANGES,
+      useFactory: () =>
+        new FollowedViewChanges(storage.events, new ViewsCheckpoint(storage.views), PROJECTION_LIST),
+    },
+  ];
+}
+
 /** The ports, their adapters and the cross-cutting HTTP pieces, shared by every feature module. */
 @Global()
 @Module({})
 export class CoreModule {
-  static forRoot(config: Config, clock: Clock, storage: Storage): DynamicModule {
+  static forRoot(
+    config: Config,
+    clock: Clock,
+    storage: Storage,
+    viewChanges: ViewChangeSource,
+  ): DynamicModule {
     return {
       module: CoreModule,
       imports: [CqrsModule.forRoot()],
@@ -36,6 +62,7 @@ export class CoreModule {
           provide: Projector,
           useFactory: () => new Projector(storage.events, storage.views, PROJECTION_LIST),
         },
+        ...viewChangesProvider(viewChanges, storage),
         CommandRunner,
         Access,
         Urls,

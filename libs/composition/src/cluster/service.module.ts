@@ -8,7 +8,7 @@ import { rpcToken } from '@app/platform/rpc/rpc.protocol';
 import { ViewsCheckpoint } from '@app/platform/rpc/views-checkpoint';
 import { type DynamicModule, Module } from '@nestjs/common';
 import { featureModules } from '../catalog';
-import { CoreModule } from '../core.module';
+import { CoreModule, type ViewChangeSource } from '../core.module';
 import { HealthController } from '../health.controller';
 import { RUNTIME_PARTS, Runtime, type RuntimePart } from '../runtime';
 import type { Storage } from '../storage';
@@ -21,6 +21,14 @@ const PARTS: Record<ClusterRole, RuntimePart[]> = {
   query: [],
   projector: ['projector'],
   worker: ['worker'],
+};
+
+/** Services that answer requests cache what they read often; the projector service is its own source. */
+const VIEW_CHANGE_SOURCE: Record<ClusterRole, ViewChangeSource> = {
+  command: 'follow',
+  query: 'follow',
+  projector: 'projector',
+  worker: 'none',
 };
 
 /** A command, query, projector or worker service: the shared core plus what its role needs. */
@@ -38,7 +46,7 @@ export class ServiceModule {
     return {
       module: ServiceModule,
       imports: [
-        CoreModule.forRoot(config, clock, storage),
+        CoreModule.forRoot(config, clock, storage, VIEW_CHANGE_SOURCE[role]),
         ...(role === 'projector' ? [] : featureModules(featureRole)),
       ],
       controllers: [HealthController, ...(serving ? [RpcController] : [])],

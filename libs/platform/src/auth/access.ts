@@ -1,8 +1,10 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import { DomainError, notFound } from '../domain/decider';
 import { hashSecret } from '../domain/ids';
 import { atLeast, type Role } from '../domain/roles';
+import { VIEW_CHANGES, type ViewChanges } from '../projector/view-changes';
 import { type Doc, READ_STORE, type ReadStore } from '../readstore/read-store.port';
+import { AccessCache } from './access-cache';
 
 /** The authenticated caller of a request. */
 export interface Viewer {
@@ -32,16 +34,32 @@ export const memberKey = (organization: string, userId: string) => `${organizati
  */
 @Injectable()
 export class Access {
-  constructor(@Inject(READ_STORE) private readonly views: ReadStore) {}
+  /** Every request reads its token and usually a membership: both stay in memory until they change. */
+  private readonly cache: AccessCache;
+
+  constructor(
+    @Inject(READ_STORE) private readonly views: ReadStore,
+    @Optional() @Inject(VIEW_CHANGES) changes?: ViewChanges,
+  ) {
+    this.cache = new AccessCache(changes, ['tokens', 'members']);
+  }
 
   async authenticate(token: string): Promise<{ userId: string; tokenId: string } | null> {
-    const doc = await this.views.get<TokenDoc>('tokens', hashSecret(token));
+    const hash = hashSecret(token);
+    // Unknown tokens are not kept, so guessing cannot crowd out the tokens in use.
+    const doc = await this.cache.lookup(
+      'tokens',
+      hash,
+      () => this.views.get<TokenDoc>('tokens', hash),
+      (found) => found !== null,
+    );
     if (!doc || doc.revoked) return null;
     return { userId: doc.userId, tokenId: doc.tokenId };
   }
 
   async roleIn(organization: string, userId: string): Promise<Role | null> {
-    const member = await this.views.get<MemberDoc>('members', memberKey(organization, userId));
+    const key = memberKey(organization, userId);
+    const member = await this.cache.lookup('members', key, () => this.views.get<MemberDoc>('members', key));
     return member?.role ?? null;
   }
 

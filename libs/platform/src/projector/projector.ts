@@ -15,6 +15,13 @@ import {
 } from '../readstore/read-store.port';
 import type { Projection, ProjectionContext } from './projection';
 import { UnitOfWork } from './unit-of-work';
+import {
+  type ChangedCollections,
+  ChangeListeners,
+  collectionsByType,
+  collectionsTouched,
+  type ViewChanges,
+} from './view-changes';
 
 export const PROJECTIONS = Symbol('PROJECTIONS');
 export const CHECKPOINT = 'projector';
@@ -89,8 +96,10 @@ async function applyBatch(
  * rebuild has switched the views to a new generation (here or in another process), it fails, and the
  * projector continues from the new generation's checkpoint instead of losing or doubling events.
  */
-export class Projector {
+export class Projector implements ViewChanges {
   private position = 0;
+  private readonly changes = new ChangeListeners();
+  private readonly collectionsByType: Map<string, Set<string>>;
   private subscription?: Subscription;
   private readonly progress = new EventEmitter();
   private readonly byType: Map<string, Projection[]>;
@@ -106,6 +115,12 @@ export class Projector {
   ) {
     this.progress.setMaxListeners(0);
     this.byType = byType(projections);
+    this.collectionsByType = collectionsByType(projections);
+  }
+
+  /** Called after each commit to the live views, before a wait for its position resolves. */
+  onChange(listener: (changed: ChangedCollections) => void): void {
+    this.changes.add(listener);
   }
 
   async prepare(): Promise<void> {
@@ -125,6 +140,14 @@ export class Projector {
 
   checkpoint(): number {
     return this.position;
+  }
+
+  active(): boolean {
+    return this.subscription !== undefined;
+  }
+
+  covers(position: number): boolean {
+    return this.position >= position;
   }
 
   /** Resolves once views include the event at `position`; rejects after `timeoutMs`. */
@@ -233,6 +256,7 @@ export class Projector {
   private switchOver(generation: number, position: number): Promise<boolean> {
     return this.serialized(async () => {
       if (!(await this.views.promote(generation, { checkpoint: CHECKPOINT }))) return false;
+      this.changes.announce('all');
       if (position > this.position) this.advance(position);
       return true;
     });
@@ -259,6 +283,7 @@ export class Projector {
       position: last,
       expected: this.position,
     });
+    this.changes.announce(collectionsTouched(events, this.collectionsByType));
     this.advance(last);
   }
 
@@ -269,6 +294,8 @@ export class Projector {
    */
   private async resync(before: number): Promise<void> {
     this.position = await this.views.getCheckpoint(CHECKPOINT);
+    // Someone else changed the views: what, is not known here.
+    this.changes.announce('all');
     for (;;) {
       const missing = (await this.events.readAll(this.position, REBUILD_BATCH)).filter(
         (e) => e.position < before,

@@ -12,6 +12,7 @@ import {
 import { ModuleRef } from '@nestjs/core';
 import { Public } from '../auth/auth.guard';
 import { etagOf } from '../http/etag';
+import { withReadFloor } from '../projector/view-changes';
 import { INTERNAL_TOKEN_HEADER, type RpcCall, rpcToken } from './rpc.protocol';
 import { ViewsCheckpoint } from './views-checkpoint';
 
@@ -52,10 +53,11 @@ export class RpcController {
     const method = typeof call.method === 'string' && !call.method.startsWith('_') ? call.method : '';
     const fn = method && method !== 'constructor' ? (service as Record<string, unknown>)[method] : undefined;
     if (typeof fn !== 'function') throw new NotFoundException(`no method ${call.service}.${call.method}`);
-    if (typeof call.minPosition === 'number' && call.minPosition > 0) {
-      await this.checkpoint.waitFor(call.minPosition, this.options.consistencyTimeoutMs);
-    }
-    const result = await fn.apply(service, Array.isArray(call.args) ? call.args : []);
+    const floor = typeof call.minPosition === 'number' && call.minPosition > 0 ? call.minPosition : 0;
+    if (floor > 0) await this.checkpoint.waitFor(floor, this.options.consistencyTimeoutMs);
+    const args = Array.isArray(call.args) ? call.args : [];
+    // In-memory caches of the views are used only if their change feed covers the floor too.
+    const result = await withReadFloor(floor, () => fn.apply(service, args));
     return { result: result ?? null, etag: etagOf(result) };
   }
 

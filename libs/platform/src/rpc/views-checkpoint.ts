@@ -13,6 +13,11 @@ export class ViewsCheckpoint {
     private readonly pollMs = 10,
   ) {}
 
+  async current(): Promise<number> {
+    this.known = Math.max(this.known, await this.views.getCheckpoint(CHECKPOINT));
+    return this.known;
+  }
+
   async waitFor(position: number, timeoutMs: number): Promise<void> {
     if (position <= this.known) return;
     const deadline = Date.now() + timeoutMs;
