@@ -810,18 +810,17 @@ function evaluate(results) {
   }
   const B6 = results.B6;
   if (B6) {
-    // No replay at start: before the start every checkpoint (projector, reactions) is already at the head
-    // of the log, and /ready reports the projector there. When the checkpoints cannot be read, an idle
-    // server after ready (a few hundredths of a CPU second in 3 s) stands in for the first condition.
-    // A checkpoint missing before the start but written by it (a reaction after a rebuild) started at 0.
+    // No replay at start: /ready reports the projector at the head, and a checkpoint (projector or
+    // reaction) behind the head before the start may only have reached it without work: a replay after
+    // ready shows as CPU (a reaction replaying this log takes seconds), one before ready in the time to
+    // ready. A reaction without a checkpoint whose past work a sweep redoes starts at the head by design.
+    const busy = (r) => r.cpuNext3s >= IDLE_CPU_SECONDS;
     const behind = (r) => {
-      if (r.before.error || r.after?.error)
-        return r.cpuNext3s >= IDLE_CPU_SECONDS ? ['(busy after ready)'] : [];
+      if (r.before.error || r.after?.error) return busy(r) ? ['(busy after ready)'] : [];
       const names = new Set([...Object.keys(r.before), ...Object.keys(r.after ?? {})]);
       names.delete('head');
-      return [...names]
-        .filter((name) => (r.before[name] ?? 0) < r.before.head)
-        .map((name) => `${name} at ${L.fmtInt(r.before[name] ?? 0)}`);
+      const lagging = [...names].filter((name) => (r.before[name] ?? 0) < r.before.head);
+      return busy(r) ? lagging.map((name) => `${name} at ${L.fmtInt(r.before[name] ?? 0)}`) : [];
     };
     const noReplay = B6.runs.every((r) => r.projected === r.head);
     const replays = B6.runs
@@ -838,7 +837,16 @@ function evaluate(results) {
       '≤ 2 s (no replay at start)',
       B6.readyMs <= 2000 && noReplay && quiet,
       `projector at head when /ready first answers: ${noReplay ? 'yes' : 'NO'}; ` +
-        `checkpoints at the head before every start: ${quiet ? 'yes' : `NO (${replays.map((x) => `start ${x.start}: ${x.behind.join(', ')} of ${L.fmtInt(B6.runs[x.start - 1].head)}`).join('; ')}: replayed after start)`}; ` +
+        `replay after ready: ${quiet ? 'none' : `YES (${replays.map((x) => `start ${x.start}: ${x.behind.join(', ')} of ${L.fmtInt(B6.runs[x.start - 1].head)}`).join('; ')}, busy after ready)`}; ` +
+        `checkpoints behind the head before a start, reached without work: ${
+          B6.runs
+            .flatMap((r, i) =>
+              (busy(r) ? [] : Object.keys(r.after ?? {}))
+                .filter((n) => n !== 'head' && (r.before[n] ?? 0) < r.before.head)
+                .map((n) => `start ${i + 1}: ${n}`),
+            )
+            .join(', ') || 'none'
+        }; ` +
         `CPU used in the 3 s after ready, first start after the rebuild: ${L.fmt(first.cpuNext3s, 2)} s, ` +
         `later starts: ${B6.runs
           .slice(1)
