@@ -9,11 +9,12 @@ import {
 import { upcast } from '../eventstore/upcasters';
 import {
   CheckpointConflictError,
-  type CheckpointWrite,
   READ_STORE,
   type ReadStore,
+  type Write,
 } from '../readstore/read-store.port';
 import type { Projection, ProjectionContext } from './projection';
+import { RebuildBuffer } from './rebuild-buffer';
 import { UnitOfWork } from './unit-of-work';
 import {
   type ChangedCollections,
@@ -74,20 +75,19 @@ function confined(p: Projection): Projection {
   return { ...p, apply: (event, ctx) => p.apply(event, guard(ctx)) };
 }
 
-/** Applies events (upcast) through one unit of work and commits its writes with the checkpoint. */
-async function applyBatch(
-  store: ReadStore,
+/** Applies events (upcast) through one unit of work and returns its writes. */
+async function project(
+  reads: Pick<ReadStore, 'get' | 'find'>,
   events: RecordedEvent[],
   route: Route,
-  checkpoint: CheckpointWrite,
-  replaying = false,
-): Promise<void> {
-  const uow = new UnitOfWork(store, { guardReplays: !replaying });
+  replaying: boolean,
+): Promise<Write[]> {
+  const uow = new UnitOfWork(reads, { guardReplays: !replaying });
   for (const raw of events) {
     const event = upcast(raw);
     for (const p of route(event)) await p.apply(event, uow.forEvent(event));
   }
-  await store.commit(uow.writes(), checkpoint);
+  return uow.writes();
 }
 
 /**
@@ -228,6 +228,7 @@ export class Projector implements ViewChanges {
     }
     const head = await this.events.headPosition();
     const batchSize = options.batchSize ?? REBUILD_BATCH;
+    const buffer = new RebuildBuffer(target);
     let position = 0;
     let applied = 0;
     for (;;) {
@@ -235,16 +236,18 @@ export class Projector implements ViewChanges {
       if (batch.length > 0) {
         position = batch[batch.length - 1].position;
         // A rebuild fills a fresh generation in log order, so no stored document can be ahead of an event.
-        await applyBatch(target, batch, route, { name: CHECKPOINT, position }, true);
+        const writes = await project(buffer.reads, batch, route, true);
+        await target.commit(buffer.absorb(writes));
         applied += batch.length;
         onProgress?.(position, Math.max(head, position), applied);
         // The embedded stores answer without real I/O: yield, or a server in this process stalls.
         await new Promise((resolve) => setImmediate(resolve));
-      } else if (await this.switchOver(generation, position)) {
-        return applied;
-      } else {
-        await new Promise((resolve) => setTimeout(resolve, PROMOTE_RETRY_MS));
+        continue;
       }
+      // Caught up: the checkpoint goes in with the held documents, the generation is complete only then.
+      await target.commit(buffer.drain(), { name: CHECKPOINT, position });
+      if (await this.switchOver(generation, position)) return applied;
+      await new Promise((resolve) => setTimeout(resolve, PROMOTE_RETRY_MS));
     }
   }
 
@@ -278,7 +281,7 @@ export class Projector implements ViewChanges {
   private async applyFresh(events: RecordedEvent[]): Promise<void> {
     const last = events[events.length - 1].position;
     const route: Route = (event) => this.byType.get(event.type) ?? [];
-    await applyBatch(this.views, events, route, {
+    await this.views.commit(await project(this.views, events, route, false), {
       name: CHECKPOINT,
       position: last,
       expected: this.position,

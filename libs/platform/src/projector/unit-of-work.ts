@@ -20,7 +20,7 @@ export class UnitOfWork {
   private readonly storedPos = new Map<string, number>();
 
   constructor(
-    private readonly store: ReadStore,
+    private readonly store: Pick<ReadStore, 'get' | 'find'>,
     private readonly options: { guardReplays: boolean } = { guardReplays: true },
   ) {}
 
