@@ -142,6 +142,23 @@ function readStoreContract(name: string, backend: Backend): void {
       expect(await ids({ id: 'p3' })).toEqual(['p3']);
     });
 
+    it('finds a replaced document under its new field values only, whichever fields changed', async () => {
+      await store.ensureIndexes([{ collection: 'pages', fields: ['space', 'flag', 'n'] }]);
+      await store.commit([put('pages', { id: 'p', space: 'a', flag: true, n: 1, title: 'one' })]);
+      await store.commit([put('pages', { id: 'p', space: 'b', flag: false, n: 1, title: 'two' })]);
+      await store.commit([put('pages', { id: 'p', space: 'b', flag: false, n: 1, title: 'three' })]);
+      const find = async (where: Record<string, Scalar>) => {
+        const page = await store.find('pages', { where, orderBy: 'n', limit: 5 });
+        return { count: page.count, titles: page.items.map((doc) => doc.title) };
+      };
+      expect(await find({ space: 'a' })).toEqual({ count: 0, titles: [] });
+      expect(await find({ flag: true })).toEqual({ count: 0, titles: [] });
+      expect(await find({ space: 'b', flag: false })).toEqual({ count: 1, titles: ['three'] });
+      await store.commit([put('pages', { id: 'p', space: 'b', flag: false, title: 'four' })]);
+      expect(await find({ n: 1 })).toEqual({ count: 0, titles: [] });
+      expect(await find({ n: null })).toEqual({ count: 1, titles: ['four'] });
+    });
+
     it('matches null against a missing or null field, and only there', async () => {
       await store.ensureIndexes([{ collection: 'pages', fields: ['parent'] }]);
       await store.commit([

@@ -2,27 +2,21 @@ import { IdentityService } from '@app/identity/write/identity.commands';
 import { OrganizationService } from '@app/organizations/write/organization.commands';
 import { Projector } from '@app/platform/projector/projector';
 import { READ_STORE, type ReadStore } from '@app/platform/readstore/read-store.port';
-import { addUser, removeDir, SETUP, startTestApp, type TestApp } from '../support/app-harness';
+import { addUser, SETUP, useTestApp } from '../support/app-harness';
 
 /**
  * Tokens and roles are kept in memory between requests: a revocation or a role change must still
  * take effect on the very next request.
  */
 describe('authentication and roles kept in memory', () => {
-  let app: TestApp;
-
-  beforeAll(async () => {
-    app = await startTestApp();
-  });
-  afterAll(async () => {
-    await app.close();
-    removeDir(app.dataDir);
-  });
+  const current = useTestApp();
 
   const auditStatus = async (token: string) =>
-    (await app.http('GET', `/v1/orgs/${app.organizationId}/audit-events?limit=1`, { token })).status;
+    (await current().http('GET', `/v1/orgs/${current().organizationId}/audit-events?limit=1`, { token }))
+      .status;
 
   it('serves repeated requests without reading the token and membership again', async () => {
+    const app = current();
     const admin = await addUser(app, { organizationId: app.organizationId, role: 'admin' });
     expect(await auditStatus(admin.token)).toBe(200);
     const views = app.built.app.get<ReadStore>(READ_STORE);
@@ -42,6 +36,7 @@ describe('authentication and roles kept in memory', () => {
   });
 
   it('answers 403 right after a role is lowered, and 200 again once it is raised', async () => {
+    const app = current();
     const user = await addUser(app, { organizationId: app.organizationId, role: 'admin' });
     expect(await auditStatus(user.token)).toBe(200);
     const orgs = app.built.app.get(OrganizationService);
@@ -54,6 +49,7 @@ describe('authentication and roles kept in memory', () => {
   });
 
   it('answers 401 right after a token is revoked', async () => {
+    const app = current();
     const identity = app.built.app.get(IdentityService);
     const { userId } = await addUser(app, { organizationId: app.organizationId, role: 'read' });
     const issued = await identity.issueToken(userId, 'second', SETUP);

@@ -109,6 +109,22 @@ export function removeDir(dir: string): void {
   rmSync(dir, { recursive: true, force: true });
 }
 
+/** Starts a standalone app for the enclosing `describe` and removes it with its data afterwards. */
+export function useTestApp(options: Parameters<typeof startTestApp>[0] = {}): () => TestApp {
+  let app: TestApp | undefined;
+  beforeAll(async () => {
+    app = await startTestApp(options);
+  });
+  afterAll(async () => {
+    await app?.close();
+    if (app) removeDir(app.dataDir);
+  });
+  return () => {
+    if (!app) throw new Error('the test app is not started yet');
+    return app;
+  };
+}
+
 /** A new user with a token and, when given, a membership with `role`; views are up to date on return. */
 export async function addUser(
   app: TestApp,

@@ -95,7 +95,6 @@ export class RebuildBuffer {
     this.dirty.clear();
     return writes;
   }
-
 }
 
 interface Held {

@@ -62,7 +62,11 @@ interface TableStatements {
   fields: string[];
   get: Stmt;
   all: Stmt;
-  put: Stmt;
+  /** The field columns of a row (an empty row when there are none), or undefined without the row. */
+  columnsOf: Stmt;
+  insert: Stmt;
+  /** Sets `doc` and the field columns whose positions are given, no others: see `applyWrite`. */
+  update(changed: number[]): Stmt;
   delete: Stmt;
   hasRows: Stmt;
   clear: Stmt;
@@ -140,6 +144,10 @@ function isMissingTable(error: unknown): boolean {
 /** What a read returns when its table does not exist in the generation it looked at. */
 const MISSING = Symbol('missing table');
 type Missing = typeof MISSING;
+
+function sameValue(a: Bind, b: Bind): boolean {
+  return a === b || (Buffer.isBuffer(a) && Buffer.isBuffer(b) && a.equals(b));
+}
 
 function toBind(value: Scalar | undefined): Bind {
   return columnValue(value);
@@ -344,15 +352,25 @@ class Generation {
       name.startsWith('f:') ? [name.slice(2)] : [],
     );
     const columns = fields.map(columnName);
-    const updates = ['doc', ...columns].map((column) => `${column} = excluded.${column}`);
+    const updates = new Map<string, Stmt>();
     const statements: TableStatements = {
       fields,
       get: this.core.prepare(`SELECT doc FROM ${table} WHERE id = ?`).pluck(),
       all: this.core.prepare(`SELECT doc FROM ${table} ORDER BY id`).pluck(),
-      put: this.core.prepare(
-        `INSERT INTO ${table} (id, doc${columns.map((c) => `, ${c}`).join('')}) VALUES (?, ?${', ?'.repeat(columns.length)})
-         ON CONFLICT (id) DO UPDATE SET ${updates.join(', ')}`,
+      columnsOf: this.core.prepare(`SELECT ${columns.join(', ') || 'NULL'} FROM ${table} WHERE id = ?`).raw(),
+      insert: this.core.prepare(
+        `INSERT INTO ${table} (id, doc${columns.map((c) => `, ${c}`).join('')}) VALUES (?, ?${', ?'.repeat(columns.length)})`,
       ),
+      update: (changed) => {
+        const key = changed.join(',');
+        let stmt = updates.get(key);
+        if (!stmt) {
+          const set = ['doc = ?', ...changed.map((i) => `${columns[i]} = ?`)].join(', ');
+          stmt = this.core.prepare(`UPDATE ${table} SET ${set} WHERE id = ?`);
+          updates.set(key, stmt);
+        }
+        return stmt;
+      },
       delete: this.core.prepare(`DELETE FROM ${table} WHERE id = ?`),
       hasRows: this.core.prepare(`SELECT EXISTS (SELECT 1 FROM ${table})`).pluck(),
       clear: this.core.prepare(`DELETE FROM ${table}`),
@@ -735,7 +753,16 @@ export class SqliteReadStore implements ReadStore {
     }
     const table = g.createTable(collection);
     const stored = doc.id === id ? doc : { ...doc, id };
-    table.put.run(id, JSON.stringify(stored), ...table.fields.map((field) => columnValue(stored[field])));
+    const values = table.fields.map((field) => columnValue(stored[field]));
+    const current = table.columnsOf.get(id) as Bind[] | undefined;
+    if (!current) {
+      table.insert.run(id, JSON.stringify(stored), ...values);
+      return;
+    }
+    // Only the columns whose value changed are set: SQLite rewrites the index entries of every column an
+    // UPDATE sets, and most updates (a new title) change no indexed field.
+    const changed = values.flatMap((value, i) => (sameValue(value, current[i]) ? [] : [i]));
+    table.update(changed).run(JSON.stringify(stored), ...changed.map((i) => values[i]), id);
   }
 
   /** Reads segments in order until `need` rows are collected. */
