@@ -1,7 +1,5 @@
 import { EventEmitter } from 'node:events';
-import { join } from 'node:path';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
-import { Worker } from 'node:worker_threads';
 import type Database from 'better-sqlite3';
 import { openWalDatabase } from '../sqlite/open-database';
 import { deliverUntilAccepted, HANDLER_RETRY_DELAY_MS, Waiter } from './batch-delivery';
@@ -27,7 +25,6 @@ export interface SqliteEventStoreOptions {
 const DEFAULT_POLL_INTERVAL_MS = 100;
 const SUBSCRIPTION_BATCH_SIZE = 1000;
 const APPENDED = 'appended';
-const SETTLED = 'settled';
 
 const SCHEMA = `
   CREATE TABLE IF NOT EXISTS events (
@@ -58,6 +55,12 @@ interface EventRow {
   metadata: string;
 }
 
+interface StoredId {
+  stream: string;
+  revision: number;
+  position: number;
+}
+
 /** An append waiting for the next group commit, with its events already serialized. */
 interface PendingAppend {
   stream: string;
@@ -67,47 +70,37 @@ interface PendingAppend {
   reject: (error: unknown) => void;
 }
 
-/** An error as the writer thread reports it (errors do not cross threads with their class). */
-interface WriterError {
-  name: string;
-  message: string;
-  stream?: string;
-  expected?: ExpectedRevision;
-  actual?: number | 'no_stream';
-}
-
-type Outcome = { ok: true; result: AppendResult } | { ok: false; error: WriterError };
-
-type WriterReply = { id: number; outcomes: Outcome[] } | { id: number; failed: WriterError };
+type Outcome = { ok: true; result: AppendResult } | { ok: false; error: unknown };
 
 /**
- * Event store in a single SQLite file. Appends issued while the previous commit is running are
- * committed together in one fsync'ed transaction (group commit), which is what makes many small
- * concurrent appends cheap. Commits run on a writer thread (`sqlite-writer.worker.js`), so the
- * fsync does not stop the event loop; reads use this thread's own connection.
+ * Event store in a single SQLite file. Appends issued during one event-loop turn are committed together
+ * in one fsync'ed transaction (group commit), which is what makes many small concurrent appends cheap.
  */
 export class SqliteEventStore implements EventStore {
   private readonly db: Database.Database;
-  private readonly path: string;
   private readonly pollIntervalMs: number;
   private readonly notifier = new EventEmitter();
   private readonly subscriptions = new Set<SqliteSubscription>();
   private pending: PendingAppend[] = [];
   private flushScheduled = false;
   private closed = false;
-  private writer?: Worker;
-  /** The group commit the writer is running, if any. */
-  private inFlight?: { id: number; batch: PendingAppend[]; done: () => void };
-  private commits = 0;
 
   private readonly statements: ReturnType<typeof prepareStatements>;
+  private readonly commitBatch: (batch: PendingAppend[]) => Outcome[];
+  private readonly appendOne: (append: PendingAppend) => AppendResult;
 
   constructor(options: SqliteEventStoreOptions) {
     this.pollIntervalMs = options.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS;
     this.notifier.setMaxListeners(0);
-    this.path = options.path;
     this.db = openDatabase(options.path);
     this.statements = prepareStatements(this.db);
+    // Nested transactions become savepoints, so one failing append rolls back only its own writes.
+    this.appendOne = this.db.transaction((append: PendingAppend) => this.write(append));
+    const commit = this.db.transaction((batch: PendingAppend[]) =>
+      batch.map((append) => this.attempt(append)),
+    );
+    // IMMEDIATE takes the write lock up front, so a writer in another process makes us wait, not fail.
+    this.commitBatch = (batch) => commit.immediate(batch);
   }
 
   append(stream: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
@@ -153,23 +146,7 @@ export class SqliteEventStore implements EventStore {
     if (this.closed) return;
     this.closed = true;
     await Promise.all([...this.subscriptions].map((subscription) => subscription.close()));
-    // Appends already accepted are committed before the store closes.
-    while (this.inFlight || this.pending.length > 0) {
-      await new Promise<void>((resolve) => {
-        if (this.inFlight) this.notifier.once(SETTLED, resolve);
-        else {
-          this.flush();
-          resolve();
-        }
-      });
-    }
-    const writer = this.writer;
-    this.writer = undefined;
-    if (writer) {
-      const exited = new Promise((resolve) => writer.once('exit', resolve));
-      writer.postMessage('close');
-      await exited;
-    }
+    this.flush();
     this.db.close();
   }
 
@@ -188,68 +165,67 @@ export class SqliteEventStore implements EventStore {
     setImmediate(() => this.flush());
   }
 
-  /** Sends what is pending to the writer as one group commit, unless one is running already. */
   private flush(): void {
     this.flushScheduled = false;
-    if (this.inFlight || this.pending.length === 0) return;
     const batch = this.pending;
+    if (batch.length === 0) return;
     this.pending = [];
-    const writer = this.startWriter();
-    const id = ++this.commits;
-    this.inFlight = {
-      id,
-      batch,
-      done: () => {
-        this.inFlight = undefined;
-        // Nothing keeps the process alive for an idle writer.
-        if (this.pending.length === 0) writer.unref();
-        this.notifier.emit(SETTLED);
-        this.flush();
-      },
-    };
-    writer.ref();
-    writer.postMessage({
-      id,
-      batch: batch.map(({ stream, expected, events }) => ({ stream, expected, events })),
-    });
-  }
-
-  private startWriter(): Worker {
-    if (this.writer) return this.writer;
-    const writer = new Worker(join(__dirname, 'sqlite-writer.worker.js'), {
-      workerData: { path: this.path },
-    });
-    writer.on('message', (reply: WriterReply) => this.settle(reply));
-    // A writer that died takes its commit with it: unknown whether it landed, so it is reported failed.
-    writer.on('error', (error) => this.abandon(writer, error));
-    writer.on('exit', (code) => this.abandon(writer, new Error(`event store writer exited (${code})`)));
-    this.writer = writer;
-    return writer;
-  }
-
-  private settle(reply: WriterReply): void {
-    const inFlight = this.inFlight;
-    if (!inFlight || inFlight.id !== reply.id) return;
-    if ('failed' in reply) {
-      for (const append of inFlight.batch) append.reject(toError(reply.failed));
-    } else {
-      for (const [i, append] of inFlight.batch.entries()) {
-        const outcome = reply.outcomes[i];
-        if (outcome.ok) append.resolve(outcome.result);
-        else append.reject(toError(outcome.error));
-      }
-      if (reply.outcomes.some((outcome) => outcome.ok)) this.notifier.emit(APPENDED);
+    let outcomes: Outcome[];
+    try {
+      outcomes = this.commitBatch(batch);
+    } catch (error) {
+      for (const append of batch) append.reject(error);
+      return;
     }
-    inFlight.done();
+    for (const [i, append] of batch.entries()) settle(append, outcomes[i]);
+    if (outcomes.some((outcome) => outcome.ok)) this.notifier.emit(APPENDED);
   }
 
-  private abandon(writer: Worker, error: Error): void {
-    if (this.writer !== writer) return;
-    this.writer = undefined;
-    const inFlight = this.inFlight;
-    if (!inFlight) return;
-    for (const append of inFlight.batch) append.reject(error);
-    inFlight.done();
+  private attempt(append: PendingAppend): Outcome {
+    try {
+      return { ok: true, result: this.appendOne(append) };
+    } catch (error) {
+      return { ok: false, error };
+    }
+  }
+
+  private write(append: PendingAppend): AppendResult {
+    const { stream, expected, events } = append;
+    const replay = this.findReplay(stream, events);
+    if (replay) return replay;
+    const current = this.statements.streamRevision.get(stream);
+    checkExpected(stream, expected, current);
+    let revision = current ?? -1;
+    let position = 0;
+    for (const event of events) {
+      revision += 1;
+      const info = this.statements.insertEvent.run(
+        event.id,
+        stream,
+        revision,
+        event.type,
+        event.data,
+        event.metadata,
+      );
+      position = Number(info.lastInsertRowid);
+    }
+    this.statements.upsertStream.run(stream, revision);
+    return { nextRevision: revision, position };
+  }
+
+  /** The original result when every event is already stored in this stream; throws on a partial overlap. */
+  private findReplay(stream: string, events: PendingAppend['events']): AppendResult | undefined {
+    const stored = events.map((event) => this.statements.eventById.get(event.id));
+    const found = stored.filter((row): row is StoredId => row !== undefined);
+    if (found.length === 0) return undefined;
+    const elsewhere = found.find((row) => row.stream !== stream);
+    if (elsewhere)
+      throw new Error(`stream ${stream}: an event id is already stored in stream ${elsewhere.stream}`);
+    if (found.length < events.length) {
+      throw new Error(`stream ${stream}: ${found.length} of ${events.length} event ids are already stored`);
+    }
+    const last = found.reduce((a, b) => (b.position > a.position ? b : a));
+    return { nextRevision: last.revision, position: last.position };
   }
 }
 
@@ -330,6 +306,14 @@ function openDatabase(path: string): Database.Database {
 
 function prepareStatements(db: Database.Database) {
   return {
+    eventById: db.prepare<[string], StoredId>('SELECT stream, revision, position FROM events WHERE id = ?'),
+    streamRevision: db.prepare<[string], number>('SELECT revision FROM streams WHERE name = ?').pluck(),
+    insertEvent: db.prepare<[string, string, number, string, string, string]>(
+      'INSERT INTO events (id, stream, revision, type, data, metadata) VALUES (?, ?, ?, ?, ?, ?)',
+    ),
+    upsertStream: db.prepare<[string, number]>(
+      'INSERT INTO streams (name, revision) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET revision = excluded.revision',
+    ),
     readStream: db.prepare<[string, number], EventRow>(
       `SELECT ${EVENT_COLUMNS} FROM events WHERE stream = ? AND revision >= ? ORDER BY revision`,
     ),
@@ -350,14 +334,10 @@ function assertAppendable(events: NewEvent[], expected: ExpectedRevision): void 
   }
 }
 
-function toError(error: WriterError): Error {
-  if (
-    error.name === 'WrongExpectedRevisionError' &&
-    error.stream !== undefined &&
-    error.expected !== undefined
-  )
-    return new WrongExpectedRevisionError(error.stream, error.expected, error.actual ?? 'no_stream');
-  return new Error(error.message);
+function checkExpected(stream: string, expected: ExpectedRevision, current: number | undefined): void {
+  if (expected === 'any') return;
+  const ok = expected === 'no_stream' ? current === undefined : current === expected;
+  if (!ok) throw new WrongExpectedRevisionError(stream, expected, current ?? 'no_stream');
 }
 
 function serialize(event: NewEvent): PendingAppend['events'][number] {
@@ -379,4 +359,9 @@ function toRecorded(row: EventRow): RecordedEvent {
     data: JSON.parse(row.data) as unknown,
     metadata: JSON.parse(row.metadata) as EventMetadata,
   };
+}
+
+function settle(append: PendingAppend, outcome: Outcome): void {
+  if (outcome.ok) append.resolve(outcome.result);
+  else append.reject(outcome.error);
 }
