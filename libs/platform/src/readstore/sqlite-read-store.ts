@@ -149,17 +149,13 @@ function sameValue(a: Bind, b: Bind): boolean {
   return a === b || (Buffer.isBuffer(a) && Buffer.isBuffer(b) && a.equals(b));
 }
 
-function toBind(value: Scalar | undefined): Bind {
-  return columnValue(value);
-}
-
 function whereClause(where: Record<string, Scalar> = {}): WhereClause {
   const keys: string[] = [];
   const terms: WhereClause['terms'] = [];
   const args: Bind[] = [];
   for (const [field, value] of Object.entries(where)) {
     if (field !== 'id') checkField(field);
-    const bind = toBind(value);
+    const bind = columnValue(value);
     const isNull = bind === null;
     keys.push(`${field}:${isNull ? 'null' : 'value'}`);
     terms.push({ field, isNull });
@@ -177,7 +173,7 @@ function segmentsFor(orderBy: string, direction: Direction, after: FindQuery['af
   if (orderBy === 'id') return [{ kind: 'id', afterId: after?.id }];
   const asc = direction === 'asc';
   if (!after) return asc ? [{ kind: 'nulls' }, { kind: 'values' }] : [{ kind: 'values' }, { kind: 'nulls' }];
-  const value = toBind(after.value);
+  const value = columnValue(after.value);
   if (value === null) {
     const nulls: Segment = { kind: 'nulls', afterId: after.id };
     return asc ? [nulls, { kind: 'values' }] : [nulls];

@@ -22,8 +22,7 @@ export class ViewsCheckpoint {
     if (position <= this.known) return;
     const deadline = Date.now() + timeoutMs;
     for (;;) {
-      this.known = Math.max(this.known, await this.views.getCheckpoint(CHECKPOINT));
-      if (this.known >= position) return;
+      if ((await this.current()) >= position) return;
       if (Date.now() >= deadline) {
         throw new ProjectionTimeoutError(`views did not reach position ${position} within ${timeoutMs} ms`);
       }
