@@ -367,6 +367,25 @@ function readStoreContract(name: string, backend: Backend): void {
       ).toBe(1);
     });
 
+    it('answers queries alike before and after deferred indexes are built, with documents replaced meanwhile', async () => {
+      const spec = [{ collection: 'pages', fields: ['space', 'position'] }];
+      await store.ensureIndexes(spec, { deferred: true });
+      await store.commit([
+        put('pages', { id: 'a', space: 's', position: 2 }),
+        put('pages', { id: 'b', space: 's', position: 1 }),
+        put('pages', { id: 'c', space: 't', position: 3 }),
+      ]);
+      await store.commit([put('pages', { id: 'c', space: 's', position: 0 })]);
+      const query = { where: { space: 's' }, orderBy: 'position', limit: 5 } as const;
+      const before = await store.find('pages', query);
+      expect(before.items.map((doc) => doc.id)).toEqual(['c', 'b', 'a']);
+      await store.ensureIndexes(spec);
+      await store.commit([put('pages', { id: 'a', space: 't', position: 2 })]);
+      const after = await store.find('pages', query);
+      expect(after.items.map((doc) => doc.id)).toEqual(['c', 'b']);
+      expect(after.count).toBe(2);
+    });
+
     it('commits with an expected checkpoint only when it matches (compare-and-set)', async () => {
       await store.commit([put('pages', { id: 'a' })], { name: 'proj', position: 3, expected: 0 });
       const stale = store.commit([put('pages', { id: 'b' })], { name: 'proj', position: 4, expected: 2 });
@@ -573,6 +592,18 @@ describe('SqliteReadStore specifics', () => {
       ],
     ];
     for (const [query, plan] of cases) expect(store.explain('pages', query)).toEqual(plan);
+  });
+
+  it('builds deferred indexes only on the call without `deferred`', async () => {
+    const spec = [{ collection: 'pages', fields: ['space', 'position'] }];
+    await store.ensureIndexes(spec, { deferred: true });
+    await store.commit([put('pages', { id: 'a', space: 's', position: 1 })]);
+    const query: FindQuery = { where: { space: 's' }, orderBy: 'position', limit: 10 };
+    expect(store.explain('pages', query).join('\n')).not.toMatch(/USING INDEX ix/);
+    await store.ensureIndexes(spec);
+    expect(store.explain('pages', query).join('\n')).toMatch(
+      /USING INDEX ix\["pages",\["space","position"\]\]/,
+    );
   });
 
   it('uses the primary key for lookups by id and id order', async () => {

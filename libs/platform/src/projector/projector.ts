@@ -13,6 +13,7 @@ import {
   type ReadStore,
   type Write,
 } from '../readstore/read-store.port';
+import { DeferredIndexes } from './deferred-indexes';
 import type { Projection, ProjectionContext } from './projection';
 import { RebuildBuffer } from './rebuild-buffer';
 import { UnitOfWork } from './unit-of-work';
@@ -211,7 +212,11 @@ export class Projector implements ViewChanges {
     const scope = this.rebuildScope(options.projection);
     const generation = await this.views.createGeneration();
     const target = this.views.forGeneration(generation);
-    await target.ensureIndexes(this.projections.flatMap((p) => p.indexes));
+    const indexes = new DeferredIndexes(
+      target,
+      this.projections.flatMap((p) => p.indexes),
+    );
+    await indexes.prepare();
     let route: Route = (event) => this.byType.get(event.type) ?? [];
     if (options.projection !== undefined) {
       const rebuilt = new Set(scope.flatMap((p) => p.collections));
@@ -228,7 +233,7 @@ export class Projector implements ViewChanges {
     }
     const head = await this.events.headPosition();
     const batchSize = options.batchSize ?? REBUILD_BATCH;
-    const buffer = new RebuildBuffer(target);
+    const buffer = new RebuildBuffer(target, undefined, (collection) => indexes.build(collection));
     let position = 0;
     let applied = 0;
     for (;;) {
@@ -246,6 +251,7 @@ export class Projector implements ViewChanges {
       }
       // Caught up: the checkpoint goes in with the held documents, the generation is complete only then.
       await target.commit(buffer.drain(), { name: CHECKPOINT, position });
+      await indexes.build();
       if (await this.switchOver(generation, position)) return applied;
       await new Promise((resolve) => setTimeout(resolve, PROMOTE_RETRY_MS));
     }

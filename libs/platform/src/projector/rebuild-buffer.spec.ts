@@ -75,4 +75,14 @@ describe('RebuildBuffer', () => {
     expect(page.items).toEqual([{ id: 's1', org: 'p' }]);
     expect(buffer.drain()).toEqual([]);
   });
+
+  it('lets the store prepare a collection (its deferred indexes) before it answers a query on it', async () => {
+    const prepared: string[] = [];
+    const buffer = new RebuildBuffer(store, undefined, async (collection) => {
+      prepared.push(collection);
+    });
+    await buffer.reads.get('spaces', 's1');
+    await buffer.reads.find('spaces', { where: { org: 'o' }, limit: 10 });
+    expect(prepared).toEqual(['spaces']);
+  });
 });

@@ -22,6 +22,8 @@ export class RebuildBuffer {
   constructor(
     private readonly store: ReadStore,
     private readonly capacity = DEFAULT_CAPACITY,
+    /** Called before the store answers a query on `collection` (to build its deferred indexes). */
+    private readonly beforeFind: (collection: string) => Promise<void> = async () => {},
   ) {}
 
   /** The reads a unit of work makes, answered from held documents first. */
@@ -40,6 +42,7 @@ export class RebuildBuffer {
     // Rare (fan-outs): the store answers once it holds every document.
     find: async <T extends Doc>(collection: string, query: FindQuery): Promise<Page<T>> => {
       await this.store.commit(this.takeDirty());
+      await this.beforeFind(collection);
       return this.store.find<T>(collection, query);
     },
   };

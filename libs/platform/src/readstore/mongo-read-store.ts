@@ -230,7 +230,9 @@ export class MongoReadStore implements ReadStore {
   }
 
   /** Indexes `fields` in order, then `_id` as the tie-breaker (equality fields first, sort field last). */
-  async ensureIndexes(indexes: IndexSpec[]): Promise<void> {
+  async ensureIndexes(indexes: IndexSpec[], options: { deferred?: boolean } = {}): Promise<void> {
+    // Documents need no preparation: a deferred call has nothing to do before the indexes.
+    if (options.deferred) return;
     const generation = await this.target(true);
     for (const { collection, fields } of indexes) {
       const keys: Record<string, 1> = {};

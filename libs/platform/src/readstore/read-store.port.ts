@@ -68,8 +68,12 @@ export class CheckpointConflictError extends Error {
  * belong to a generation.
  */
 export interface ReadStore {
-  /** Creates the given indexes if missing. */
-  ensureIndexes(indexes: IndexSpec[]): Promise<void>;
+  /**
+   * Creates the given indexes if missing. With `deferred`, only prepares what writes need (SQLite's
+   * field columns) and leaves the indexes to a later call without it: a bulk load then builds each
+   * index once, sorted, instead of inserting into it row by row.
+   */
+  ensureIndexes(indexes: IndexSpec[], options?: { deferred?: boolean }): Promise<void>;
   get<T extends Doc = Doc>(collection: string, id: string): Promise<T | null>;
   find<T extends Doc = Doc>(collection: string, query: FindQuery): Promise<Page<T>>;
   /** Applies writes in order, then records the checkpoint; atomically where the backend can. */

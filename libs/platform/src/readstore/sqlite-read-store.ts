@@ -65,6 +65,10 @@ interface TableStatements {
   /** The field columns of a row (an empty row when there are none), or undefined without the row. */
   columnsOf: Stmt;
   insert: Stmt;
+  /** Insert or overwrite in one statement: for tables with no index besides the primary key. */
+  upsert: Stmt;
+  /** Whether the table has indexes of its own (field indexes), whose entries an update may rewrite. */
+  indexed: boolean;
   /** Sets `doc` and the field columns whose positions are given, no others: see `applyWrite`. */
   update(changed: number[]): Stmt;
   delete: Stmt;
@@ -349,13 +353,16 @@ class Generation {
     );
     const columns = fields.map(columnName);
     const updates = new Map<string, Stmt>();
+    const insert = `INSERT INTO ${table} (id, doc${columns.map((c) => `, ${c}`).join('')}) VALUES (?, ?${', ?'.repeat(columns.length)})`;
     const statements: TableStatements = {
       fields,
+      indexed: this.core.hasIndexes(`${this.prefix}${DOCS}${collection}`),
       get: this.core.prepare(`SELECT doc FROM ${table} WHERE id = ?`).pluck(),
       all: this.core.prepare(`SELECT doc FROM ${table} ORDER BY id`).pluck(),
       columnsOf: this.core.prepare(`SELECT ${columns.join(', ') || 'NULL'} FROM ${table} WHERE id = ?`).raw(),
-      insert: this.core.prepare(
-        `INSERT INTO ${table} (id, doc${columns.map((c) => `, ${c}`).join('')}) VALUES (?, ?${', ?'.repeat(columns.length)})`,
+      insert: this.core.prepare(insert),
+      upsert: this.core.prepare(
+        `${insert} ON CONFLICT (id) DO UPDATE SET ${['doc', ...columns].map((c) => `${c} = excluded.${c}`).join(', ')}`,
       ),
       update: (changed) => {
         const key = changed.join(',');
@@ -383,6 +390,7 @@ class SqliteCore {
   private readonly generations = new Map<number, Generation>();
   private readonly transaction: Database.Transaction<(body: () => unknown) => unknown>;
   private readonly tableExistsStmt: Stmt;
+  private readonly hasIndexesStmt: Stmt;
   private readonly tableNamesStmt: Stmt;
   private readonly allTablesStmt: Stmt;
   private readonly metaGetStmt: Stmt;
@@ -404,6 +412,9 @@ class SqliteCore {
     this.db.pragma('cache_size = -65536');
     this.tableExistsStmt = this.prepare(
       "SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = ?",
+    ).pluck();
+    this.hasIndexesStmt = this.prepare(
+      "SELECT 1 FROM sqlite_schema WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL",
     ).pluck();
     this.tableNamesStmt = this.prepare(
       `SELECT substr(name, ? + 1) FROM sqlite_schema
@@ -477,6 +488,11 @@ class SqliteCore {
     return this.tableExistsStmt.get(name) !== undefined;
   }
 
+  /** Whether a table has indexes besides its primary key's (which has no SQL of its own). */
+  hasIndexes(table: string): boolean {
+    return this.hasIndexesStmt.get(table) !== undefined;
+  }
+
   tableNamesWithPrefix(prefix: string): string[] {
     return this.tableNamesStmt.all(prefix.length, prefix.length, prefix) as string[];
   }
@@ -524,7 +540,7 @@ export class SqliteReadStore implements ReadStore {
    * Indexes `fields` in order, then `id` as the tie-breaker: list equality fields first and the sort
    * field last so that `find` with that `where` and `orderBy` is one index range scan.
    */
-  async ensureIndexes(indexes: IndexSpec[]): Promise<void> {
+  async ensureIndexes(indexes: IndexSpec[], options: { deferred?: boolean } = {}): Promise<void> {
     const specs = indexes.map(({ collection, fields }) => {
       const columns = fields.map((field) => (field === 'id' ? 'id' : columnName(field)));
       if (!fields.includes('id')) columns.push('id');
@@ -534,6 +550,7 @@ export class SqliteReadStore implements ReadStore {
       for (const { collection, fields, columns } of specs) {
         g.ensureColumns(collection, fields);
         g.dropLegacyIndexes(collection);
+        if (options.deferred) continue;
         this.core.db.exec(
           `CREATE INDEX IF NOT EXISTS ${g.indexName(collection, fields)} ON ${g.tableName(collection)} (${columns.join(', ')})`,
         );
@@ -750,6 +767,10 @@ export class SqliteReadStore implements ReadStore {
     const table = g.createTable(collection);
     const stored = doc.id === id ? doc : { ...doc, id };
     const values = table.fields.map((field) => columnValue(stored[field]));
+    if (!table.indexed) {
+      table.upsert.run(id, JSON.stringify(stored), ...values);
+      return;
+    }
     const current = table.columnsOf.get(id) as Bind[] | undefined;
     if (!current) {
       table.insert.run(id, JSON.stringify(stored), ...values);
