@@ -10,6 +10,7 @@
  */
 require('reflect-metadata');
 const { createHash, randomBytes, randomUUID } = require('node:crypto');
+const { v7: uuidv7 } = require('uuid');
 const { mkdirSync } = require('node:fs');
 const { join, resolve } = require('node:path');
 const Database = require('better-sqlite3');
@@ -81,7 +82,8 @@ async function generate(dir, total = 1_000_000, token = 'bench-token-bench-token
   const append = (stream, type, data, metadata) => {
     const revision = (revisions.get(stream) ?? -1) + 1;
     revisions.set(stream, revision);
-    insert.run(randomUUID(), stream, revision, type, JSON.stringify(data), metadata);
+    // Time-ordered ids of the command's time, as the application's newEventId makes them.
+    insert.run(uuidv7({ msecs: clock }), stream, revision, type, JSON.stringify(data), metadata);
     count += 1;
   };
 

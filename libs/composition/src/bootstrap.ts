@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { IdentityService } from '@app/identity/write/identity.commands';
 import { OrganizationService } from '@app/organizations/write/organization.commands';
+import { newEventId } from '@app/platform/eventstore/event-id';
 import { type EventStore, WrongExpectedRevisionError } from '@app/platform/eventstore/event-store.port';
 import type { CommandContext } from '@app/platform/write/command-context';
 import { SCHEMA_VERSION } from '@app/platform/write/command-runner';
@@ -49,7 +50,7 @@ async function claimBootstrap(events: EventStore, ctx: CommandContext): Promise<
       'system-bootstrap',
       [
         {
-          id: randomUUID(),
+          id: newEventId(),
           type: 'SystemBootstrapped',
           data: {},
           metadata: {

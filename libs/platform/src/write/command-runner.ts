@@ -1,7 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { CLOCK, type Clock } from '../clock/clock';
 import { type Decider, DomainError, type DomainEvent } from '../domain/decider';
+import { newEventId } from '../eventstore/event-id';
 import {
   EVENT_STORE,
   type EventStore,
@@ -137,7 +137,7 @@ export class CommandRunner {
 
   private envelope(event: DomainEvent, ctx: CommandContext): NewEvent {
     return {
-      id: randomUUID(),
+      id: newEventId(),
       type: event.type,
       data: event.data,
       metadata: {
