@@ -33,8 +33,16 @@ function openInChild(dir: string, at: number): Promise<string> {
     child.stdout.on('data', (chunk) => {
       out += chunk;
     });
+    // A child that opened the stores but does not exit has left something holding its event loop.
+    const stuck = setTimeout(() => {
+      out += ' (still running: killed)';
+      child.kill('SIGKILL');
+    }, 10_000);
     child.on('error', reject);
-    child.on('close', () => resolve(out));
+    child.on('close', () => {
+      clearTimeout(stuck);
+      resolve(out);
+    });
   });
 }
 

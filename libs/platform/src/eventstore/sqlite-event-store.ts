@@ -2,6 +2,7 @@ import { EventEmitter } from 'node:events';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type Database from 'better-sqlite3';
 import { openWalDatabase } from '../sqlite/open-database';
+import { checkpointInBackground } from '../sqlite/wal-checkpointer';
 import { deliverUntilAccepted, HANDLER_RETRY_DELAY_MS, Waiter } from './batch-delivery';
 import {
   type AppendResult,
@@ -88,11 +89,13 @@ export class SqliteEventStore implements EventStore {
   private readonly statements: ReturnType<typeof prepareStatements>;
   private readonly commitBatch: (batch: PendingAppend[]) => Outcome[];
   private readonly appendOne: (append: PendingAppend) => AppendResult;
+  private readonly stopCheckpoints: () => Promise<void>;
 
   constructor(options: SqliteEventStoreOptions) {
     this.pollIntervalMs = options.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS;
     this.notifier.setMaxListeners(0);
     this.db = openDatabase(options.path);
+    this.stopCheckpoints = checkpointInBackground(this.db, options.path, 'FULL');
     this.statements = prepareStatements(this.db);
     // Nested transactions become savepoints, so one failing append rolls back only its own writes.
     this.appendOne = this.db.transaction((append: PendingAppend) => this.write(append));
@@ -148,6 +151,7 @@ export class SqliteEventStore implements EventStore {
     await Promise.all([...this.subscriptions].map((subscription) => subscription.close()));
     this.flush();
     this.db.close();
+    await this.stopCheckpoints();
   }
 
   private readAllSync(afterPosition: number, maxCount: number): RecordedEvent[] {

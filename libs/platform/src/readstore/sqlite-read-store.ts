@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import { openWalDatabase } from '../sqlite/open-database';
+import { checkpointInBackground } from '../sqlite/wal-checkpointer';
 import {
   CheckpointConflictError,
   type CheckpointWrite,
@@ -397,6 +398,7 @@ class SqliteCore {
   private readonly metaPutStmt: Stmt;
   private readonly schemaVersionStmt: Stmt;
   private schemaVersion: unknown;
+  private readonly stopCheckpoints: () => Promise<void>;
 
   constructor(path: string) {
     // Views are derived from the log: a commit lost to a power failure (NORMAL skips the fsync per
@@ -410,6 +412,7 @@ class SqliteCore {
     // A large page cache keeps a batch's dirty index pages in memory until its commit; with the 2 MB
     // default a big batch spills them to the WAL again and again (random ids touch pages all over).
     this.db.pragma('cache_size = -65536');
+    this.stopCheckpoints = checkpointInBackground(this.db, path, 'NORMAL');
     this.tableExistsStmt = this.prepare(
       "SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = ?",
     ).pluck();
@@ -509,10 +512,11 @@ class SqliteCore {
     return this.db.prepare<Bind[], unknown>(sql);
   }
 
-  close(): void {
+  async close(): Promise<void> {
     if (!this.db.open) return;
     this.generations.clear();
     this.db.close();
+    await this.stopCheckpoints();
   }
 }
 
@@ -630,7 +634,7 @@ export class SqliteReadStore implements ReadStore {
   }
 
   async close(): Promise<void> {
-    if (this.pinned === undefined) this.core.close();
+    if (this.pinned === undefined) await this.core.close();
   }
 
   async generation(): Promise<number> {
