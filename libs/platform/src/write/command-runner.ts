@@ -24,6 +24,12 @@ interface Folded {
   position: number;
 }
 
+interface Loaded<S> {
+  state: S;
+  revision: number;
+  position: number;
+}
+
 export class PreconditionFailedError extends Error {}
 
 /**
@@ -50,17 +56,13 @@ export class CommandRunner {
    * The stream's current state: the cached fold plus whatever was appended since (by this or another
    * process), so a long stream is not read again from the start on every write.
    */
-  async load<C, E extends DomainEvent, S>(
-    decider: Decider<C, E, S>,
-    stream: string,
-  ): Promise<{ state: S; revision: number; position: number }> {
-    const cached = this.folded.get(stream);
-    const base = cached?.decider === decider ? cached : undefined;
+  async load<C, E extends DomainEvent, S>(decider: Decider<C, E, S>, stream: string): Promise<Loaded<S>> {
+    const base = this.cached<S>(decider, stream);
     const from = base ? base.revision + 1 : 0;
     const events: RecordedEvent[] = (await this.store.readStream(stream, from)).map(upcast);
     const state = events.reduce(
       (s, e) => decider.evolve(s, e as unknown as E),
-      (base?.state as S | undefined) ?? decider.initialState,
+      base?.state ?? decider.initialState,
     );
     const last = events.at(-1);
     const loaded = {
@@ -97,20 +99,39 @@ export class CommandRunner {
     return current;
   }
 
+  /**
+   * Decides on the state this process folded last, without reading the log: another process may have
+   * written the stream since, but then the append (expected revision) fails. Every other outcome (no
+   * change, a refusal, a stale If-Match) is an answer given without that check, so it is decided again
+   * on state read from the log. Conflicts read the log and retry a bounded number of times, unless the
+   * caller pinned a revision.
+   */
   private async attempt<C, E extends DomainEvent, S>(
     decider: Decider<C, E, S>,
     stream: string,
     command: C,
     ctx: CommandContext,
   ): Promise<WriteResult & { state: S; events: E[] }> {
-    for (let attempt = 1; ; attempt++) {
-      const { state, revision, position } = await this.load(decider, stream);
-      if (ctx.ifMatch != null && ctx.ifMatch !== revision) {
-        throw new PreconditionFailedError(`revision is ${revision}, If-Match asked for ${ctx.ifMatch}`);
+    let folded = this.cached<S>(decider, stream);
+    for (let conflicts = 0; ; ) {
+      const trusted = folded !== undefined;
+      const { state, revision, position } = folded ?? (await this.load(decider, stream));
+      folded = undefined;
+      let events: E[];
+      try {
+        if (ctx.ifMatch != null && ctx.ifMatch !== revision) {
+          throw new PreconditionFailedError(`revision is ${revision}, If-Match asked for ${ctx.ifMatch}`);
+        }
+        events = decider.decide(command, state);
+      } catch (error) {
+        if (trusted) continue;
+        throw error;
       }
-      const events = decider.decide(command, state);
       const after = events.reduce(decider.evolve, state);
-      if (events.length === 0) return { position, revision, state: after, events };
+      if (events.length === 0) {
+        if (trusted) continue;
+        return { position, revision, state: after, events };
+      }
       try {
         const result = await this.store.append(
           stream,
@@ -124,8 +145,11 @@ export class CommandRunner {
         });
         return { position: result.position, revision: result.nextRevision, state: after, events };
       } catch (error) {
+        // Written elsewhere since this process folded the stream: not a conflict with the caller yet.
+        if (trusted && error instanceof WrongExpectedRevisionError) continue;
         const retry = error instanceof WrongExpectedRevisionError && ctx.ifMatch == null;
-        if (!retry || attempt >= MAX_ATTEMPTS) {
+        conflicts += 1;
+        if (!retry || conflicts >= MAX_ATTEMPTS) {
           if (error instanceof WrongExpectedRevisionError) {
             throw new DomainError('conflict', 'the resource was changed concurrently, try again');
           }
@@ -133,6 +157,12 @@ export class CommandRunner {
         }
       }
     }
+  }
+
+  /** The state last folded for `stream` by this decider, if kept. */
+  private cached<S>(decider: unknown, stream: string): Loaded<S> | undefined {
+    const folded = this.folded.get(stream);
+    return folded?.decider === decider ? (folded as Loaded<S>) : undefined;
   }
 
   private envelope(event: DomainEvent, ctx: CommandContext): NewEvent {
