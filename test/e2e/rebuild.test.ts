@@ -2,8 +2,9 @@ import { join } from 'node:path';
 import { PROJECTION_LIST } from '@app/composition/catalog';
 import type { EventStore } from '@app/platform/eventstore/event-store.port';
 import { SqliteEventStore } from '@app/platform/eventstore/sqlite-event-store';
+import type { Projection } from '@app/platform/projector/projection';
 import { Projector } from '@app/platform/projector/projector';
-import type { ReadStore } from '@app/platform/readstore/read-store.port';
+import type { Doc, ReadStore } from '@app/platform/readstore/read-store.port';
 import { SqliteReadStore } from '@app/platform/readstore/sqlite-read-store';
 import { removeDir, startTestApp, type TestApp, tempDataDir } from '../support/app-harness';
 
@@ -272,5 +273,51 @@ describe('rebuild while serving', () => {
       /unknown projection nope/,
     );
     expect(await app.built.storage.views.generation()).toBe(generation);
+  });
+});
+
+/** A projection whose fix changes what it writes: titles it puts end in " (fixed)". */
+function fixedVersion(projection: Projection): Projection {
+  const fix = (doc: Doc): Doc =>
+    typeof doc.title === 'string' ? { ...doc, title: `${doc.title} (fixed)` } : doc;
+  return {
+    ...projection,
+    apply: (event, ctx) =>
+      projection.apply(event, { ...ctx, put: (collection, doc) => ctx.put(collection, fix(doc)) }),
+  };
+}
+
+describe('a rebuild promoted by another process while no event arrives', () => {
+  it("the server's cached documents and answers follow the switch", async () => {
+    const dataDir = tempDataDir();
+    const app = await startTestApp({ dataDir });
+    const events = new SqliteEventStore({ path: join(dataDir, 'events.sqlite') });
+    const views = new SqliteReadStore({ path: join(dataDir, 'views.sqlite') });
+    try {
+      const created = await app.http('POST', `/v1/orgs/${app.organizationId}/spaces`, {
+        body: { title: 'S' },
+      });
+      const path = `/v1/spaces/${(created.body as Resource).id}`;
+      // Read twice: the second answer comes from the server's caches.
+      expect(((await ok(app, path)) as Resource).title).toBe('S');
+      expect(((await ok(app, path)) as Resource).title).toBe('S');
+      const changes: string[] = [];
+      app.built.app.get(Projector).onChange((changed) => changes.push(String(changed)));
+
+      const cli = new Projector(events, views, PROJECTION_LIST.map(fixedVersion));
+      await cli.rebuild();
+
+      const deadline = Date.now() + 5000;
+      while (((await ok(app, path)) as Resource).title !== 'S (fixed)') {
+        if (Date.now() > deadline) throw new Error('the server still answers from the retired generation');
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      expect(changes).toContain('all');
+    } finally {
+      await events.close();
+      await views.close();
+      await app.close();
+      removeDir(dataDir);
+    }
   });
 });

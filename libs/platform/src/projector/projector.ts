@@ -32,6 +32,8 @@ const REBUILD_BATCH = 20_000;
 const MAX_CONFLICTS = 5;
 /** Pause before trying to promote again while the live views are ahead of the rebuilt ones. */
 const PROMOTE_RETRY_MS = 20;
+/** How often a running projector looks for a generation made live by another process (a `rebuild`). */
+const SWITCH_CHECK_MS = 500;
 
 export class ProjectionTimeoutError extends Error {}
 
@@ -106,6 +108,9 @@ export class Projector implements ViewChanges {
   private readonly byType: Map<string, Projection[]>;
   /** Serializes live batches with the switch-over that ends a rebuild in this process. */
   private exclusive: Promise<unknown> = Promise.resolve();
+  /** The live generation of the views as this projector last knew it. */
+  private generation?: number;
+  private switchWatch?: NodeJS.Timeout;
 
   static readonly tokens = { EVENT_STORE, READ_STORE, PROJECTIONS };
 
@@ -131,10 +136,15 @@ export class Projector implements ViewChanges {
 
   async start(): Promise<void> {
     await this.prepare();
+    this.generation = await this.views.generation();
     this.subscription = this.events.subscribeAll(this.position, (batch) => this.apply(batch));
+    // Nothing else tells this process of another's promote while no event arrives to conflict on.
+    this.switchWatch = setInterval(() => void this.noticeSwitch(), SWITCH_CHECK_MS).unref();
   }
 
   async stop(): Promise<void> {
+    clearInterval(this.switchWatch);
+    this.switchWatch = undefined;
     await this.subscription?.close();
     this.subscription = undefined;
   }
@@ -265,6 +275,7 @@ export class Projector implements ViewChanges {
   private switchOver(generation: number, position: number): Promise<boolean> {
     return this.serialized(async () => {
       if (!(await this.views.promote(generation, { checkpoint: CHECKPOINT }))) return false;
+      this.generation = generation;
       this.changes.announce('all');
       if (position > this.position) this.advance(position);
       return true;
@@ -302,6 +313,7 @@ export class Projector implements ViewChanges {
    * log what they lack before `before` (the batch in hand brings the rest).
    */
   private async resync(before: number): Promise<void> {
+    this.generation = await this.views.generation();
     this.position = await this.views.getCheckpoint(CHECKPOINT);
     // Someone else changed the views: what, is not known here.
     this.changes.announce('all');
@@ -313,6 +325,16 @@ export class Projector implements ViewChanges {
       await this.applyFresh(missing);
     }
     this.progress.emit('advance');
+  }
+
+  /** Continues on the views another process made live, once seen (see `resync`). */
+  private noticeSwitch(): Promise<void> {
+    return this.serialized(async () => {
+      if (this.subscription === undefined || (await this.views.generation()) === this.generation) return;
+      await this.resync(this.position + 1);
+    }).catch((error) => {
+      process.stderr.write(`projector: looking for a promoted generation failed: ${String(error)}\n`);
+    });
   }
 
   private advance(position: number): void {
