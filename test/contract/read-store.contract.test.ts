@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Doc, FindQuery, ReadStore, Scalar } from '@app/platform/readstore';
 import { CheckpointConflictError, MongoReadStore, SqliteReadStore } from '@app/platform/readstore';
+import { CachedReadStore } from '@app/platform/readstore/cached-read-store';
 import { MongoClient } from 'mongodb';
 import { describeIf } from '../support/describe-if';
 
@@ -555,6 +556,14 @@ function sqliteBackend(): Backend {
 }
 
 readStoreContract('sqlite', sqliteBackend());
+
+readStoreContract('sqlite behind CachedReadStore', {
+  atomicCommit: true,
+  async open() {
+    const { store, reopen } = await sqliteBackend().open();
+    return { store: new CachedReadStore(store), reopen: async () => new CachedReadStore(await reopen()) };
+  },
+});
 
 describe('SqliteReadStore specifics', () => {
   let store: SqliteReadStore;

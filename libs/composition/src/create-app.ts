@@ -1,8 +1,12 @@
+import { Access } from '@app/platform/auth/access';
 import { type Clock, SystemClock } from '@app/platform/clock/clock';
 import type { Config } from '@app/platform/config/config';
+import { ResponseCache } from '@app/platform/http/response-cache';
 import type { LogDestination } from '@app/platform/observability/logger';
 import { createObservability, observeStorage } from '@app/platform/observability/observability';
 import { serveApiReference } from '@app/platform/openapi/api-reference';
+import { Projector } from '@app/platform/projector/projector';
+import { CachedReadStore } from '@app/platform/readstore/cached-read-store';
 import { Logger } from '@nestjs/common';
 import { StandaloneModule } from './app.module';
 import { announceBootstrap } from './bootstrap';
@@ -28,9 +32,13 @@ export async function createStandaloneApp(
     service: 'standalone',
     destination: options.logDestination,
   });
-  const storage = observeStorage(openStorage(config, clock), observability);
+  const opened = observeStorage(openStorage(config, clock), observability);
+  // This process's projector writes the views, so a document cache here learns every change.
+  const storage = { ...opened, views: new CachedReadStore(opened.views) };
   const app = await createHttpApp(StandaloneModule.forRoot(config, clock, storage), config, observability);
   serveApiReference(app);
+  // The projector runs in this process, so every change of the views is announced here first.
+  new ResponseCache(app.get(Access), app.get(Projector)).install(app.getHttpAdapter().getInstance());
   await app.init();
   return { app, runtime: app.get(Runtime), storage, observability };
 }

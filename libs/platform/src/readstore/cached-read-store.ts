@@ -1,0 +1,149 @@
+import {
+  type CheckpointWrite,
+  type Doc,
+  type FindQuery,
+  type IndexSpec,
+  type Page,
+  type ReadStore,
+  type Write,
+} from './read-store.port';
+
+/** Documents kept at most before the cache starts over: a bound on memory, far above a working set. */
+const DEFAULT_CAPACITY = 50_000;
+
+/** How stale the live generation may be when a read is served: another process may promote one. */
+const GENERATION_CHECK_MS = 250;
+
+/**
+ * Keeps documents read by `get` in memory, updated by every commit made through this handle
+ * (write-through). For a process whose projector writes the live views: the projector commits through
+ * this handle. The other writer the live views can have is a rebuild promoted by another process; a
+ * read looks at the live generation when the last look is older than GENERATION_CHECK_MS, and every
+ * look (`generation()`, also the projector's) that finds it changed empties the cache.
+ *
+ * Documents handed out are frozen (deeply), since callers share them; a caller that changes a document
+ * it read must copy it, as projections already do.
+ */
+export class CachedReadStore implements ReadStore {
+  /** A document, or null when the store has none. */
+  private readonly docs = new Map<string, Doc | null>();
+  /** Advances on every change, so that a read that raced with one does not store what it read. */
+  private epoch = 0;
+  /** The live generation as last looked at, and when. */
+  private live?: number;
+  private lookedAt = 0;
+
+  constructor(
+    private readonly store: ReadStore,
+    private readonly capacity = DEFAULT_CAPACITY,
+  ) {}
+
+  async get<T extends Doc = Doc>(collection: string, id: string): Promise<T | null> {
+    if (Date.now() - this.lookedAt > GENERATION_CHECK_MS) await this.generation();
+    const key = keyOf(collection, id);
+    const kept = this.docs.get(key);
+    if (kept !== undefined) return kept as T | null;
+    const epoch = this.epoch;
+    const doc = await this.store.get<T>(collection, id);
+    if (epoch === this.epoch) this.keep(key, doc);
+    return doc;
+  }
+
+  async commit(writes: Write[], checkpoint?: CheckpointWrite): Promise<void> {
+    this.epoch++;
+    try {
+      await this.store.commit(writes, checkpoint);
+    } catch (error) {
+      this.forget();
+      throw error;
+    }
+    this.epoch++;
+    for (const { collection, id, doc } of writes) {
+      const key = keyOf(collection, id);
+      // A document that was not kept is not worth keeping because it was written: it may not be read.
+      if (this.docs.has(key)) this.docs.set(key, doc === null ? null : deepFreeze({ ...doc, id }));
+    }
+  }
+
+  find<T extends Doc = Doc>(collection: string, query: FindQuery): Promise<Page<T>> {
+    return this.store.find<T>(collection, query);
+  }
+
+  ensureIndexes(indexes: IndexSpec[], options?: { deferred?: boolean }): Promise<void> {
+    return this.store.ensureIndexes(indexes, options);
+  }
+
+  getCheckpoint(name: string): Promise<number> {
+    return this.store.getCheckpoint(name);
+  }
+
+  all<T extends Doc = Doc>(collection: string): Promise<T[]> {
+    return this.store.all<T>(collection);
+  }
+
+  collections(): Promise<string[]> {
+    return this.store.collections();
+  }
+
+  async clear(): Promise<void> {
+    this.forget();
+    await this.store.clear();
+    this.forget();
+  }
+
+  close(): Promise<void> {
+    this.forget();
+    return this.store.close();
+  }
+
+  async generation(): Promise<number> {
+    const live = await this.store.generation();
+    if (live !== this.live) {
+      if (this.live !== undefined) this.forget();
+      this.live = live;
+    }
+    this.lookedAt = Date.now();
+    return live;
+  }
+
+  createGeneration(): Promise<number> {
+    return this.store.createGeneration();
+  }
+
+  /** Generations other than the live one are only filled by rebuilds: not cached. */
+  forGeneration(generation: number): ReadStore {
+    return this.store.forGeneration(generation);
+  }
+
+  copyCollections(to: number, collections: string[], checkpoint: string): Promise<number> {
+    return this.store.copyCollections(to, collections, checkpoint);
+  }
+
+  async promote(generation: number, options?: { checkpoint?: string }): Promise<boolean> {
+    this.forget();
+    try {
+      return await this.store.promote(generation, options);
+    } finally {
+      this.forget();
+      this.lookedAt = 0;
+    }
+  }
+
+  private keep(key: string, doc: Doc | null): void {
+    if (this.docs.size >= this.capacity) this.docs.clear();
+    this.docs.set(key, doc === null ? null : deepFreeze(doc));
+  }
+
+  private forget(): void {
+    this.epoch++;
+    this.docs.clear();
+  }
+}
+
+const keyOf = (collection: string, id: string) => `${collection}\u0000${id}`;
+
+function deepFreeze<T>(value: T): T {
+  if (value === null || typeof value !== 'object' || Object.isFrozen(value)) return value;
+  for (const child of Object.values(value)) deepFreeze(child);
+  return Object.freeze(value);
+}
