@@ -25,7 +25,7 @@ const GENERATION_CHECK_MS = 250;
  * it read must copy it, as projections already do.
  */
 export class CachedReadStore implements ReadStore {
-  /** A document, or null when the store has none. */
+  /** A document, or null once deleted through this handle. */
   private readonly docs = new Map<string, Doc | null>();
   /** Advances on every change, so that a read that raced with one does not store what it read. */
   private epoch = 0;
@@ -45,7 +45,8 @@ export class CachedReadStore implements ReadStore {
     if (kept !== undefined) return kept as T | null;
     const epoch = this.epoch;
     const doc = await this.store.get<T>(collection, id);
-    if (epoch === this.epoch) this.keep(key, doc);
+    // Absences are not kept: most are the projector's look for a document it is about to create.
+    if (doc !== null && epoch === this.epoch) this.keep(key, doc);
     return doc;
   }
 
@@ -129,9 +130,9 @@ export class CachedReadStore implements ReadStore {
     }
   }
 
-  private keep(key: string, doc: Doc | null): void {
+  private keep(key: string, doc: Doc): void {
     if (this.docs.size >= this.capacity) this.docs.clear();
-    this.docs.set(key, doc === null ? null : deepFreeze(doc));
+    this.docs.set(key, deepFreeze(doc));
   }
 
   private forget(): void {

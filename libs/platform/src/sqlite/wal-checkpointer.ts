@@ -73,6 +73,8 @@ class WalCheckpointer {
         // A thread that is gone holds no connection any more.
         if (this.worker !== worker) return resolve();
         this.closing.set(id, resolve);
+        // Someone waits for the answer: the process must live until it comes.
+        worker.ref();
         worker.postMessage({ type: 'unwatch', id });
       });
   }
@@ -87,6 +89,7 @@ class WalCheckpointer {
       if (message.type !== 'unwatched') return;
       this.closing.get(message.id)?.();
       this.closing.delete(message.id);
+      if (this.closing.size === 0) worker.unref();
     });
     worker.on('error', (error) => {
       // The writers' own auto-checkpoints carry on; a new thread starts with the next file watched.
