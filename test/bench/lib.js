@@ -1,6 +1,6 @@
 /* Shared helpers of the benchmark harness (plain Node, no build step). */
 const { spawn } = require('node:child_process');
-const { createWriteStream, readFileSync } = require('node:fs');
+const { closeSync, createWriteStream, openSync, readFileSync } = require('node:fs');
 const http = require('node:http');
 const { createServer } = require('node:net');
 
@@ -165,19 +165,17 @@ async function mapLimit(items, concurrency, fn) {
  * spawned. `exited` settles with the exit code (or signal).
  */
 function startProcess(args, { env, logFile, cwd = ROOT, nodeArgs = [], command = process.execPath }) {
-  const out = createWriteStream(logFile, { flags: 'a' });
+  // The file itself, not a pipe through this process: a server's access log must not wait on the
+  // harness (which shares the cores) to drain it, as it would on a pipe that fills up.
+  const out = openSync(logFile, 'a');
   const child = spawn(command, [...nodeArgs, ...args], {
     cwd,
     env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: ['ignore', out, out],
   });
-  child.stdout.pipe(out, { end: false });
-  child.stderr.pipe(out, { end: false });
+  closeSync(out);
   const exited = new Promise((resolve) => {
-    child.on('exit', (code, signal) => {
-      setTimeout(() => out.end(), 50);
-      resolve({ code, signal });
-    });
+    child.on('exit', (code, signal) => resolve({ code, signal }));
   });
   return { child, pid: child.pid, exited, startedAt: process.hrtime.bigint() };
 }
