@@ -44,8 +44,12 @@ export class Access {
     this.cache = new AccessCache(changes, ['tokens', 'members']);
   }
 
-  async authenticate(token: string): Promise<{ userId: string; tokenId: string } | null> {
-    const hash = hashSecret(token);
+  authenticate(token: string): Promise<{ userId: string; tokenId: string } | null> {
+    return this.authenticateHash(hashSecret(token));
+  }
+
+  /** `authenticate` for a token already hashed (`bearerHash`). */
+  async authenticateHash(hash: string): Promise<{ userId: string; tokenId: string } | null> {
     // Unknown tokens are not kept, so guessing cannot crowd out the tokens in use.
     const doc = await this.cache.lookup(
       'tokens',

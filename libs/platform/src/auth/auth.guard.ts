@@ -10,6 +10,7 @@ import {
 import { Reflector } from '@nestjs/core';
 import { currentCorrelationId } from '../observability/request-context';
 import { Access, type Viewer } from './access';
+import { bearerHash } from './bearer';
 
 const PUBLIC = 'public-route';
 /** Marks a route that needs no token (health checks only). */
@@ -40,11 +41,10 @@ export class AuthGuard implements CanActivate {
     if (this.reflector.getAllAndOverride<boolean>(PUBLIC, [context.getHandler(), context.getClass()]))
       return true;
     const request = context.switchToHttp().getRequest<AuthedRequest>();
-    const header = request.headers.authorization;
-    const match = typeof header === 'string' ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
-    if (!match)
+    const hash = bearerHash(request.headers);
+    if (hash === null)
       throw new UnauthorizedException('Missing or malformed Authorization header; expected "Bearer <token>"');
-    const identity = await this.access.authenticate(match[1]);
+    const identity = await this.access.authenticateHash(hash);
     if (!identity) throw new UnauthorizedException('Invalid or revoked API token');
     // The id the request's log lines and X-Request-Id response header already carry, when set.
     const correlationId = currentCorrelationId() ?? correlationIdFrom(request.headers);

@@ -1,8 +1,8 @@
-import { createHash } from 'node:crypto';
 import fastifyRateLimit from '@fastify/rate-limit';
 import { Logger } from '@nestjs/common';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Redis } from 'ioredis';
+import { bearerHash } from '../auth/bearer';
 import { errorBody } from './errors';
 
 export interface RateLimitOptions {
@@ -21,18 +21,14 @@ const LOCAL_CALLERS = 50_000;
 const REDIS_COMMAND_TIMEOUT_MS = 1000;
 const REDIS_READY_WAIT_MS = 2000;
 
-const BEARER = /^Bearer\s+(\S+)\s*$/i;
-
 /**
- * Who a request counts against: a hash of its bearer token (the token itself never reaches the store
- * or a log), or its address when it has none. Tokens are hashed with their own prefix so that the key
- * differs from the token id kept in the views.
+ * Who a request counts against: its bearer token (the token itself never reaches the store or a log),
+ * or its address when it has none. The key is the second half of the token's hash (`bearerHash`,
+ * computed once per request): 128 bits, and never the whole hash the views look tokens up by.
  */
 export function rateLimitKey(request: FastifyRequest): string {
-  const header = request.headers.authorization;
-  const match = typeof header === 'string' ? BEARER.exec(header) : null;
-  if (!match) return `ip:${request.ip}`;
-  return `t:${createHash('sha256').update('rate-limit\0').update(match[1]).digest('base64url').slice(0, 32)}`;
+  const hash = bearerHash(request.headers);
+  return hash === null ? `ip:${request.ip}` : `t:${hash.slice(32)}`;
 }
 
 /** The GitBook API: `/v1` and below; operations, the internal transport and `/docs` are not limited. */

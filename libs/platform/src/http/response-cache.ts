@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Access } from '../auth/access';
+import { bearerHash } from '../auth/bearer';
 import { currentReadFloor, type ViewChanges } from '../projector/view-changes';
 import { isLimitedPath } from './rate-limit';
 
@@ -7,8 +8,6 @@ import { isLimitedPath } from './rate-limit';
 const MAX_ENTRIES = 20_000;
 const MAX_BODY_BYTES = 256 * 1024;
 const MAX_TOTAL_BYTES = 64 * 1024 * 1024;
-
-const BEARER = /^Bearer\s+(\S+)\s*$/i;
 
 interface Entry {
   body: string;
@@ -42,7 +41,7 @@ export class ResponseCache {
   private bytes = 0;
 
   constructor(
-    private readonly access: Pick<Access, 'authenticate'>,
+    private readonly access: Pick<Access, 'authenticateHash'>,
     private readonly changes: ViewChanges,
   ) {
     changes.onChange(() => this.clear());
@@ -78,11 +77,10 @@ export class ResponseCache {
   private async keyOf(request: FastifyRequest): Promise<string | undefined> {
     if (request.method !== 'GET' || !isLimitedPath(request.url)) return undefined;
     if (!this.changes.active() || !this.changes.covers(currentReadFloor())) return undefined;
-    const header = request.headers.authorization;
-    const match = typeof header === 'string' ? BEARER.exec(header) : null;
-    if (!match) return undefined;
+    const hash = bearerHash(request.headers);
+    if (hash === null) return undefined;
     // Unknown and revoked tokens go on to the application, which refuses them.
-    const identity = await this.access.authenticate(match[1]);
+    const identity = await this.access.authenticateHash(hash);
     if (!identity) return undefined;
     // Keyed by user: answers depend on the caller's memberships, which every token of a user shares.
     return `${identity.userId}\u0000${request.url}`;
