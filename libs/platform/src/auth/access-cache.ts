@@ -42,6 +42,12 @@ export class AccessCache {
     return value;
   }
 
+  /** What `lookup` would answer from memory, or undefined when it would have to load. */
+  peek<T>(collection: string, key: string): T | undefined {
+    if (!this.changes?.active() || !this.changes.covers(currentReadFloor())) return undefined;
+    return this.maps.get(collection)?.get(key) as T | undefined;
+  }
+
   private onChange(changed: ChangedCollections): void {
     if (changed !== 'all' && !this.collections.some((collection) => changed.has(collection))) return;
     this.generation++;

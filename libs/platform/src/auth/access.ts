@@ -13,10 +13,17 @@ export interface Viewer {
   correlationId: string;
 }
 
+/** Whom a valid token stands for. */
+export type Identity = Pick<Viewer, 'userId' | 'tokenId'>;
+
 export interface TokenDoc extends Doc {
   tokenId: string;
   userId: string;
   revoked: boolean;
+}
+
+function identityOf(doc: TokenDoc | null): Identity | null {
+  return !doc || doc.revoked ? null : { userId: doc.userId, tokenId: doc.tokenId };
 }
 
 export interface MemberDoc extends Doc {
@@ -44,12 +51,12 @@ export class Access {
     this.cache = new AccessCache(changes, ['tokens', 'members']);
   }
 
-  authenticate(token: string): Promise<{ userId: string; tokenId: string } | null> {
+  authenticate(token: string): Promise<Identity | null> {
     return this.authenticateHash(hashSecret(token));
   }
 
   /** `authenticate` for a token already hashed (`bearerHash`). */
-  async authenticateHash(hash: string): Promise<{ userId: string; tokenId: string } | null> {
+  async authenticateHash(hash: string): Promise<Identity | null> {
     // Unknown tokens are not kept, so guessing cannot crowd out the tokens in use.
     const doc = await this.cache.lookup(
       'tokens',
@@ -57,8 +64,13 @@ export class Access {
       () => this.views.get<TokenDoc>('tokens', hash),
       (found) => found !== null,
     );
-    if (!doc || doc.revoked) return null;
-    return { userId: doc.userId, tokenId: doc.tokenId };
+    return identityOf(doc);
+  }
+
+  /** What `authenticateHash` answers, without waiting, when the token is in memory; else undefined. */
+  knownIdentity(hash: string): Identity | null | undefined {
+    const doc = this.cache.peek<TokenDoc | null>('tokens', hash);
+    return doc === undefined ? undefined : identityOf(doc);
   }
 
   async roleIn(organization: string, userId: string): Promise<Role | null> {

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Access } from '../auth/access';
+import type { Access, Identity } from '../auth/access';
 import { bearerHash } from '../auth/bearer';
 import { currentReadFloor, type ViewChanges } from '../projector/view-changes';
 import { isLimitedPath } from './rate-limit';
@@ -41,7 +41,7 @@ export class ResponseCache {
   private bytes = 0;
 
   constructor(
-    private readonly access: Pick<Access, 'authenticateHash'>,
+    private readonly access: Pick<Access, 'authenticateHash' | 'knownIdentity'>,
     private readonly changes: ViewChanges,
   ) {
     changes.onChange(() => this.clear());
@@ -49,17 +49,18 @@ export class ResponseCache {
 
   /** Serves hits from `preHandler` (after rate limiting and body parsing) and keeps 200s in `onSend`. */
   install(fastify: FastifyInstance): void {
-    fastify.addHook('preHandler', async (request: Ticketed, reply: FastifyReply) => {
-      const key = await this.keyOf(request);
-      if (key === undefined) return;
-      const hit = this.entries.get(key);
-      if (!hit) {
-        request[TICKET] = { key, generation: this.generation };
-        return;
-      }
-      reply.code(200).header('content-type', hit.contentType);
-      if (hit.etag !== undefined) reply.header('etag', hit.etag);
-      return reply.send(hit.body);
+    // Callback style, and synchronous while the caller's token is in Access's cache: a hit then
+    // allocates no promise (each one also costs the request context's async hook).
+    fastify.addHook('preHandler', (request: Ticketed, reply: FastifyReply, done: () => void) => {
+      const hash = this.hashOf(request);
+      if (hash === undefined) return done();
+      const known = this.access.knownIdentity(hash);
+      if (known !== undefined) return this.serve(request, reply, known, done);
+      // Unknown and revoked tokens go on to the application, which refuses them.
+      this.access.authenticateHash(hash).then(
+        (identity) => this.serve(request, reply, identity, done),
+        () => done(),
+      );
     });
     fastify.addHook('onSend', (request: Ticketed, reply, payload, done) => {
       const ticket = request[TICKET];
@@ -74,16 +75,30 @@ export class ResponseCache {
     return this.entries.size;
   }
 
-  private async keyOf(request: FastifyRequest): Promise<string | undefined> {
+  /** The token hash of a request whose answer may be kept, if it is one. */
+  private hashOf(request: FastifyRequest): string | undefined {
     if (request.method !== 'GET' || !isLimitedPath(request.url)) return undefined;
     if (!this.changes.active() || !this.changes.covers(currentReadFloor())) return undefined;
-    const hash = bearerHash(request.headers);
-    if (hash === null) return undefined;
-    // Unknown and revoked tokens go on to the application, which refuses them.
-    const identity = await this.access.authenticateHash(hash);
-    if (!identity) return undefined;
+    return bearerHash(request.headers) ?? undefined;
+  }
+
+  /** Answers from the cache, or lets the request go on (with a ticket to keep its answer). */
+  private serve(request: Ticketed, reply: FastifyReply, identity: Identity | null, done: () => void): void {
+    if (!identity) {
+      done();
+      return;
+    }
     // Keyed by user: answers depend on the caller's memberships, which every token of a user shares.
-    return `${identity.userId}\u0000${request.url}`;
+    const key = `${identity.userId}\u0000${request.url}`;
+    const hit = this.entries.get(key);
+    if (!hit) {
+      request[TICKET] = { key, generation: this.generation };
+      done();
+      return;
+    }
+    reply.code(200).header('content-type', hit.contentType);
+    if (hit.etag !== undefined) reply.header('etag', hit.etag);
+    reply.send(hit.body);
   }
 
   private keep(ticket: Ticket, reply: FastifyReply, body: string): void {
