@@ -1,7 +1,7 @@
 import type { RecordedEvent } from '@app/platform/eventstore/event-store.port';
 import { upcast } from '@app/platform/eventstore/upcasters';
 import type { ProjectionContext } from '@app/platform/projector/projection';
-import type { Doc, Scalar } from '@app/platform/readstore/read-store.port';
+import { type Doc, documentKey, type Scalar } from '@app/platform/readstore/read-store.port';
 import type { AuditEntry } from '../domain/audit-entry';
 import { AUDIT_EVENTS, auditProjection } from './audit.projection';
 
@@ -19,21 +19,20 @@ export class AuditStream {
   async push(event: RecordedEvent): Promise<AuditEntry[]> {
     if (!handled.has(event.type)) return [];
     const entries: AuditEntry[] = [];
-    const key = (collection: string, id: string) => `${collection}\u0000${id}`;
     const ctx: ProjectionContext = {
       get: async <T extends Doc>(collection: string, id: string) =>
-        (this.docs.get(key(collection, id)) as T | undefined) ?? null,
+        (this.docs.get(documentKey(collection, id)) as T | undefined) ?? null,
       find: async <T extends Doc>(collection: string, where: Record<string, Scalar>) =>
         [...this.docs.entries()]
-          .filter(([k]) => k.startsWith(key(collection, '')))
+          .filter(([k]) => k.startsWith(documentKey(collection, '')))
           .map(([, doc]) => doc as T)
           .filter((doc) => Object.entries(where).every(([f, v]) => (doc[f] ?? null) === v)),
       put: async (collection, doc) => {
         if (collection === AUDIT_EVENTS) entries.push(doc as AuditEntry);
-        else this.docs.set(key(collection, doc.id), doc);
+        else this.docs.set(documentKey(collection, doc.id), doc);
       },
       delete: async (collection, id) => {
-        this.docs.delete(key(collection, id));
+        this.docs.delete(documentKey(collection, id));
       },
     };
     await auditProjection.apply(upcast(event), ctx);

@@ -1,4 +1,4 @@
-import { type ChangedCollections, currentReadFloor, type ViewChanges } from '../projector/view-changes';
+import { type ChangedCollections, cacheMayAnswer, type ViewChanges } from '../projector/view-changes';
 
 /** Entries per map before it is emptied: a bound on memory, far above the tokens and members in use. */
 const MAX_ENTRIES = 10_000;
@@ -26,12 +26,12 @@ export class AccessCache {
     keep: (value: T) => boolean = () => true,
   ): Promise<T> {
     // A read that must see a position the changes are not announced up to yet goes to the views.
-    if (!this.changes?.active() || !this.changes.covers(currentReadFloor())) return load();
+    if (!cacheMayAnswer(this.changes)) return load();
     let map = this.maps.get(collection);
     if (map?.has(key)) return map.get(key) as T;
     const generation = this.generation;
     const value = await load();
-    if (generation === this.generation && keep(value) && this.changes.active()) {
+    if (generation === this.generation && keep(value) && this.changes?.active()) {
       if (!map) {
         map = new Map();
         this.maps.set(collection, map);
@@ -44,7 +44,7 @@ export class AccessCache {
 
   /** What `lookup` would answer from memory, or undefined when it would have to load. */
   peek<T>(collection: string, key: string): T | undefined {
-    if (!this.changes?.active() || !this.changes.covers(currentReadFloor())) return undefined;
+    if (!cacheMayAnswer(this.changes)) return undefined;
     return this.maps.get(collection)?.get(key) as T | undefined;
   }
 

@@ -1,6 +1,5 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { DomainError, notFound } from '../domain/decider';
-import { hashSecret } from '../domain/ids';
 import { atLeast, type Role } from '../domain/roles';
 import { VIEW_CHANGES, type ViewChanges } from '../projector/view-changes';
 import { type Doc, READ_STORE, type ReadStore } from '../readstore/read-store.port';
@@ -51,11 +50,7 @@ export class Access {
     this.cache = new AccessCache(changes, ['tokens', 'members']);
   }
 
-  authenticate(token: string): Promise<Identity | null> {
-    return this.authenticateHash(hashSecret(token));
-  }
-
-  /** `authenticate` for a token already hashed (`bearerHash`). */
+  /** Whom the token with this hash (`bearerHash`) stands for; null when unknown or revoked. */
   async authenticateHash(hash: string): Promise<Identity | null> {
     // Unknown tokens are not kept, so guessing cannot crowd out the tokens in use.
     const doc = await this.cache.lookup(

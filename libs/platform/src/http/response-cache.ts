@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Access, Identity } from '../auth/access';
 import { bearerHash } from '../auth/bearer';
-import { currentReadFloor, type ViewChanges } from '../projector/view-changes';
+import { cacheMayAnswer, type ViewChanges } from '../projector/view-changes';
 import { isLimitedPath } from './rate-limit';
 
 /** Answers kept at most, and the largest body kept: a bound on memory, not a working-set estimate. */
@@ -78,7 +78,7 @@ export class ResponseCache {
   /** The token hash of a request whose answer may be kept, if it is one. */
   private hashOf(request: FastifyRequest): string | undefined {
     if (request.method !== 'GET' || !isLimitedPath(request.url)) return undefined;
-    if (!this.changes.active() || !this.changes.covers(currentReadFloor())) return undefined;
+    if (!cacheMayAnswer(this.changes)) return undefined;
     return bearerHash(request.headers) ?? undefined;
   }
 

@@ -1,4 +1,11 @@
-import type { Doc, FindQuery, Page, ReadStore, Write } from '../readstore/read-store.port';
+import {
+  type Doc,
+  documentKey,
+  type FindQuery,
+  type Page,
+  type ReadStore,
+  type Write,
+} from '../readstore/read-store.port';
 
 /** Documents held back at most: with 1,000,000 events to replay, a rebuild then peaks near 960 MB of RSS (B5). */
 const DEFAULT_CAPACITY = 120_000;
@@ -29,7 +36,7 @@ export class RebuildBuffer {
   /** The reads a unit of work makes, answered from held documents first. */
   readonly reads: Pick<ReadStore, 'get' | 'find'> = {
     get: async <T extends Doc>(collection: string, id: string): Promise<T | null> => {
-      const key = keyOf(collection, id);
+      const key = documentKey(collection, id);
       const entry = this.held.get(key);
       if (entry) {
         entry.used = true;
@@ -54,7 +61,7 @@ export class RebuildBuffer {
   absorb(writes: Write[]): Write[] {
     const out: Write[] = [];
     for (const write of writes) {
-      const key = keyOf(write.collection, write.id);
+      const key = documentKey(write.collection, write.id);
       const entry = this.held.get(key);
       if (!entry) {
         out.push(write);
@@ -107,5 +114,4 @@ interface Held {
   used: boolean;
 }
 
-const keyOf = (collection: string, id: string) => `${collection}\u0000${id}`;
 const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);

@@ -1,5 +1,5 @@
 import type { RecordedEvent } from '../eventstore/event-store.port';
-import type { Doc, ReadStore, Scalar, Write } from '../readstore/read-store.port';
+import { type Doc, documentKey, type ReadStore, type Scalar, type Write } from '../readstore/read-store.port';
 import type { ProjectionContext } from './projection';
 
 const FAN_OUT_LIMIT = 10_000;
@@ -41,7 +41,7 @@ export class UnitOfWork {
   }
 
   private async get<T extends Doc>(collection: string, id: string): Promise<T | null> {
-    const key = keyOf(collection, id);
+    const key = documentKey(collection, id);
     if (this.overlay.has(key)) return (this.overlay.get(key) ?? null) as T | null;
     const doc = await this.store.get<T>(collection, id);
     this.storedPos.set(key, doc?._pos ?? 0);
@@ -52,19 +52,20 @@ export class UnitOfWork {
     const stored = await this.store.find<T>(collection, { where, limit: FAN_OUT_LIMIT });
     const out = new Map<string, T>();
     for (const doc of stored.items) {
-      const key = keyOf(collection, doc.id);
+      const key = documentKey(collection, doc.id);
       if (this.overlay.has(key)) continue;
       this.storedPos.set(key, doc._pos ?? 0);
       out.set(doc.id, doc);
     }
     for (const [key, doc] of this.overlay) {
-      if (doc && key.startsWith(`${collection}\u0000`) && matches(doc, where)) out.set(doc.id, doc as T);
+      if (doc && key.startsWith(documentKey(collection, '')) && matches(doc, where))
+        out.set(doc.id, doc as T);
     }
     return [...out.values()];
   }
 
   private async write(event: RecordedEvent, collection: string, id: string, doc: Doc | null): Promise<void> {
-    const key = keyOf(collection, id);
+    const key = documentKey(collection, id);
     if (!this.overlay.has(key)) {
       // Filling a fresh generation in log order, no stored document can be ahead of the event.
       if (!this.options.guardReplays) this.storedPos.set(key, 0);
@@ -78,7 +79,6 @@ export class UnitOfWork {
   }
 }
 
-const keyOf = (collection: string, id: string) => `${collection}\u0000${id}`;
 const splitKey = (key: string): [string, string] => {
   const at = key.indexOf('\u0000');
   return [key.slice(0, at), key.slice(at + 1)];

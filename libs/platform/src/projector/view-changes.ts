@@ -29,6 +29,11 @@ export function currentReadFloor(): number {
   return readFloor.getStore() ?? 0;
 }
 
+/** Whether a cache kept by `changes` may answer the current read: changes are announced up to its floor. */
+export function cacheMayAnswer(changes: ViewChanges | undefined): boolean {
+  return changes?.active() === true && changes.covers(currentReadFloor());
+}
+
 export const VIEW_CHANGES = Symbol('VIEW_CHANGES');
 
 /** Which collections each event type's projections write. */

@@ -1,6 +1,7 @@
 import {
   type CheckpointWrite,
   type Doc,
+  documentKey,
   type FindQuery,
   type IndexSpec,
   type Page,
@@ -40,7 +41,7 @@ export class CachedReadStore implements ReadStore {
 
   async get<T extends Doc = Doc>(collection: string, id: string): Promise<T | null> {
     if (Date.now() - this.lookedAt > GENERATION_CHECK_MS) await this.generation();
-    const key = keyOf(collection, id);
+    const key = documentKey(collection, id);
     const kept = this.docs.get(key);
     if (kept !== undefined) return kept as T | null;
     const epoch = this.epoch;
@@ -60,7 +61,7 @@ export class CachedReadStore implements ReadStore {
     }
     this.epoch++;
     for (const { collection, id, doc } of writes) {
-      const key = keyOf(collection, id);
+      const key = documentKey(collection, id);
       // A document that was not kept is not worth keeping because it was written: it may not be read.
       if (this.docs.has(key)) this.docs.set(key, doc === null ? null : deepFreeze({ ...doc, id }));
     }
@@ -140,8 +141,6 @@ export class CachedReadStore implements ReadStore {
     this.docs.clear();
   }
 }
-
-const keyOf = (collection: string, id: string) => `${collection}\u0000${id}`;
 
 function deepFreeze<T>(value: T): T {
   if (value === null || typeof value !== 'object' || Object.isFrozen(value)) return value;

@@ -110,3 +110,6 @@ export interface ReadStore {
 }
 
 export const READ_STORE = Symbol('READ_STORE');
+
+/** One key for a document across collections, for in-memory maps of documents. */
+export const documentKey = (collection: string, id: string): string => `${collection}\u0000${id}`;
