@@ -110,12 +110,15 @@ describe('cluster behind a gateway', () => {
       });
       return response.status;
     };
-    // The CLI writes straight to the log: each change is seen once projected, then on every replica.
+    // The CLI writes straight to the log: each replica follows it at its own pace (polling every 100 ms),
+    // so the change is awaited until a burst spread over the replicas all shows it, within 10 s.
     const settlesOn = async (bearer: string, expected: number) => {
-      for (let i = 0; i < 200 && (await status(bearer)) !== expected; i++) {
+      let seen: number[] = [];
+      for (let i = 0; i < 200; i++) {
+        seen = await Promise.all(Array.from({ length: 8 }, () => status(bearer)));
+        if (seen.every((s) => s === expected)) break;
         await new Promise((r) => setTimeout(r, 50));
       }
-      const seen = await Promise.all(Array.from({ length: 8 }, () => status(bearer)));
       expect(seen).toEqual(Array(8).fill(expected));
     };
     await settlesOn(token, 200);
