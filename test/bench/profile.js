@@ -1,6 +1,7 @@
 /*
  * Summarizes a V8 .cpuprofile (node --cpu-prof): where the samples went, by function (self time), by
- * package or area (self time), and the application's own functions by inclusive time.
+ * package or area (self time), the application's own functions by inclusive time, and the heaviest
+ * stacks (the widest towers of the flame graph, as text).
  *
  *   node test/bench/profile.js FILE.cpuprofile [FROM_MS]   prints the summary as Markdown
  */
@@ -78,6 +79,8 @@ function summarize(file, { fromMs = 0 } = {}) {
     }
   }
 
+  const stacks = heaviestStacks(profile.nodes[0], nodes, self, total);
+
   const rank = (map, n) =>
     [...map.entries()]
       .sort((a, b) => b[1] - a[1])
@@ -96,7 +99,60 @@ function summarize(file, { fromMs = 0 } = {}) {
     topSelf: rank(bySelf, 15),
     categories: rank(byCategory, 12),
     appInclusive: rank(inclusive, 12),
+    stacks,
   };
+}
+
+/** Stacks below this share of the samples are left out of the heaviest stacks. */
+const STACK_MIN_SHARE = 0.03;
+/** A frame whose heaviest callee carries this share of its time is printed on one line with it. */
+const CHAIN_SHARE = 0.9;
+const MAX_STACK_LINES = 40;
+
+/**
+ * The call tree from the root, keeping frames with at least STACK_MIN_SHARE of the samples: what a
+ * flame graph shows as its widest towers. A chain of frames that pass (nearly) all their time to one
+ * callee is printed as `a → b → c` (the middle of a long one elided), so each line is a point where
+ * the time splits.
+ */
+function heaviestStacks(root, nodes, self, total) {
+  const inclusive = new Map();
+  const timeOf = (node) => {
+    let t = inclusive.get(node.id);
+    if (t !== undefined) return t;
+    t = self.get(node.id) ?? 0;
+    for (const c of node.children ?? []) t += timeOf(nodes.get(c));
+    inclusive.set(node.id, t);
+    return t;
+  };
+  const heavyChildren = (node) =>
+    (node.children ?? [])
+      .map((c) => nodes.get(c))
+      .filter((c) => total && timeOf(c) / total >= STACK_MIN_SHARE)
+      .sort((a, b) => timeOf(b) - timeOf(a));
+  const label = (node) => {
+    const name = node.callFrame.functionName || '(anonymous)';
+    const loc = where(node.callFrame).replace(/^.*\/dist\//, '');
+    return /^(libs|apps)\//.test(loc) ? `${name} (${loc})` : name;
+  };
+  const lines = [];
+  const visit = (node, depth) => {
+    if (lines.length >= MAX_STACK_LINES) return;
+    const chain = [label(node)];
+    let at = node;
+    for (;;) {
+      const [next] = heavyChildren(at);
+      if (!next || timeOf(next) < CHAIN_SHARE * timeOf(at)) break;
+      at = next;
+      chain.push(label(at));
+    }
+    // Long chains (framework plumbing) keep their ends: where the time enters and where it goes.
+    const shown = chain.length > 5 ? [...chain.slice(0, 2), '…', ...chain.slice(-2)] : chain;
+    lines.push({ depth, pct: timeOf(node) / total, text: shown.join(' → ') });
+    for (const child of heavyChildren(at)) visit(child, depth + 1);
+  };
+  for (const child of heavyChildren(root)) visit(child, 0);
+  return lines;
 }
 
 const p = (x) => `${(x * 100).toFixed(1)}%`;
@@ -119,6 +175,12 @@ function toMarkdown(s) {
     '| application functions, inclusive time | where | share |',
     '| --- | --- | ---: |',
     ...s.appInclusive.map((f) => `| \`${f.name}\` | ${f.where} | ${p(f.pct)} |`),
+    '',
+    `Heaviest stacks (share of the samples, callers above callees; stacks under ${p(STACK_MIN_SHARE)} left out):`,
+    '',
+    '```',
+    ...s.stacks.map((l) => `${p(l.pct).padStart(6)}  ${'  '.repeat(l.depth)}${l.text}`),
+    '```',
   );
   return lines.join('\n');
 }
