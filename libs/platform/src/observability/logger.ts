@@ -13,13 +13,30 @@ export interface LoggerOptions {
   destination?: LogDestination;
 }
 
+/**
+ * pino's ISO timestamp, formatted once per millisecond: under load many lines share one, and formatting a
+ * date for each was a measurable part of a cached request's cost.
+ */
+function isoTimeByMillisecond(): () => string {
+  let last = -1;
+  let field = '';
+  return () => {
+    const now = Date.now();
+    if (now !== last) {
+      last = now;
+      field = `,"time":"${new Date(now).toISOString()}"`;
+    }
+    return field;
+  };
+}
+
 /** One JSON object per line; lines written during a request or job carry its correlation id. */
 export function createLogger(options: LoggerOptions): pino.Logger {
   return pino(
     {
       level: options.level,
       base: options.service ? { service: options.service } : {},
-      timestamp: pino.stdTimeFunctions.isoTime,
+      timestamp: isoTimeByMillisecond(),
       formatters: { level: (label) => ({ level: label }) },
       mixin: () => {
         const context = currentContext();
