@@ -1099,7 +1099,7 @@ function report(results, rows, elapsedMs) {
       '',
       'Each missed target was run again under `node --cpu-prof` (same load; profiles in `.tmp/bench/profiles/`, open',
       'them in Chrome DevTools or speedscope for the flame graph). Self time is where the main thread was executing;',
-      'inclusive time counts callees too; the heaviest stacks are the flame graph\'s widest towers, as text.',
+      "inclusive time counts callees too; the heaviest stacks are the flame graph's widest towers, as text.",
       '',
     );
     for (const [name, p] of profiled) {
