@@ -1,4 +1,5 @@
 import { type Config, DEFAULT_BODY_LIMIT_BYTES } from '@app/platform/config/config';
+import { batchResponseWrites } from '@app/platform/http/batched-writes';
 import { errorBody, toHttpError } from '@app/platform/http/errors';
 import { installRateLimit } from '@app/platform/http/rate-limit';
 import { createValidationPipe } from '@app/platform/http/validation';
@@ -20,8 +21,8 @@ export const UNPREFIXED_ROUTES = ['health', 'ready', 'metrics', 'internal/rpc'];
 class HttpApp {}
 
 /**
- * The HTTP setup every app shares: Fastify, body limit, /v1 prefix, validation, shutdown hooks, and
- * observability (JSON logs, request correlation, /metrics). Pass the process's Observability when the
+ * The HTTP setup every app shares: Fastify, body limit, /v1 prefix, validation, shutdown hooks,
+ * observability (JSON logs, request correlation, /metrics) and batched response writes. Pass the process's Observability when the
  * storage was wrapped with it, so that its metrics land on the same registry.
  */
 export async function createHttpApp(
@@ -46,6 +47,7 @@ export async function createHttpApp(
     windowMs: config.rateLimitWindowMs,
     redisUrl: config.redisUrl,
   });
+  batchResponseWrites(adapter.getInstance());
   const app = await NestFactory.create<NestFastifyApplication>(
     { module: HttpApp, imports: [module, ObservabilityModule.forRoot(observability)] },
     adapter,

@@ -1,0 +1,36 @@
+import type { FastifyInstance } from 'fastify';
+
+/**
+ * Holds each answer to a read until the end of the current event-loop turn, then writes all the turn's
+ * held answers back to back.
+ *
+ * Why: reads are answered as their requests are parsed, one by one, and each socket write wakes the
+ * client that waits for it. Interleaved with the work of the next request, nearly every write pays that
+ * wake-up (on a virtual machine, a cross-CPU interrupt charged to the writer's system call); written
+ * together, most find their reader already awake. On the 2-core benchmark machine a cached GET's socket
+ * write went from ~23 µs to a fraction of that (B1: 19k → 26k req/s). The delay added to an answer is
+ * the rest of the turn it was ready in. Writes are not held: their answers already leave together, when
+ * the group commit that made them durable settles, and holding them only made them later (B3 slower).
+ */
+export function batchResponseWrites(fastify: FastifyInstance): void {
+  let held: (() => void)[] = [];
+  const release = () => {
+    const batch = held;
+    held = [];
+    let failure: { error: unknown } | undefined;
+    for (const write of batch) {
+      try {
+        write();
+      } catch (error) {
+        // The rest of the batch is still written; the first failure surfaces as it would have unbatched.
+        failure ??= { error };
+      }
+    }
+    if (failure) throw failure.error;
+  };
+  fastify.addHook('onSend', (request, _reply, payload, done) => {
+    if (request.method !== 'GET' && request.method !== 'HEAD') return done(null, payload);
+    if (held.length === 0) setImmediate(release);
+    held.push(() => done(null, payload));
+  });
+}
