@@ -47,7 +47,9 @@ export async function createHttpApp(
     windowMs: config.rateLimitWindowMs,
     redisUrl: config.redisUrl,
   });
-  batchResponseWrites(adapter.getInstance());
+  batchResponseWrites(adapter.getInstance(), (error) =>
+    observability.logger.error({ err: error }, 'writing a held answer failed'),
+  );
   const app = await NestFactory.create<NestFastifyApplication>(
     { module: HttpApp, imports: [module, ObservabilityModule.forRoot(observability)] },
     adapter,

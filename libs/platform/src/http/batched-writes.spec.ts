@@ -8,7 +8,9 @@ import { batchResponseWrites } from './batched-writes';
 function appWithMarks(): { app: FastifyInstance; marks: string[] } {
   const marks: string[] = [];
   const app = Fastify();
-  batchResponseWrites(app);
+  batchResponseWrites(app, (error) => {
+    throw error;
+  });
   app.addHook('onSend', (request, _reply, payload, done) => {
     marks.push(`written ${request.method}`);
     done(null, payload);
@@ -48,5 +50,26 @@ describe('batchResponseWrites', () => {
     await new Promise((resolve) => setImmediate(resolve));
     expect(marks).toEqual(['written PATCH', 'turn over PATCH']);
     await app.close();
+  });
+
+  it('abandons an answer whose write throws, and still writes the others', async () => {
+    type Hook = (request: unknown, reply: unknown, payload: unknown, done: () => void) => void;
+    let hook: Hook | undefined;
+    const errors: unknown[] = [];
+    batchResponseWrites({ addHook: ((_name: string, fn: Hook) => (hook = fn)) as never }, (error) =>
+      errors.push(error),
+    );
+    const reply = () => ({ raw: { writableEnded: false, destroy: jest.fn() } });
+    const [broken, fine] = [reply(), reply()];
+    const written: string[] = [];
+    hook?.({ method: 'GET' }, broken, 'a', () => {
+      throw new Error('boom');
+    });
+    hook?.({ method: 'GET' }, fine, 'b', () => written.push('b'));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(written).toEqual(['b']);
+    expect(errors).toEqual([new Error('boom')]);
+    expect(broken.raw.destroy).toHaveBeenCalled();
+    expect(fine.raw.destroy).not.toHaveBeenCalled();
   });
 });

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 
 /**
  * Holds each answer to a read until the end of the current event-loop turn, then writes all the turn's
@@ -12,25 +12,28 @@ import type { FastifyInstance } from 'fastify';
  * the rest of the turn it was ready in. Writes are not held: their answers already leave together, when
  * the group commit that made them durable settles, and holding them only made them later (B3 slower).
  */
-export function batchResponseWrites(fastify: FastifyInstance): void {
-  let held: (() => void)[] = [];
+export function batchResponseWrites(
+  fastify: Pick<FastifyInstance, 'addHook'>,
+  onError: (error: unknown) => void,
+): void {
+  let held: { reply: FastifyReply; write: () => void }[] = [];
   const release = () => {
     const batch = held;
     held = [];
-    let failure: { error: unknown } | undefined;
-    for (const write of batch) {
+    for (const { reply, write } of batch) {
       try {
         write();
       } catch (error) {
-        // The rest of the batch is still written; the first failure surfaces as it would have unbatched.
-        failure ??= { error };
+        // Out of the request's own call chain now, a throw would end the process: the one answer is
+        // abandoned (its connection closed rather than left hanging) and the rest are still written.
+        onError(error);
+        if (!reply.raw.writableEnded) reply.raw.destroy();
       }
     }
-    if (failure) throw failure.error;
   };
-  fastify.addHook('onSend', (request, _reply, payload, done) => {
+  fastify.addHook('onSend', (request, reply, payload, done) => {
     if (request.method !== 'GET' && request.method !== 'HEAD') return done(null, payload);
     if (held.length === 0) setImmediate(release);
-    held.push(() => done(null, payload));
+    held.push({ reply, write: () => done(null, payload) });
   });
 }
