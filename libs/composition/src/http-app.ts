@@ -22,8 +22,9 @@ class HttpApp {}
 
 /**
  * The HTTP setup every app shares: Fastify, body limit, /v1 prefix, validation, shutdown hooks,
- * observability (JSON logs, request correlation, /metrics) and batched response writes. Pass the process's Observability when the
- * storage was wrapped with it, so that its metrics land on the same registry.
+ * observability (JSON logs, request correlation, /metrics) and batched answers to reads. Pass the
+ * process's Observability when the storage was wrapped with it, so that its metrics land on the same
+ * registry.
  */
 export async function createHttpApp(
   module: DynamicModule,

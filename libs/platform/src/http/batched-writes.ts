@@ -16,13 +16,13 @@ export function batchResponseWrites(
   fastify: Pick<FastifyInstance, 'addHook'>,
   onError: (error: unknown) => void,
 ): void {
-  let held: { reply: FastifyReply; write: () => void }[] = [];
+  let held: { reply: FastifyReply; payload: unknown; done: (error: null, payload: unknown) => void }[] = [];
   const release = () => {
     const batch = held;
     held = [];
-    for (const { reply, write } of batch) {
+    for (const { reply, payload, done } of batch) {
       try {
-        write();
+        done(null, payload);
       } catch (error) {
         // Out of the request's own call chain now, a throw would end the process: the one answer is
         // abandoned (its connection closed rather than left hanging) and the rest are still written.
@@ -34,6 +34,6 @@ export function batchResponseWrites(
   fastify.addHook('onSend', (request, reply, payload, done) => {
     if (request.method !== 'GET' && request.method !== 'HEAD') return done(null, payload);
     if (held.length === 0) setImmediate(release);
-    held.push({ reply, write: () => done(null, payload) });
+    held.push({ reply, payload, done });
   });
 }
