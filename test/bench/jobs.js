@@ -115,9 +115,12 @@ function app() {
 }
 
 /** The storage the standalone server would open on DIR with this Redis. */
-function projectStorage(clock) {
+async function projectStorage(clock) {
   const { openStorage, loadConfig } = app();
-  return openStorage(loadConfig({ DATA_DIR: values.data, REDIS_URL: redisUrl, LOG_LEVEL: 'warn' }), clock);
+  return await openStorage(
+    loadConfig({ DATA_DIR: values.data, REDIS_URL: redisUrl, LOG_LEVEL: 'warn' }),
+    clock,
+  );
 }
 
 async function flushRedis() {
@@ -169,7 +172,7 @@ async function countOf(store, type) {
 async function purge() {
   const { BullMqJobQueue, CommandRunner, SystemClock, SpacePurges } = app();
   const clock = new SystemClock();
-  const storage = projectStorage(clock);
+  const storage = await projectStorage(clock);
   const store = storage.events;
   let queue = storage.jobs;
   if (!(queue instanceof BullMqJobQueue)) throw new Error(`openStorage gave ${storage.describe}, not BullMQ`);

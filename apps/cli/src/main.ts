@@ -43,7 +43,7 @@ async function main(argv: string[]): Promise<number> {
   }
   const config = loadConfig();
   const clock = new SystemClock();
-  const storage = openStorage(config, clock);
+  const storage = await openStorage(config, clock);
   const app = await NestFactory.createApplicationContext(CliModule.forRoot(config, clock, storage), {
     logger: ['error'],
   });

@@ -1,5 +1,6 @@
 import type { Clock } from '@app/platform/clock/clock';
 import type { Config } from '@app/platform/config/config';
+import type { LiveProjector } from '@app/platform/projector/projector';
 import { type DynamicModule, Module } from '@nestjs/common';
 import { featureModules } from './catalog';
 import { CoreModule } from './core.module';
@@ -10,10 +11,18 @@ import type { Storage } from './storage';
 /** Everything in one process: the standalone product. */
 @Module({})
 export class StandaloneModule {
-  static forRoot(config: Config, clock: Clock, storage: Storage): DynamicModule {
+  static forRoot(
+    config: Config,
+    clock: Clock,
+    storage: Storage,
+    liveProjector?: LiveProjector,
+  ): DynamicModule {
     return {
       module: StandaloneModule,
-      imports: [CoreModule.forRoot(config, clock, storage, 'projector'), ...featureModules('standalone')],
+      imports: [
+        CoreModule.forRoot(config, clock, storage, 'projector', liveProjector),
+        ...featureModules('standalone'),
+      ],
       controllers: [HealthController],
       providers: [Runtime, { provide: RUNTIME_PARTS, useValue: ['projector', 'bootstrap', 'worker'] }],
     };

@@ -6,7 +6,7 @@ import { EVENT_STORE } from '@app/platform/eventstore/event-store.port';
 import { HTTP_PIPELINE } from '@app/platform/http/pipeline';
 import { Urls } from '@app/platform/http/urls';
 import { JOB_QUEUE } from '@app/platform/jobs/job-queue.port';
-import { Projector } from '@app/platform/projector/projector';
+import { LIVE_PROJECTOR, type LiveProjector, Projector } from '@app/platform/projector/projector';
 import { ReadYourWrites } from '@app/platform/projector/read-your-writes';
 import { VIEW_CHANGES } from '@app/platform/projector/view-changes';
 import { READ_STORE } from '@app/platform/readstore/read-store.port';
@@ -27,7 +27,7 @@ export const STORAGE = Symbol('STORAGE');
 export type ViewChangeSource = 'projector' | 'follow' | 'none';
 
 function viewChangesProvider(source: ViewChangeSource, storage: Storage): Provider[] {
-  if (source === 'projector') return [{ provide: VIEW_CHANGES, useExisting: Projector }];
+  if (source === 'projector') return [{ provide: VIEW_CHANGES, useExisting: LIVE_PROJECTOR }];
   if (source === 'none') return [];
   return [
     {
@@ -47,6 +47,8 @@ export class CoreModule {
     clock: Clock,
     storage: Storage,
     viewChanges: ViewChangeSource,
+    /** The projector keeping this process's views when it runs elsewhere (a thread); the in-process one otherwise. */
+    liveProjector?: LiveProjector,
   ): DynamicModule {
     return {
       module: CoreModule,
@@ -62,6 +64,9 @@ export class CoreModule {
           provide: Projector,
           useFactory: () => new Projector(storage.events, storage.views, PROJECTION_LIST),
         },
+        liveProjector
+          ? { provide: LIVE_PROJECTOR, useValue: liveProjector }
+          : { provide: LIVE_PROJECTOR, useExisting: Projector },
         ...viewChangesProvider(viewChanges, storage),
         CommandRunner,
         Access,
@@ -77,6 +82,7 @@ export class CoreModule {
         READ_STORE,
         JOB_QUEUE,
         Projector,
+        LIVE_PROJECTOR,
         CommandRunner,
         Access,
         Urls,

@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { Access } from '@app/platform/auth/access';
 import { type Clock, SystemClock } from '@app/platform/clock/clock';
 import type { Config } from '@app/platform/config/config';
@@ -5,14 +7,15 @@ import { ResponseCache } from '@app/platform/http/response-cache';
 import type { LogDestination } from '@app/platform/observability/logger';
 import { createObservability, observeStorage } from '@app/platform/observability/observability';
 import { serveApiReference } from '@app/platform/openapi/api-reference';
-import { Projector } from '@app/platform/projector/projector';
+import { LIVE_PROJECTOR, type LiveProjector } from '@app/platform/projector/projector';
 import { CachedReadStore } from '@app/platform/readstore/cached-read-store';
+import { StorageThread, type StorageThreadOptions } from '@app/platform/threads/storage-thread';
 import { Logger } from '@nestjs/common';
 import { StandaloneModule } from './app.module';
 import { announceBootstrap } from './bootstrap';
 import { createHttpApp } from './http-app';
 import { Runtime } from './runtime';
-import { openStorage } from './storage';
+import { openStorage, type StorageConfig } from './storage';
 
 export { BODY_LIMIT_BYTES } from './http-app';
 
@@ -32,15 +35,39 @@ export async function createStandaloneApp(
     service: 'standalone',
     destination: options.logDestination,
   });
-  const opened = observeStorage(openStorage(config, clock), observability);
+  const thread = config.storageThread ? storageThread(config, (writes) => views.learn(writes)) : undefined;
+  const opened = observeStorage(await openStorage(config, clock, { writer: thread?.writer }), observability);
   // This process's projector writes the views, so a document cache here learns every change.
-  const storage = { ...opened, views: new CachedReadStore(opened.views) };
-  const app = await createHttpApp(StandaloneModule.forRoot(config, clock, storage), config, observability);
+  const views = new CachedReadStore(opened.views);
+  const storage = { ...opened, views, thread };
+  const app = await createHttpApp(
+    StandaloneModule.forRoot(config, clock, storage, thread),
+    config,
+    observability,
+  );
   serveApiReference(app);
   // The projector runs in this process, so every change of the views is announced here first.
-  new ResponseCache(app.get(Access), app.get(Projector)).install(app.getHttpAdapter().getInstance());
+  const projector = app.get<symbol, LiveProjector>(LIVE_PROJECTOR);
+  new ResponseCache(app.get(Access), projector).install(app.getHttpAdapter().getInstance());
   await app.init();
   return { app, runtime: app.get(Runtime), storage, observability };
+}
+
+/**
+ * The log's commits and the projector on a thread of their own, over their own connections to the
+ * stores; the document cache of this thread learns each commit to the views. The thread runs compiled
+ * code (dist/).
+ */
+function storageThread(config: Config, onCommit: StorageThreadOptions['onCommit']): StorageThread {
+  const script = join(__dirname, 'storage-worker.js');
+  if (!existsSync(script))
+    throw new Error(`the storage thread runs compiled code: ${script} is missing (npm run build)`);
+  const storage: StorageConfig = {
+    dataDir: config.dataDir,
+    eventstoreUrl: config.eventstoreUrl,
+    mongoUrl: config.mongoUrl,
+  };
+  return new StorageThread({ script, workerData: { storage }, onCommit });
 }
 
 export async function startStandalone(config: Config, clock?: Clock) {

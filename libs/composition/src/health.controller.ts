@@ -1,6 +1,6 @@
 import { Public } from '@app/platform/auth/auth.guard';
 import { checkReadiness, storageProbes } from '@app/platform/observability/readiness';
-import { Projector } from '@app/platform/projector/projector';
+import { LIVE_PROJECTOR, type LiveProjector } from '@app/platform/projector/projector';
 import { Controller, Get, Inject, Logger, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { STORAGE } from './core.module';
@@ -12,7 +12,7 @@ export class HealthController {
   private readonly logger = new Logger('health');
 
   constructor(
-    private readonly projector: Projector,
+    @Inject(LIVE_PROJECTOR) private readonly projector: LiveProjector,
     @Inject(STORAGE) private readonly storage: Storage,
   ) {}
 

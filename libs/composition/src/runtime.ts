@@ -2,7 +2,7 @@ import { IdentityService } from '@app/identity/write/identity.commands';
 import { OrganizationService } from '@app/organizations/write/organization.commands';
 import type { Config } from '@app/platform/config/config';
 import { CONFIG } from '@app/platform/config/config.module';
-import { Projector } from '@app/platform/projector/projector';
+import { LIVE_PROJECTOR, type LiveProjector } from '@app/platform/projector/projector';
 import { Reactor } from '@app/platform/projector/reactor';
 import { SpacePurges } from '@app/spaces/write/space-purge.job';
 import {
@@ -19,7 +19,7 @@ import { closeStorage, type Storage } from './storage';
 
 /** Follows the log into the read models (standalone and the projector service). */
 export class ProjectorRunner {
-  constructor(private readonly projector: Projector) {}
+  constructor(private readonly projector: LiveProjector) {}
   start = () => this.projector.start();
   stop = () => this.projector.stop();
 }
@@ -83,7 +83,7 @@ export class Runtime implements OnApplicationBootstrap, OnApplicationShutdown {
     @Inject(CONFIG) private readonly config: Config,
     @Inject(STORAGE) private readonly storage: Storage,
     @Inject(RUNTIME_PARTS) private readonly parts: RuntimePart[],
-    private readonly projector: Projector,
+    @Inject(LIVE_PROJECTOR) private readonly projector: LiveProjector,
     private readonly moduleRef: ModuleRef,
   ) {}
 

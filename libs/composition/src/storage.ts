@@ -2,13 +2,11 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Clock } from '@app/platform/clock/clock';
 import type { Config } from '@app/platform/config/config';
-import { EventStoreDbEventStore } from '@app/platform/eventstore/esdb-event-store';
 import type { EventStore } from '@app/platform/eventstore/event-store.port';
+import type { EventWriter } from '@app/platform/eventstore/event-writer';
 import { SqliteEventStore } from '@app/platform/eventstore/sqlite-event-store';
-import { BullMqJobQueue } from '@app/platform/jobs/bullmq-job-queue';
 import { InProcessJobQueue } from '@app/platform/jobs/in-process-job-queue';
 import type { JobQueue } from '@app/platform/jobs/job-queue.port';
-import { MongoReadStore } from '@app/platform/readstore/mongo-read-store';
 import type { ReadStore } from '@app/platform/readstore/read-store.port';
 import { SqliteReadStore } from '@app/platform/readstore/sqlite-read-store';
 
@@ -20,22 +18,55 @@ export interface Storage {
   views: ReadStore;
   jobs: JobQueue;
   describe: string;
+  /** The thread committing the embedded log and running the projector, when there is one (standalone). */
+  thread?: { close(): Promise<void> };
+}
+
+/** Where the log and the views are kept; the rest of the configuration is not needed to open them. */
+export type StorageConfig = Pick<Config, 'dataDir' | 'eventstoreUrl' | 'mongoUrl'>;
+
+/*
+ * The clients of servers (EventStoreDB, MongoDB, BullMQ) are loaded only when configured: together they
+ * weigh ~45 MB of memory in each thread that loads them, the projector's thread included.
+ */
+
+/** The event store the configuration names: EventStoreDB when its URL is set, the embedded log otherwise. */
+export async function openEventStore(config: StorageConfig, writer?: EventWriter): Promise<EventStore> {
+  if (config.eventstoreUrl) {
+    const { EventStoreDbEventStore } = await import('@app/platform/eventstore/esdb-event-store');
+    return new EventStoreDbEventStore({ url: config.eventstoreUrl });
+  }
+  mkdirSync(config.dataDir, { recursive: true });
+  return new SqliteEventStore({ path: join(config.dataDir, 'events.sqlite'), writer });
+}
+
+/** The read store the configuration names: MongoDB when its URL is set, embedded views otherwise. */
+export async function openReadStore(config: StorageConfig): Promise<ReadStore> {
+  if (config.mongoUrl) {
+    const { MongoReadStore } = await import('@app/platform/readstore/mongo-read-store');
+    return new MongoReadStore({ url: config.mongoUrl });
+  }
+  mkdirSync(config.dataDir, { recursive: true });
+  return new SqliteReadStore({ path: join(config.dataDir, 'views.sqlite') });
+}
+
+async function openJobQueue(config: Config, clock: Clock): Promise<JobQueue> {
+  if (!config.redisUrl) return new InProcessJobQueue({ clock });
+  const { BullMqJobQueue } = await import('@app/platform/jobs/bullmq-job-queue');
+  // Jobs of one kind touch different streams (one space each), so a worker runs many at once and
+  // their appends share group commits: 10,000 purges ran at ~4,200 jobs/s with 16, ~5,900 with 64.
+  return new BullMqJobQueue({ redisUrl: config.redisUrl, clock, concurrency: JOB_CONCURRENCY });
 }
 
 /** Picks each adapter from the configuration: a server when its URL is set, embedded storage otherwise. */
-export function openStorage(config: Config, clock: Clock): Storage {
-  if (!config.eventstoreUrl || !config.mongoUrl) mkdirSync(config.dataDir, { recursive: true });
-  const events = config.eventstoreUrl
-    ? new EventStoreDbEventStore({ url: config.eventstoreUrl })
-    : new SqliteEventStore({ path: join(config.dataDir, 'events.sqlite') });
-  const views = config.mongoUrl
-    ? new MongoReadStore({ url: config.mongoUrl })
-    : new SqliteReadStore({ path: join(config.dataDir, 'views.sqlite') });
-  const jobs = config.redisUrl
-    ? // Jobs of one kind touch different streams (one space each), so a worker runs many at once and
-      // their appends share group commits: 10,000 purges ran at ~4,200 jobs/s with 16, ~5,900 with 64.
-      new BullMqJobQueue({ redisUrl: config.redisUrl, clock, concurrency: JOB_CONCURRENCY })
-    : new InProcessJobQueue({ clock });
+export async function openStorage(
+  config: Config,
+  clock: Clock,
+  options: { writer?: EventWriter } = {},
+): Promise<Storage> {
+  const events = await openEventStore(config, options.writer);
+  const views = await openReadStore(config);
+  const jobs = await openJobQueue(config, clock);
   const describe = [
     `events: ${config.eventstoreUrl ? 'EventStoreDB' : `embedded (${config.dataDir})`}`,
     `views: ${config.mongoUrl ? 'MongoDB' : 'embedded'}`,
@@ -48,4 +79,5 @@ export async function closeStorage(storage: Storage): Promise<void> {
   await storage.jobs.close();
   await storage.events.close();
   await storage.views.close();
+  await storage.thread?.close();
 }

@@ -28,7 +28,7 @@ export async function startService(
       if (role === 'worker' && !config.redisUrl)
         throw new ConfigError('REDIS_URL', 'is required by the worker service');
       const clock = new SystemClock();
-      const storage = observeStorage(openStorage(config, clock), observability);
+      const storage = observeStorage(await openStorage(config, clock), observability);
       const module = ServiceModule.forRoot(role, config, clock, storage, cluster);
       app = await createHttpApp(module, config, observability);
     }

@@ -21,6 +21,12 @@ export interface Config {
   rateLimitWindowMs: number;
   /** Largest request body accepted; larger ones answer 413. */
   bodyLimitBytes: number;
+  /**
+   * Standalone: commit the log and run the projector on a storage thread of their own (compiled code
+   * only). Unset means on the serving thread, as the tests that build the app in memory do;
+   * `loadConfig` turns it on unless STORAGE_THREAD=0.
+   */
+  storageThread?: boolean;
 }
 
 /** High enough for one client to load-test one process; lower it where clients are not trusted. */
@@ -93,5 +99,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     // Whole seconds at least: the headers count in seconds.
     rateLimitWindowMs: integer(env, 'RATE_LIMIT_WINDOW_MS', DEFAULT_RATE_LIMIT_WINDOW_MS, 1000, 86_400_000),
     bodyLimitBytes: integer(env, 'BODY_LIMIT_BYTES', DEFAULT_BODY_LIMIT_BYTES, 1024, 1024 * 1024 * 1024),
+    storageThread: integer(env, 'STORAGE_THREAD', 1, 0, 1) === 1,
   };
 }

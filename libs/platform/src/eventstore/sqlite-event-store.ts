@@ -15,12 +15,19 @@ import {
   type Subscription,
   WrongExpectedRevisionError,
 } from './event-store.port';
+import { type EventWriter, fromWireError, type SerializedEvent } from './event-writer';
 
 export interface SqliteEventStoreOptions {
   /** SQLite file; created when missing. Several processes may share it. */
   path: string;
   /** How often subscriptions look for events appended by other processes (default 100). */
   pollIntervalMs?: number;
+  /**
+   * Commits appends elsewhere (the storage thread of a standalone server, which holds its own store on
+   * the file) instead of on this thread; this store then only reads. Its subscriptions learn of those
+   * commits when they are answered.
+   */
+  writer?: EventWriter;
 }
 
 const DEFAULT_POLL_INTERVAL_MS = 100;
@@ -66,7 +73,7 @@ interface StoredId {
 interface PendingAppend {
   stream: string;
   expected: ExpectedRevision;
-  events: { id: string; type: string; data: string; metadata: string }[];
+  events: SerializedEvent[];
   resolve: (result: AppendResult) => void;
   reject: (error: unknown) => void;
 }
@@ -90,10 +97,14 @@ export class SqliteEventStore implements EventStore {
   private readonly commitBatch: (batch: PendingAppend[]) => Outcome[];
   private readonly appendOne: (append: PendingAppend) => AppendResult;
   private readonly stopCheckpoints: () => Promise<void>;
+  private readonly writer?: EventWriter;
+  /** Batches handed to `writer` and not answered yet. */
+  private readonly inFlight = new Set<Promise<void>>();
 
   constructor(options: SqliteEventStoreOptions) {
     this.pollIntervalMs = options.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS;
     this.notifier.setMaxListeners(0);
+    this.writer = options.writer;
     this.db = openDatabase(options.path);
     this.stopCheckpoints = checkpointInBackground(this.db, options.path, 'FULL');
     this.statements = prepareStatements(this.db);
@@ -107,11 +118,20 @@ export class SqliteEventStore implements EventStore {
   }
 
   append(stream: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
+    return this.appendSerialized(stream, events.map(serialize), expected);
+  }
+
+  /** `append` for events already serialized (those another thread hands to this one to commit). */
+  appendSerialized(
+    stream: string,
+    events: SerializedEvent[],
+    expected: ExpectedRevision,
+  ): Promise<AppendResult> {
     if (this.closed) return Promise.reject(new Error('event store is closed'));
     return new Promise((resolve, reject) => {
       try {
         assertAppendable(events, expected);
-        this.pending.push({ stream, expected, events: events.map(serialize), resolve, reject });
+        this.pending.push({ stream, expected, events, resolve, reject });
         this.scheduleFlush();
       } catch (error) {
         reject(error);
@@ -150,6 +170,7 @@ export class SqliteEventStore implements EventStore {
     this.closed = true;
     await Promise.all([...this.subscriptions].map((subscription) => subscription.close()));
     this.flush();
+    await Promise.all(this.inFlight);
     this.db.close();
     await this.stopCheckpoints();
   }
@@ -174,6 +195,10 @@ export class SqliteEventStore implements EventStore {
     const batch = this.pending;
     if (batch.length === 0) return;
     this.pending = [];
+    if (this.writer) {
+      this.commitElsewhere(this.writer, batch);
+      return;
+    }
     let outcomes: Outcome[];
     try {
       outcomes = this.commitBatch(batch);
@@ -183,6 +208,26 @@ export class SqliteEventStore implements EventStore {
     }
     for (const [i, append] of batch.entries()) settle(append, outcomes[i]);
     if (outcomes.some((outcome) => outcome.ok)) this.notifier.emit(APPENDED);
+  }
+
+  private commitElsewhere(writer: EventWriter, batch: PendingAppend[]): void {
+    const done = writer
+      .commit(batch.map(({ stream, expected, events }) => ({ stream, expected, events })))
+      .then(
+        (outcomes) => {
+          for (const [i, append] of batch.entries()) {
+            const outcome = outcomes[i];
+            if (outcome.ok) append.resolve(outcome.result);
+            else append.reject(fromWireError(outcome.error));
+          }
+          if (outcomes.some((outcome) => outcome.ok)) this.notifier.emit(APPENDED);
+        },
+        (error: unknown) => {
+          for (const append of batch) append.reject(error);
+        },
+      )
+      .finally(() => this.inFlight.delete(done));
+    this.inFlight.add(done);
   }
 
   private attempt(append: PendingAppend): Outcome {
@@ -328,7 +373,7 @@ function prepareStatements(db: Database.Database) {
   };
 }
 
-function assertAppendable(events: NewEvent[], expected: ExpectedRevision): void {
+function assertAppendable(events: readonly { id: string }[], expected: ExpectedRevision): void {
   if (events.length === 0) throw new Error('append needs at least one event');
   if (typeof expected === 'number' && !(Number.isInteger(expected) && expected >= 0)) {
     throw new Error(`invalid expected revision ${expected}`);
@@ -344,7 +389,7 @@ function checkExpected(stream: string, expected: ExpectedRevision, current: numb
   if (!ok) throw new WrongExpectedRevisionError(stream, expected, current ?? 'no_stream');
 }
 
-function serialize(event: NewEvent): PendingAppend['events'][number] {
+function serialize(event: NewEvent): SerializedEvent {
   return {
     id: event.id,
     type: event.type,

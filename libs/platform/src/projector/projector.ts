@@ -47,6 +47,29 @@ export interface RebuildOptions {
 /** Position reached, head of the log when the rebuild started (or the position, if past it), events applied. */
 export type RebuildProgress = (position: number, head: number, applied: number) => void;
 
+/** What one commit to the live views changed, as the projector publishes it. */
+export interface CommittedViews {
+  /** The log position the views include now. */
+  position: number;
+  changed: ChangedCollections;
+  /** The documents written (none when `changed` is `all`: a switch of generation). */
+  writes: readonly Write[];
+}
+
+/**
+ * What a process serving the views needs of the projector that keeps them: how far they are, a wait
+ * for a write to reach them, and notice of their changes. The projector itself, or a stand-in for one
+ * running on another thread (`StorageThread`).
+ */
+export interface LiveProjector extends ViewChanges {
+  start(): Promise<void>;
+  stop(): Promise<void>;
+  checkpoint(): number;
+  waitFor(position: number, timeoutMs?: number): Promise<void>;
+}
+
+export const LIVE_PROJECTOR = Symbol('LIVE_PROJECTOR');
+
 /** The projections an event goes to. */
 type Route = (event: RecordedEvent) => readonly Projection[];
 
@@ -99,9 +122,10 @@ async function project(
  * rebuild has switched the views to a new generation (here or in another process), it fails, and the
  * projector continues from the new generation's checkpoint instead of losing or doubling events.
  */
-export class Projector implements ViewChanges {
+export class Projector implements LiveProjector {
   private position = 0;
   private readonly changes = new ChangeListeners();
+  private readonly commits: ((committed: CommittedViews) => void)[] = [];
   private readonly collectionsByType: Map<string, Set<string>>;
   private subscription?: Subscription;
   private readonly progress = new EventEmitter();
@@ -127,6 +151,11 @@ export class Projector implements ViewChanges {
   /** Called after each commit to the live views, before a wait for its position resolves. */
   onChange(listener: (changed: ChangedCollections) => void): void {
     this.changes.add(listener);
+  }
+
+  /** Called after each commit to the live views and its announcement, with what it wrote. */
+  onCommit(listener: (committed: CommittedViews) => void): void {
+    this.commits.push(listener);
   }
 
   async prepare(): Promise<void> {
@@ -276,8 +305,7 @@ export class Projector implements ViewChanges {
     return this.serialized(async () => {
       if (!(await this.views.promote(generation, { checkpoint: CHECKPOINT }))) return false;
       this.generation = generation;
-      this.changes.announce('all');
-      if (position > this.position) this.advance(position);
+      this.publish({ position: Math.max(position, this.position), changed: 'all', writes: [] });
       return true;
     });
   }
@@ -298,13 +326,16 @@ export class Projector implements ViewChanges {
   private async applyFresh(events: RecordedEvent[]): Promise<void> {
     const last = events[events.length - 1].position;
     const route: Route = (event) => this.byType.get(event.type) ?? [];
-    await this.views.commit(await project(this.views, events, route, false), {
-      name: CHECKPOINT,
-      position: last,
-      expected: this.position,
-    });
-    this.changes.announce(collectionsTouched(events, this.collectionsByType));
-    this.advance(last);
+    const writes = await project(this.views, events, route, false);
+    await this.views.commit(writes, { name: CHECKPOINT, position: last, expected: this.position });
+    this.publish({ position: last, changed: collectionsTouched(events, this.collectionsByType), writes });
+  }
+
+  /** Announces a commit to the views, tells the commit listeners, then lets waits for it resolve. */
+  private publish(committed: CommittedViews): void {
+    this.changes.announce(committed.changed);
+    for (const listener of this.commits) listener(committed);
+    if (committed.position > this.position) this.advance(committed.position);
   }
 
   /**
@@ -316,7 +347,7 @@ export class Projector implements ViewChanges {
     this.generation = await this.views.generation();
     this.position = await this.views.getCheckpoint(CHECKPOINT);
     // Someone else changed the views: what, is not known here.
-    this.changes.announce('all');
+    this.publish({ position: this.position, changed: 'all', writes: [] });
     for (;;) {
       const missing = (await this.events.readAll(this.position, REBUILD_BATCH)).filter(
         (e) => e.position < before,

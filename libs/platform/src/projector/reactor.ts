@@ -22,8 +22,19 @@ export interface Reaction {
   coveredBySweep?: boolean;
 }
 
+/**
+ * Longest a checkpoint that only skips unrelated events waits to be committed. Those commits would
+ * otherwise contend with the projector for the views' write lock after every append; an event re-read
+ * after a crash is harmless, since reactions have one effect when repeated.
+ */
+const IDLE_CHECKPOINT_MS = 1000;
+
 export class Reactor {
   private subscription?: Subscription;
+  /** Position handled, and position in the views' checkpoint, and when that was last written. */
+  private handled = 0;
+  private committed = 0;
+  private committedAt = 0;
   static readonly tokens = { EVENT_STORE };
 
   constructor(
@@ -42,19 +53,35 @@ export class Reactor {
       from = await this.events.headPosition();
       await this.views.commit([], { name: this.checkpointName, position: from });
     }
+    this.handled = this.committed = from;
+    this.committedAt = Date.now();
     this.subscription = this.events.subscribeAll(from, (batch) => this.handle(batch));
   }
 
   private async handle(batch: RecordedEvent[]): Promise<void> {
+    let reacted = false;
     for (const event of batch) {
-      if (this.reaction.handles.includes(event.type)) await this.reaction.react(upcast(event));
+      if (!this.reaction.handles.includes(event.type)) continue;
+      await this.reaction.react(upcast(event));
+      reacted = true;
     }
     const last = batch.at(-1);
-    if (last) await this.views.commit([], { name: this.checkpointName, position: last.position });
+    if (!last) return;
+    this.handled = last.position;
+    if (reacted || Date.now() - this.committedAt >= IDLE_CHECKPOINT_MS) await this.saveCheckpoint();
+  }
+
+  private async saveCheckpoint(): Promise<void> {
+    if (this.handled === this.committed) return;
+    const position = this.handled;
+    await this.views.commit([], { name: this.checkpointName, position });
+    this.committed = position;
+    this.committedAt = Date.now();
   }
 
   async stop(): Promise<void> {
     await this.subscription?.close();
     this.subscription = undefined;
+    await this.saveCheckpoint();
   }
 }

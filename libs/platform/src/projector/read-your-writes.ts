@@ -1,5 +1,5 @@
-import { Injectable } from '@nestjs/common';
-import { Projector } from './projector';
+import { Inject, Injectable } from '@nestjs/common';
+import { LIVE_PROJECTOR, type LiveProjector } from './projector';
 
 /**
  * Makes a write's response, and any read after it, include the write: waits (bounded) until the views
@@ -7,7 +7,7 @@ import { Projector } from './projector';
  */
 @Injectable()
 export class ReadYourWrites {
-  constructor(private readonly projector: Projector) {}
+  constructor(@Inject(LIVE_PROJECTOR) private readonly projector: LiveProjector) {}
 
   async after<T>(write: { position: number }, read: () => Promise<T>): Promise<T> {
     await this.projector.waitFor(write.position);

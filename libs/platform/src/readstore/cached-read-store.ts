@@ -1,3 +1,4 @@
+import type { ForeignWrite } from '../threads/storage-thread';
 import {
   type CheckpointWrite,
   type Doc,
@@ -18,7 +19,7 @@ const GENERATION_CHECK_MS = 250;
 /**
  * Keeps documents read by `get` in memory, updated by every commit made through this handle
  * (write-through). For a process whose projector writes the live views: the projector commits through
- * this handle. The other writer the live views can have is a rebuild promoted by another process; a
+ * this handle, or, on a thread of its own, reports each commit here (`learn`). The other writer the live views can have is a rebuild promoted by another process; a
  * read looks at the live generation when the last look is older than GENERATION_CHECK_MS, and every
  * look (`generation()`, also the projector's) that finds it changed empties the cache.
  *
@@ -64,6 +65,22 @@ export class CachedReadStore implements ReadStore {
       const key = documentKey(collection, id);
       // A document that was not kept is not worth keeping because it was written: it may not be read.
       if (this.docs.has(key)) this.docs.set(key, doc === null ? null : deepFreeze({ ...doc, id }));
+    }
+  }
+
+  /**
+   * Learns of a commit another connection made to the live views (a projector on another thread), once
+   * it is readable: kept documents take the values written; `all` (a switch of generation) empties the cache.
+   */
+  learn(writes: readonly ForeignWrite[] | 'all'): void {
+    if (writes === 'all') {
+      this.forget();
+      return;
+    }
+    this.epoch++;
+    for (const { collection, id, json } of writes) {
+      const key = documentKey(collection, id);
+      if (this.docs.has(key)) this.docs.set(key, json === null ? null : deepFreeze(JSON.parse(json) as Doc));
     }
   }
 

@@ -1,0 +1,77 @@
+/*
+ * The storage thread of a standalone server (see StorageThread): commits the appends the serving thread
+ * hands over, and runs the projector, over connections of its own to the log and the views. Loaded
+ * from dist/ as a worker script.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { toWireError, type WireOutcome } from '@app/platform/eventstore/event-writer';
+import { SqliteEventStore } from '@app/platform/eventstore/sqlite-event-store';
+import { Projector } from '@app/platform/projector/projector';
+import { CachedReadStore } from '@app/platform/readstore/cached-read-store';
+import {
+  committedMessage,
+  type StorageThreadMessage,
+  type StorageThreadRequest,
+} from '@app/platform/threads/storage-thread';
+import { PROJECTION_LIST } from './projections';
+import { openEventStore, openReadStore, type StorageConfig } from './storage';
+
+if (!parentPort) throw new Error('storage-worker runs as a worker thread');
+const port = parentPort;
+const post = (message: StorageThreadMessage) => port.postMessage(message);
+
+async function main(config: StorageConfig): Promise<void> {
+  const events = await openEventStore(config);
+  // This thread's projector is the writer of the live views, so a document cache here sees every change.
+  const views = new CachedReadStore(await openReadStore(config));
+  const projector = new Projector(events, views, PROJECTION_LIST);
+  projector.onCommit((committed) => post(committedMessage(committed)));
+
+  const append = async (request: Extract<StorageThreadRequest, { type: 'append' }>) => {
+    if (!(events instanceof SqliteEventStore)) throw new Error('only the embedded log is committed here');
+    // Appended in one event-loop turn, so they share one group commit.
+    const outcomes = await Promise.all(
+      request.appends.map(({ stream, events: batch, expected }) =>
+        events.appendSerialized(stream, batch, expected).then(
+          (result): WireOutcome => ({ ok: true, result }),
+          (error: unknown): WireOutcome => ({ ok: false, error: toWireError(error) }),
+        ),
+      ),
+    );
+    post({ type: 'appended', id: request.id, outcomes });
+  };
+
+  const handle = async (request: StorageThreadRequest) => {
+    switch (request.type) {
+      case 'append':
+        return append(request);
+      case 'start':
+        await projector.start();
+        return post({ type: 'started', position: projector.checkpoint() });
+      case 'stop':
+        await projector.stop();
+        return post({ type: 'stopped' });
+      case 'close':
+        await projector.stop();
+        await events.close();
+        await views.close();
+        post({ type: 'closed' });
+        port.close();
+    }
+  };
+
+  port.on('message', (request: StorageThreadRequest) => {
+    handle(request).catch((error: unknown) => {
+      // Thrown on this thread's event loop, the error ends the thread; the serving thread starts another.
+      setImmediate(() => {
+        throw error;
+      });
+    });
+  });
+}
+
+main((workerData as { storage: StorageConfig }).storage).catch((error: unknown) => {
+  setImmediate(() => {
+    throw error;
+  });
+});

@@ -1,0 +1,246 @@
+import { EventEmitter } from 'node:events';
+import { Worker } from 'node:worker_threads';
+import type { EventWriter, WireAppend, WireOutcome } from '../eventstore/event-writer';
+import { type CommittedViews, type LiveProjector, ProjectionTimeoutError } from '../projector/projector';
+import { type ChangedCollections, ChangeListeners } from '../projector/view-changes';
+import type { Write } from '../readstore/read-store.port';
+
+/** Pause before a storage thread that died is started again; the projector resumes from its checkpoint. */
+const RESTART_DELAY_MS = 1000;
+
+/** Requests to the storage thread. */
+export type StorageThreadRequest =
+  | { type: 'append'; id: number; appends: WireAppend[] }
+  | { type: 'start' }
+  | { type: 'stop' }
+  | { type: 'close' };
+
+/** Messages from the storage thread. */
+export type StorageThreadMessage =
+  | { type: 'appended'; id: number; outcomes: WireOutcome[] }
+  | { type: 'started'; position: number }
+  | {
+      type: 'committed';
+      position: number;
+      changed: string[] | 'all';
+      writes: [string, string, string | null][];
+    }
+  | { type: 'stopped' }
+  | { type: 'closed' };
+
+/** A document the storage thread wrote to the live views (JSON, or null once deleted). */
+export interface ForeignWrite {
+  collection: string;
+  id: string;
+  json: string | null;
+}
+
+export interface StorageThreadOptions {
+  /** The compiled worker script: it holds its own connections to the log and the views. */
+  script: string;
+  workerData: unknown;
+  /** Told of every commit to the views, before it is announced (a document cache of this thread). */
+  onCommit?: (writes: ForeignWrite[] | 'all') => void;
+}
+
+/**
+ * The storage thread of a standalone server, seen from the thread that serves HTTP. That thread commits
+ * the log (appends are handed to it as a group per event-loop turn: `writer`) and runs the projector,
+ * so that neither the fsync of a group commit nor projecting and committing the views shares the event
+ * loop of HTTP. This object stands in for the projector here (`LiveProjector`): it knows how far the
+ * views are from the thread's reports, and announces each commit to this thread's caches, with the
+ * documents written, before a wait for its position resolves, exactly as the projector does in process.
+ */
+export class StorageThread implements LiveProjector {
+  private position = 0;
+  private running = false;
+  private closing = false;
+  private worker!: Worker;
+  private nextId = 1;
+  private readonly appends = new Map<
+    number,
+    { resolve: (o: WireOutcome[]) => void; reject: (e: Error) => void }
+  >();
+  private readonly changes = new ChangeListeners();
+  private readonly progress = new EventEmitter();
+  private readonly replies = new EventEmitter();
+
+  constructor(private readonly options: StorageThreadOptions) {
+    this.progress.setMaxListeners(0);
+    this.replies.setMaxListeners(0);
+    // Started at once, so that it opens its stores while this thread builds the application.
+    this.spawn();
+  }
+
+  /** Commits appends on the storage thread; for `SqliteEventStore`'s `writer`. */
+  readonly writer: EventWriter = {
+    commit: (appends) =>
+      new Promise((resolve, reject) => {
+        if (this.closing) return reject(new Error('the storage thread is closed'));
+        const id = this.nextId++;
+        this.appends.set(id, { resolve, reject });
+        this.post({ type: 'append', id, appends });
+      }),
+  };
+
+  onChange(listener: (changed: ChangedCollections) => void): void {
+    this.changes.add(listener);
+  }
+
+  /** Starts the projector on the thread; resolves once it follows the log. */
+  async start(): Promise<void> {
+    const started = this.reply('started');
+    this.post({ type: 'start' });
+    await started;
+  }
+
+  /** Stops the projector; the thread still commits appends until `close`. */
+  async stop(): Promise<void> {
+    if (!this.running) return;
+    this.running = false;
+    const stopped = this.reply('stopped');
+    this.post({ type: 'stop' });
+    await stopped;
+  }
+
+  /** Closes the thread's stores and ends it; appends handed over before are answered first. */
+  async close(): Promise<void> {
+    if (this.closing) return;
+    this.closing = true;
+    this.running = false;
+    const closed = this.reply('closed');
+    this.post({ type: 'close' });
+    await closed;
+    await this.worker.terminate();
+  }
+
+  checkpoint(): number {
+    return this.position;
+  }
+
+  active(): boolean {
+    return this.running;
+  }
+
+  covers(position: number): boolean {
+    return this.position >= position;
+  }
+
+  waitFor(position: number, timeoutMs = 5000): Promise<void> {
+    if (this.position >= position) return Promise.resolve();
+    return new Promise((resolve, reject) => {
+      const onProgress = () => {
+        if (this.position < position) return;
+        clearTimeout(timer);
+        this.progress.off('advance', onProgress);
+        resolve();
+      };
+      const timer = setTimeout(() => {
+        this.progress.off('advance', onProgress);
+        reject(new ProjectionTimeoutError(`views did not reach position ${position} within ${timeoutMs} ms`));
+      }, timeoutMs);
+      this.progress.on('advance', onProgress);
+    });
+  }
+
+  private post(request: StorageThreadRequest): void {
+    this.worker.postMessage(request);
+  }
+
+  /** The next message of `type`; rejected if the thread exits first. */
+  private reply(type: 'started' | 'stopped' | 'closed'): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const onReply = () => {
+        this.replies.off('exit', onExit);
+        resolve();
+      };
+      const onExit = (error: Error) => {
+        this.replies.off(type, onReply);
+        // Closing ends the thread anyway: nothing is left to wait for.
+        if (type === 'closed') resolve();
+        else reject(error);
+      };
+      this.replies.once(type, onReply);
+      this.replies.once('exit', onExit);
+    });
+  }
+
+  private spawn(): void {
+    const worker = new Worker(this.options.script, { workerData: this.options.workerData });
+    this.worker = worker;
+    worker.on('message', (message: StorageThreadMessage) => this.receive(message));
+    worker.on('error', (error) => {
+      process.stderr.write(`storage thread failed: ${error.stack ?? String(error)}\n`);
+    });
+    worker.on('exit', (code) => this.exited(worker, code));
+  }
+
+  private exited(worker: Worker, code: number): void {
+    if (this.worker !== worker) return;
+    const wasRunning = this.running;
+    this.running = false;
+    const error = new Error(`the storage thread exited (code ${code})`);
+    // Appends it had not answered may or may not be in the log: their callers get an error, not a success.
+    for (const pending of this.appends.values()) pending.reject(error);
+    this.appends.clear();
+    this.replies.emit('exit', error);
+    if (this.closing) return;
+    // Nothing acknowledged is lost: the views' checkpoint is committed with them, and a new thread resumes there.
+    process.stderr.write(`${error.message}; starting it again\n`);
+    setTimeout(() => {
+      if (this.closing) return;
+      this.spawn();
+      if (wasRunning) this.start().catch(() => undefined);
+    }, RESTART_DELAY_MS).unref();
+  }
+
+  private receive(message: StorageThreadMessage): void {
+    switch (message.type) {
+      case 'appended': {
+        const pending = this.appends.get(message.id);
+        this.appends.delete(message.id);
+        pending?.resolve(message.outcomes);
+        return;
+      }
+      case 'committed':
+        this.committed(message);
+        return;
+      case 'started':
+        this.running = true;
+        this.advance(message.position);
+        break;
+    }
+    this.replies.emit(message.type);
+  }
+
+  private committed(message: Extract<StorageThreadMessage, { type: 'committed' }>): void {
+    if (message.changed === 'all') {
+      this.options.onCommit?.('all');
+      this.changes.announce('all');
+    } else {
+      this.options.onCommit?.(message.writes.map(([collection, id, json]) => ({ collection, id, json })));
+      this.changes.announce(new Set(message.changed));
+    }
+    this.advance(message.position);
+  }
+
+  private advance(position: number): void {
+    if (position <= this.position) return;
+    this.position = position;
+    this.progress.emit('advance');
+  }
+}
+
+/** A commit as the storage thread posts it: documents as JSON, so this thread parses only those it keeps. */
+export function committedMessage(committed: CommittedViews): StorageThreadMessage {
+  return {
+    type: 'committed',
+    position: committed.position,
+    changed: committed.changed === 'all' ? 'all' : [...committed.changed],
+    writes: committed.writes.map(({ collection, id, doc }: Write) => [
+      collection,
+      id,
+      doc === null ? null : JSON.stringify({ ...doc, id }),
+    ]),
+  };
+}
