@@ -1,14 +1,23 @@
 import { IdentityService } from '@app/identity/write/identity.commands';
-import { Projector } from '@app/platform/projector/projector';
 import { READ_STORE, type ReadStore } from '@app/platform/readstore/read-store.port';
-import { addOrganization, addUser, SETUP, type TestApp, useTestApp } from '../support/app-harness';
+import {
+  addOrganization,
+  addUser,
+  liveProjector,
+  SETUP,
+  type TestApp,
+  useTestApp,
+} from '../support/app-harness';
 
 /**
  * Successful GETs are kept in memory per caller and URL until the views change: a kept answer must
  * never outlive the change it misses, nor reach another caller.
  */
-describe('answers of GET kept until the views change', () => {
-  const current = useTestApp();
+describe.each([
+  ['projector on the serving thread', false],
+  ['storage thread', true],
+])('answers of GET kept until the views change (%s)', (_mode, storageThread) => {
+  const current = useTestApp({ config: { storageThread } });
 
   const createSpace = async (app: TestApp, title: string) => {
     const created = await app.http('POST', `/v1/orgs/${app.organizationId}/spaces`, { body: { title } });
@@ -76,11 +85,11 @@ describe('answers of GET kept until the views change', () => {
     const reader = await addUser(app, { organizationId: app.organizationId, role: 'read' });
     const identity = app.built.app.get(IdentityService);
     const issued = await identity.issueToken(reader.userId, 'second', SETUP);
-    await app.built.app.get(Projector).waitFor(issued.position);
+    await liveProjector(app).waitFor(issued.position);
     expect((await app.http('GET', `/v1/spaces/${id}`, { token: issued.token })).status).toBe(200);
     expect((await app.http('GET', `/v1/spaces/${id}`, { token: issued.token })).status).toBe(200);
     const revoked = await identity.revokeToken(reader.userId, issued.tokenId, SETUP);
-    await app.built.app.get(Projector).waitFor(revoked.position);
+    await liveProjector(app).waitFor(revoked.position);
     expect((await app.http('GET', `/v1/spaces/${id}`, { token: issued.token })).status).toBe(401);
     // The user's other token still reads.
     expect((await app.http('GET', `/v1/spaces/${id}`, { token: reader.token })).status).toBe(200);

@@ -1,11 +1,14 @@
 import { removeDir, startTestApp, type TestApp } from '../support/app-harness';
 
-describe('R2 concurrency: concurrent updates and optimistic concurrency over HTTP', () => {
+describe.each([
+  ['projector on the serving thread', false],
+  ['storage thread', true],
+])('R2 concurrency: concurrent updates and optimistic concurrency over HTTP (%s)', (_mode, storageThread) => {
   let app: TestApp;
   let org: string;
 
   beforeAll(async () => {
-    app = await startTestApp();
+    app = await startTestApp({ config: { storageThread } });
     org = app.organizationId;
   });
   afterAll(async () => {

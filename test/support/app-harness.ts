@@ -15,7 +15,7 @@ import {
 } from '@app/platform/config/config';
 import { hashSecret } from '@app/platform/domain/ids';
 import type { Role } from '@app/platform/domain/roles';
-import { Projector } from '@app/platform/projector/projector';
+import { LIVE_PROJECTOR, type LiveProjector } from '@app/platform/projector/projector';
 import type { CommandContext } from '@app/platform/write/command-context';
 import { GitBookAPI } from '@gitbook/api';
 
@@ -43,6 +43,11 @@ export interface Reply {
   status: number;
   body: unknown;
   headers: Headers;
+}
+
+/** What keeps the app's views: the projector in process, or the storage thread's stand-in for it. */
+export function liveProjector(app: TestApp): LiveProjector {
+  return app.built.app.get<symbol, LiveProjector>(LIVE_PROJECTOR);
 }
 
 export function tempDataDir(): string {
@@ -141,7 +146,7 @@ export async function addUser(
     const orgs = app.built.app.get(OrganizationService);
     ({ position } = await orgs.addMember(membership.organizationId, userId, membership.role, SETUP));
   }
-  await app.built.app.get(Projector).waitFor(position);
+  await liveProjector(app).waitFor(position);
   return { userId, token: issued.token };
 }
 
@@ -150,6 +155,6 @@ export async function addOrganization(app: TestApp, title = 'Other organization'
   const { organizationId, position } = await app.built.app
     .get(OrganizationService)
     .create(title, app.userId, SETUP);
-  await app.built.app.get(Projector).waitFor(position);
+  await liveProjector(app).waitFor(position);
   return organizationId;
 }

@@ -2,9 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { IdentityService } from '@app/identity/write/identity.commands';
 import { OrganizationService } from '@app/organizations/write/organization.commands';
 import type { Role } from '@app/platform/domain/roles';
-import { Projector } from '@app/platform/projector/projector';
 import type { CommandContext } from '@app/platform/write/command-context';
-import { addOrganization, addUser, type TestApp } from './app-harness';
+import { addOrganization, addUser, liveProjector, type TestApp } from './app-harness';
 import type { DtoModel, FieldModel } from './dto-model';
 import type { Route } from './route-table';
 
@@ -112,7 +111,7 @@ export async function memberOf(app: TestApp, world: World, role: Role): Promise<
   const { position } = await app.built.app
     .get(OrganizationService)
     .addMember(world.otherOrganizationId, member.userId, role, SETUP);
-  await app.built.app.get(Projector).waitFor(position);
+  await liveProjector(app).waitFor(position);
   return member.token;
 }
 
@@ -122,7 +121,7 @@ export async function outsider(app: TestApp): Promise<string> {
   const { position } = await app.built.app
     .get(OrganizationService)
     .create('Elsewhere', elsewhere.userId, SETUP);
-  await app.built.app.get(Projector).waitFor(position);
+  await liveProjector(app).waitFor(position);
   return elsewhere.token;
 }
 
@@ -136,7 +135,7 @@ export async function revokedToken(app: TestApp, world: World): Promise<string> 
   const issued = await identity.issueToken(userId, 'revoked', SETUP);
   await app.built.app.get(OrganizationService).addMember(world.organizationId, userId, 'admin', SETUP);
   const revoked = await identity.revokeToken(userId, issued.tokenId, SETUP);
-  await app.built.app.get(Projector).waitFor(revoked.position);
+  await liveProjector(app).waitFor(revoked.position);
   return issued.token;
 }
 

@@ -56,12 +56,15 @@ export async function createStandaloneApp(
 /**
  * The log's commits and the projector on a thread of their own, over their own connections to the
  * stores; the document cache of this thread learns each commit to the views. The thread runs compiled
- * code (dist/).
+ * code: beside this module in dist/, or, when this module runs from source (a test runner compiling
+ * TypeScript in memory), the build in dist/.
  */
 function storageThread(config: Config, onCommit: StorageThreadOptions['onCommit']): StorageThread {
-  const script = join(__dirname, 'storage-worker.js');
-  if (!existsSync(script))
-    throw new Error(`the storage thread runs compiled code: ${script} is missing (npm run build)`);
+  const script = [
+    join(__dirname, 'storage-worker.js'),
+    join(__dirname, '..', '..', '..', 'dist', 'libs', 'composition', 'src', 'storage-worker.js'),
+  ].find((path) => existsSync(path));
+  if (!script) throw new Error('the storage thread runs compiled code: run `npm run build` first');
   const storage: StorageConfig = {
     dataDir: config.dataDir,
     eventstoreUrl: config.eventstoreUrl,
