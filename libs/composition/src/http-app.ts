@@ -1,6 +1,7 @@
 import { type Config, DEFAULT_BODY_LIMIT_BYTES } from '@app/platform/config/config';
 import { batchResponseWrites } from '@app/platform/http/batched-writes';
 import { errorBody, toHttpError } from '@app/platform/http/errors';
+import { sendEtags } from '@app/platform/http/etag';
 import { installRateLimit } from '@app/platform/http/rate-limit';
 import { createValidationPipe } from '@app/platform/http/validation';
 import { observeHttp } from '@app/platform/observability/http';
@@ -48,6 +49,7 @@ export async function createHttpApp(
     windowMs: config.rateLimitWindowMs,
     redisUrl: config.redisUrl,
   });
+  sendEtags(adapter.getInstance());
   batchResponseWrites(adapter.getInstance(), (error) =>
     observability.logger.error({ err: error }, 'writing a held answer failed'),
   );
