@@ -1,4 +1,4 @@
-import { memberKey } from '@app/platform/auth/access';
+import { memberKey } from '@app/platform/auth/member-key';
 import { projection } from '@app/platform/projector/projection';
 import type { Doc } from '@app/platform/readstore/read-store.port';
 

@@ -4,6 +4,7 @@ import { atLeast, type Role } from '../domain/roles';
 import { VIEW_CHANGES, type ViewChanges } from '../projector/view-changes';
 import { type Doc, READ_STORE, type ReadStore } from '../readstore/read-store.port';
 import { AccessCache } from './access-cache';
+import { memberKey } from './member-key';
 
 /** The authenticated caller of a request. */
 export interface Viewer {
@@ -31,8 +32,6 @@ export interface MemberDoc extends Doc {
   role: Role;
   joinedAt: string;
 }
-
-export const memberKey = (organization: string, userId: string) => `${organization}:${userId}`;
 
 /**
  * Who may do what, answered from the read models. Resources of an organization the caller is not a
