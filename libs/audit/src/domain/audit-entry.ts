@@ -63,8 +63,12 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Event ids, and so audit event ids, are UUIDs. */
 export const isEventId = (value: string) => UUID.test(value);
 
+/** What `toISOString` writes; times the product records are already in this form. */
+const ISO_UTC_MS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
+
 /** Times in one canonical form (UTC, milliseconds), so that comparing strings compares instants. */
 function canonicalTime(value: string): string {
+  if (ISO_UTC_MS.test(value)) return value;
   const ms = Date.parse(value);
   return Number.isNaN(ms) ? value : new Date(ms).toISOString();
 }

@@ -14,7 +14,10 @@ const SECRET_FIELD = /(?:hash|secret|password|token|apikey|privatekey)$/i;
 export function redact(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(redact);
   if (value === null || typeof value !== 'object') return value;
-  return Object.fromEntries(
-    Object.entries(value).map(([key, inner]) => [key, SECRET_FIELD.test(key) ? REDACTED : redact(inner)]),
-  );
+  // A loop rather than entries/fromEntries: every event of a rebuild comes through here.
+  const copy: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) {
+    copy[key] = SECRET_FIELD.test(key) ? REDACTED : redact((value as Record<string, unknown>)[key]);
+  }
+  return copy;
 }

@@ -273,6 +273,8 @@ export class Projector implements LiveProjector {
     const head = await this.events.headPosition();
     const batchSize = options.batchSize ?? REBUILD_BATCH;
     const buffer = new RebuildBuffer(target, undefined, (collection) => indexes.build(collection));
+    // The new generation holds nothing of the collections replayed (a one-projection rebuild copies the others).
+    buffer.startEmpty(scope.flatMap((p) => p.collections));
     let position = 0;
     let applied = 0;
     for (;;) {

@@ -25,6 +25,8 @@ export class RebuildBuffer {
    */
   private readonly held = new Map<string, Held>();
   private readonly dirty = new Set<string>();
+  /** Collections of which the store holds nothing yet: a document missing here is missing there. */
+  private readonly empty = new Set<string>();
 
   constructor(
     private readonly store: ReadStore,
@@ -32,6 +34,14 @@ export class RebuildBuffer {
     /** Called before the store answers a query on `collection` (to build its deferred indexes). */
     private readonly beforeFind: (collection: string) => Promise<void> = async () => {},
   ) {}
+
+  /**
+   * Declares collections the store starts without any document of (those of a fresh generation), so
+   * that looking up a document not held there costs no read until something of theirs is written out.
+   */
+  startEmpty(collections: Iterable<string>): void {
+    for (const collection of collections) this.empty.add(collection);
+  }
 
   /** The reads a unit of work makes, answered from held documents first. */
   readonly reads: Pick<ReadStore, 'get' | 'find'> = {
@@ -42,7 +52,7 @@ export class RebuildBuffer {
         entry.used = true;
         return entry.doc as T | null;
       }
-      const doc = await this.store.get<T>(collection, id);
+      const doc = this.empty.has(collection) ? null : await this.store.get<T>(collection, id);
       this.held.set(key, { collection, id, doc, used: false });
       return doc;
     },
@@ -64,6 +74,7 @@ export class RebuildBuffer {
       const key = documentKey(write.collection, write.id);
       const entry = this.held.get(key);
       if (!entry) {
+        this.writtenOut(write);
         out.push(write);
         continue;
       }
@@ -82,9 +93,16 @@ export class RebuildBuffer {
         continue;
       }
       excess--;
-      if (this.dirty.delete(key)) out.push({ collection: entry.collection, id: entry.id, doc: entry.doc });
+      if (!this.dirty.delete(key)) continue;
+      const write = { collection: entry.collection, id: entry.id, doc: entry.doc };
+      this.writtenOut(write);
+      out.push(write);
     }
     return out;
+  }
+
+  private writtenOut(write: Write): void {
+    if (write.doc !== null) this.empty.delete(write.collection);
   }
 
   /** Every held write not yet in the store, in key order, emptying the buffer. */
@@ -100,7 +118,10 @@ export class RebuildBuffer {
     const writes: Write[] = [];
     for (const key of this.dirty) {
       const entry = this.held.get(key);
-      if (entry) writes.push({ collection: entry.collection, id: entry.id, doc: entry.doc });
+      if (!entry) continue;
+      const write = { collection: entry.collection, id: entry.id, doc: entry.doc };
+      this.writtenOut(write);
+      writes.push(write);
     }
     this.dirty.clear();
     return writes;

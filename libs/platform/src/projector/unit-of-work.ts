@@ -14,8 +14,8 @@ function matches(doc: Doc, where: Record<string, Scalar>): boolean {
  * so replaying events after a crash between the writes and the checkpoint neither loses nor doubles.
  */
 export class UnitOfWork {
-  private readonly overlay = new Map<string, Doc | null>();
-  private readonly order: string[] = [];
+  /** This batch's writes by document key, in the order of each document's first write. */
+  private readonly overlay = new Map<string, Write>();
   /** Position of each document as stored before this batch, for the replay guard. */
   private readonly storedPos = new Map<string, number>();
 
@@ -34,17 +34,15 @@ export class UnitOfWork {
   }
 
   writes(): Write[] {
-    return this.order.map((key) => {
-      const [collection, id] = splitKey(key);
-      return { collection, id, doc: this.overlay.get(key) ?? null };
-    });
+    return [...this.overlay.values()];
   }
 
   private async get<T extends Doc>(collection: string, id: string): Promise<T | null> {
     const key = documentKey(collection, id);
-    if (this.overlay.has(key)) return (this.overlay.get(key) ?? null) as T | null;
+    const written = this.overlay.get(key);
+    if (written) return written.doc as T | null;
     const doc = await this.store.get<T>(collection, id);
-    this.storedPos.set(key, doc?._pos ?? 0);
+    if (this.options.guardReplays) this.storedPos.set(key, doc?._pos ?? 0);
     return doc;
   }
 
@@ -54,32 +52,30 @@ export class UnitOfWork {
     for (const doc of stored.items) {
       const key = documentKey(collection, doc.id);
       if (this.overlay.has(key)) continue;
-      this.storedPos.set(key, doc._pos ?? 0);
+      if (this.options.guardReplays) this.storedPos.set(key, doc._pos ?? 0);
       out.set(doc.id, doc);
     }
-    for (const [key, doc] of this.overlay) {
-      if (doc && key.startsWith(documentKey(collection, '')) && matches(doc, where))
-        out.set(doc.id, doc as T);
+    for (const { collection: written, doc } of this.overlay.values()) {
+      if (doc && written === collection && matches(doc, where)) out.set(doc.id, doc as T);
     }
     return [...out.values()];
   }
 
   private async write(event: RecordedEvent, collection: string, id: string, doc: Doc | null): Promise<void> {
     const key = documentKey(collection, id);
-    if (!this.overlay.has(key)) {
-      // Filling a fresh generation in log order, no stored document can be ahead of the event.
-      if (!this.options.guardReplays) this.storedPos.set(key, 0);
+    const next = doc ? { ...doc, id, _pos: event.position } : null;
+    const written = this.overlay.get(key);
+    if (written) {
+      written.doc = next;
+      return;
+    }
+    // Filling a fresh generation in log order, no stored document can be ahead of the event.
+    if (this.options.guardReplays) {
       if (!this.storedPos.has(key))
         this.storedPos.set(key, (await this.store.get(collection, id))?._pos ?? 0);
       // The stored document already includes this event: we are replaying after a crash.
       if ((this.storedPos.get(key) ?? 0) >= event.position) return;
-      this.order.push(key);
     }
-    this.overlay.set(key, doc ? { ...doc, id, _pos: event.position } : null);
+    this.overlay.set(key, { collection, id, doc: next });
   }
 }
-
-const splitKey = (key: string): [string, string] => {
-  const at = key.indexOf('\u0000');
-  return [key.slice(0, at), key.slice(at + 1)];
-};
