@@ -2,20 +2,12 @@ import { Runtime } from '@app/composition/runtime';
 import { DAY_MS } from '@app/platform/domain/decider';
 import { Projector } from '@app/platform/projector/projector';
 import type { ReadStore } from '@app/platform/readstore/read-store.port';
-import { removeDir, startTestApp, type TestApp, tempDataDir } from '../support/app-harness';
+import { eventually, removeDir, startTestApp, type TestApp, tempDataDir } from '../support/app-harness';
 
 async function dump(views: ReadStore): Promise<Record<string, unknown[]>> {
   const out: Record<string, unknown[]> = {};
   for (const name of (await views.collections()).sort()) out[name] = await views.all(name);
   return out;
-}
-
-async function eventually(check: () => Promise<boolean>, timeoutMs = 5000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('condition not reached in time');
-    await new Promise((r) => setTimeout(r, 20));
-  }
 }
 
 describe('standalone lifecycle', () => {

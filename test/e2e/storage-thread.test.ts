@@ -5,17 +5,9 @@ import { SqliteEventStore } from '@app/platform/eventstore/sqlite-event-store';
 import { Projector } from '@app/platform/projector/projector';
 import { SqliteReadStore } from '@app/platform/readstore/sqlite-read-store';
 import type { StorageThread } from '@app/platform/threads/storage-thread';
-import { liveProjector, type TestApp, useTestApp } from '../support/app-harness';
+import { eventually, liveProjector, type TestApp, useTestApp } from '../support/app-harness';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-
-async function eventually(check: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
 
 /**
  * The standalone default: the log's commits and the projector on a storage thread. What the serving

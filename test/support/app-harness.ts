@@ -45,6 +45,15 @@ export interface Reply {
   headers: Headers;
 }
 
+/** Resolves once `check` holds, polling; fails after `timeoutMs`. */
+export async function eventually(check: () => Promise<boolean>, timeoutMs = 5000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error('condition not reached in time');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
 /** What keeps the app's views: the projector in process, or the storage thread's stand-in for it. */
 export function liveProjector(app: TestApp): LiveProjector {
   return app.built.app.get<symbol, LiveProjector>(LIVE_PROJECTOR);

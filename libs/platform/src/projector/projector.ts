@@ -1,4 +1,3 @@
-import { EventEmitter } from 'node:events';
 import { invalid } from '../domain/decider';
 import {
   EVENT_STORE,
@@ -14,6 +13,7 @@ import {
   type Write,
 } from '../readstore/read-store.port';
 import { DeferredIndexes } from './deferred-indexes';
+import { PositionWaits } from './position-waits';
 import type { Projection, ProjectionContext } from './projection';
 import { RebuildBuffer } from './rebuild-buffer';
 import { UnitOfWork } from './unit-of-work';
@@ -35,7 +35,7 @@ const PROMOTE_RETRY_MS = 20;
 /** How often a running projector looks for a generation made live by another process (a `rebuild`). */
 const SWITCH_CHECK_MS = 500;
 
-export class ProjectionTimeoutError extends Error {}
+export { ProjectionTimeoutError } from './position-waits';
 
 export interface RebuildOptions {
   /** Rebuilds this projection (with those sharing a collection with it) and copies the other views. */
@@ -128,7 +128,7 @@ export class Projector implements LiveProjector {
   private readonly commits: ((committed: CommittedViews) => void)[] = [];
   private readonly collectionsByType: Map<string, Set<string>>;
   private subscription?: Subscription;
-  private readonly progress = new EventEmitter();
+  private readonly waits = new PositionWaits(() => this.position);
   private readonly byType: Map<string, Projection[]>;
   /** Serializes live batches with the switch-over that ends a rebuild in this process. */
   private exclusive: Promise<unknown> = Promise.resolve();
@@ -143,7 +143,6 @@ export class Projector implements LiveProjector {
     private readonly views: ReadStore,
     private readonly projections: Projection[],
   ) {
-    this.progress.setMaxListeners(0);
     this.byType = byType(projections);
     this.collectionsByType = collectionsByType(projections);
   }
@@ -192,20 +191,7 @@ export class Projector implements LiveProjector {
 
   /** Resolves once views include the event at `position`; rejects after `timeoutMs`. */
   waitFor(position: number, timeoutMs = 5000): Promise<void> {
-    if (this.position >= position) return Promise.resolve();
-    return new Promise((resolve, reject) => {
-      const onProgress = () => {
-        if (this.position < position) return;
-        clearTimeout(timer);
-        this.progress.off('advance', onProgress);
-        resolve();
-      };
-      const timer = setTimeout(() => {
-        this.progress.off('advance', onProgress);
-        reject(new ProjectionTimeoutError(`views did not reach position ${position} within ${timeoutMs} ms`));
-      }, timeoutMs);
-      this.progress.on('advance', onProgress);
-    });
+    return this.waits.wait(position, timeoutMs);
   }
 
   apply(batch: RecordedEvent[]): Promise<void> {
@@ -357,7 +343,7 @@ export class Projector implements LiveProjector {
       if (missing.length === 0) break;
       await this.applyFresh(missing);
     }
-    this.progress.emit('advance');
+    this.waits.notify();
   }
 
   /** Continues on the views another process made live, once seen (see `resync`). */
@@ -372,7 +358,7 @@ export class Projector implements LiveProjector {
 
   private advance(position: number): void {
     this.position = position;
-    this.progress.emit('advance');
+    this.waits.notify();
   }
 
   private serialized<T>(task: () => Promise<T>): Promise<T> {

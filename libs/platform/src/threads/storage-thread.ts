@@ -1,7 +1,8 @@
 import { EventEmitter } from 'node:events';
 import { Worker } from 'node:worker_threads';
 import type { EventWriter, WireAppend, WireOutcome } from '../eventstore/event-writer';
-import { type CommittedViews, type LiveProjector, ProjectionTimeoutError } from '../projector/projector';
+import { PositionWaits } from '../projector/position-waits';
+import type { CommittedViews, LiveProjector } from '../projector/projector';
 import { type ChangedCollections, ChangeListeners } from '../projector/view-changes';
 import type { Write } from '../readstore/read-store.port';
 
@@ -62,11 +63,10 @@ export class StorageThread implements LiveProjector {
     { resolve: (o: WireOutcome[]) => void; reject: (e: Error) => void }
   >();
   private readonly changes = new ChangeListeners();
-  private readonly progress = new EventEmitter();
+  private readonly waits = new PositionWaits(() => this.position);
   private readonly replies = new EventEmitter();
 
   constructor(private readonly options: StorageThreadOptions) {
-    this.progress.setMaxListeners(0);
     this.replies.setMaxListeners(0);
     // Started at once, so that it opens its stores while this thread builds the application.
     this.spawn();
@@ -127,20 +127,7 @@ export class StorageThread implements LiveProjector {
   }
 
   waitFor(position: number, timeoutMs = 5000): Promise<void> {
-    if (this.position >= position) return Promise.resolve();
-    return new Promise((resolve, reject) => {
-      const onProgress = () => {
-        if (this.position < position) return;
-        clearTimeout(timer);
-        this.progress.off('advance', onProgress);
-        resolve();
-      };
-      const timer = setTimeout(() => {
-        this.progress.off('advance', onProgress);
-        reject(new ProjectionTimeoutError(`views did not reach position ${position} within ${timeoutMs} ms`));
-      }, timeoutMs);
-      this.progress.on('advance', onProgress);
-    });
+    return this.waits.wait(position, timeoutMs);
   }
 
   private post(request: StorageThreadRequest): void {
@@ -227,7 +214,7 @@ export class StorageThread implements LiveProjector {
   private advance(position: number): void {
     if (position <= this.position) return;
     this.position = position;
-    this.progress.emit('advance');
+    this.waits.notify();
   }
 }
 
