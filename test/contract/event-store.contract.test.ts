@@ -1,7 +1,8 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EventStoreDbEventStore, type RecordedEvent, SqliteEventStore } from '@app/platform/eventstore';
+import { StorageThread } from '@app/platform/threads/storage-thread';
 import Database from 'better-sqlite3';
 import { describeIf } from '../support/describe-if';
 import { eventStoreContract, newEvent, streamName, waitFor } from './event-store.contract';
@@ -18,8 +19,64 @@ function sqliteTarget() {
   };
 }
 
+/** The standalone server's setting: appends handed to a storage thread, which commits them; reads here. */
+function storageThreadTarget() {
+  const dir = mkdtempSync(join(tmpdir(), 'event-store-thread-'));
+  const script = join(__dirname, '..', '..', 'dist', 'libs', 'composition', 'src', 'storage-worker.js');
+  if (!existsSync(script)) throw new Error('dist/ is missing: run `npm run build` first');
+  return {
+    open: () => {
+      const thread = new StorageThread({ script, workerData: { storage: { dataDir: dir } } });
+      const store = new SqliteEventStore({
+        path: join(dir, 'events.sqlite'),
+        pollIntervalMs: 20,
+        writer: thread.writer,
+      });
+      const close = store.close.bind(store);
+      store.close = async () => {
+        await close();
+        await thread.close();
+      };
+      return store;
+    },
+    isolated: true,
+    flushesOnClose: true,
+    dispose: async () => rmSync(dir, { recursive: true, force: true }),
+  };
+}
+
 describe('SqliteEventStore', () => {
   eventStoreContract(sqliteTarget);
+
+  describe('committing on a storage thread', () => {
+    eventStoreContract(storageThreadTarget);
+  });
+
+  it('with types, leaves the other events out, unread, and reports progress past them', async () => {
+    const target = sqliteTarget();
+    const store = target.open();
+    try {
+      const stream = streamName();
+      await store.append(stream, [newEvent('Other'), newEvent('Other'), newEvent('Other')], 'no_stream');
+      const calls: { types: string[]; through?: number }[] = [];
+      const subscription = store.subscribeAll(
+        0,
+        async (batch, through) => {
+          calls.push({ types: batch.map((event) => event.type), through });
+        },
+        { types: ['Wanted'] },
+      );
+      await waitFor(() => calls.some((call) => call.through === 3), 2000);
+      await store.append(stream, [newEvent('Wanted')], 2);
+      await waitFor(() => calls.some((call) => call.types.includes('Wanted')), 2000);
+      await subscription.close();
+      expect(calls.flatMap((call) => call.types)).toEqual(['Wanted']);
+      expect(calls.at(-1)?.through).toBe(4);
+    } finally {
+      await store.close();
+      await target.dispose();
+    }
+  });
 
   describe('sharing its file with another process', () => {
     let target: ReturnType<typeof sqliteTarget>;

@@ -220,6 +220,34 @@ export function eventStoreContract(createTarget: () => EventStoreTarget): void {
     expectStrictlyIncreasing(positions);
   });
 
+  it('with types, delivers every event of those types in order and reads through the others', async () => {
+    const stream = streamName();
+    const start = await store.headPosition();
+    const types = ['Wanted', 'AlsoWanted'];
+    await store.append(
+      stream,
+      [newEvent('Other'), newEvent('Wanted'), newEvent('Other'), newEvent('AlsoWanted'), newEvent('Other')],
+      'no_stream',
+    );
+    const head = await store.headPosition();
+    const received: RecordedEvent[] = [];
+    let through = start;
+    const subscription = store.subscribeAll(
+      start,
+      async (batch, reached) => {
+        received.push(...batch.filter((event) => event.stream === stream && types.includes(event.type)));
+        through = Math.max(through, reached ?? batch.at(-1)?.position ?? through);
+      },
+      { types },
+    );
+    subscriptions.push(subscription);
+    await waitFor(() => received.length === 2 && through >= head);
+    expect(received.map((event) => [event.type, event.revision])).toEqual([
+      ['Wanted', 1],
+      ['AlsoWanted', 3],
+    ]);
+  });
+
   it('resumes a subscription exactly after its checkpoint', async () => {
     const stream = streamName();
     await store.append(stream, [newEvent(), newEvent(), newEvent(), newEvent()], 'no_stream');

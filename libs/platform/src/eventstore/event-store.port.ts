@@ -40,7 +40,21 @@ export interface Subscription {
   close(): Promise<void>;
 }
 
-export type BatchHandler = (events: RecordedEvent[]) => Promise<void>;
+/**
+ * `through`: the position the subscription has read the log through, at or past the batch's last event;
+ * past it when events of other types were left out (`SubscribeOptions.types`), in which case the batch
+ * may be empty. Adapters that leave nothing out may omit it.
+ */
+export type BatchHandler = (events: RecordedEvent[], through?: number) => Promise<void>;
+
+export interface SubscribeOptions {
+  /**
+   * The event types the subscriber acts on. An adapter may then leave the others out (the embedded log
+   * does, so a subscriber interested in few events does not read every one); handlers still ignore
+   * types they do not handle, since others may deliver everything.
+   */
+  types?: readonly string[];
+}
 
 export interface EventStore {
   append(stream: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult>;
@@ -49,7 +63,7 @@ export interface EventStore {
   /** Up to `maxCount` events of the whole log after `afterPosition` (exclusive), in global order. */
   readAll(afterPosition: number, maxCount: number): Promise<RecordedEvent[]>;
   /** Delivers every event after `afterPosition`, then new ones as they are appended, in batches, in order. */
-  subscribeAll(afterPosition: number, handler: BatchHandler): Subscription;
+  subscribeAll(afterPosition: number, handler: BatchHandler, options?: SubscribeOptions): Subscription;
   /** Position of the last event in the log, 0 when empty. */
   headPosition(): Promise<number>;
   close(): Promise<void>;

@@ -12,6 +12,7 @@ import {
   type ExpectedRevision,
   type NewEvent,
   type RecordedEvent,
+  type SubscribeOptions,
   type Subscription,
   WrongExpectedRevisionError,
 } from './event-store.port';
@@ -98,6 +99,8 @@ export class SqliteEventStore implements EventStore {
   private readonly appendOne: (append: PendingAppend) => AppendResult;
   private readonly stopCheckpoints: () => Promise<void>;
   private readonly writer?: EventWriter;
+  /** Reads of the events of some types, by how many types they name. */
+  private readonly typedReads = new Map<number, Database.Statement<unknown[], EventRow>>();
   /** Batches handed to `writer` and not answered yet. */
   private readonly inFlight = new Set<Promise<void>>();
 
@@ -147,10 +150,16 @@ export class SqliteEventStore implements EventStore {
     return this.readAllSync(afterPosition, maxCount);
   }
 
-  subscribeAll(afterPosition: number, handler: BatchHandler): Subscription {
+  subscribeAll(afterPosition: number, handler: BatchHandler, options: SubscribeOptions = {}): Subscription {
     if (this.closed) throw new Error('event store is closed');
+    const { types } = options;
     const subscription = new SqliteSubscription({
-      read: (after) => this.readAllSync(after, SUBSCRIPTION_BATCH_SIZE),
+      read: types
+        ? (after) => this.readTypesSync(after, types)
+        : (after) => {
+            const events = this.readAllSync(after, SUBSCRIPTION_BATCH_SIZE);
+            return { events, through: events.at(-1)?.position ?? after };
+          },
       listen: (listener) => this.listen(listener),
       pollIntervalMs: this.pollIntervalMs,
       afterPosition,
@@ -177,6 +186,27 @@ export class SqliteEventStore implements EventStore {
 
   private readAllSync(afterPosition: number, maxCount: number): RecordedEvent[] {
     return this.statements.readAll.all(afterPosition, maxCount).map(toRecorded);
+  }
+
+  /**
+   * The next events of `types` after a position, and how far that read the log: up to the head as it
+   * was when the read began, or to the last event returned when there were more. Events of other types
+   * are passed over by SQLite, never parsed.
+   */
+  private readTypesSync(afterPosition: number, types: readonly string[]): ReadThrough {
+    const head = this.statements.head.get() ?? 0;
+    if (head <= afterPosition) return { events: [], through: afterPosition };
+    let statement = this.typedReads.get(types.length);
+    if (!statement) {
+      statement = this.db.prepare<unknown[], EventRow>(
+        `SELECT ${EVENT_COLUMNS} FROM events WHERE position > ? AND position <= ? AND type IN (${types.map(() => '?').join(', ')}) ORDER BY position LIMIT ?`,
+      );
+      this.typedReads.set(types.length, statement);
+    }
+    const rows = statement.all(afterPosition, head, ...types, SUBSCRIPTION_BATCH_SIZE);
+    const events = rows.map(toRecorded);
+    const full = rows.length === SUBSCRIPTION_BATCH_SIZE;
+    return { events, through: full ? rows[rows.length - 1].position : head };
   }
 
   private listen(listener: () => void): () => void {
@@ -278,9 +308,15 @@ export class SqliteEventStore implements EventStore {
   }
 }
 
+/** Events read, and the position the read covered the log through. */
+interface ReadThrough {
+  events: RecordedEvent[];
+  through: number;
+}
+
 interface SubscriptionSource {
   /** The next events after a position, in order; synchronous so nothing can slip in between read and wait. */
-  read(afterPosition: number): RecordedEvent[];
+  read(afterPosition: number): ReadThrough;
   /** Calls `listener` whenever this process appends; returns the unsubscribe function. */
   listen(listener: () => void): () => void;
   pollIntervalMs: number;
@@ -316,27 +352,28 @@ class SqliteSubscription implements Subscription {
 
   private async run(): Promise<void> {
     while (!this.stopped) {
-      const batch = this.readNext();
-      if (batch === undefined) {
+      const read = this.readNext();
+      if (read === undefined) {
         await this.retryPause.wait(HANDLER_RETRY_DELAY_MS);
-      } else if (batch.length === 0) {
+      } else if (read.events.length === 0 && read.through <= this.position) {
         await this.newEvents.wait(this.source.pollIntervalMs);
       } else {
-        await this.deliver(batch);
+        await this.deliver(read);
         // A long catch-up with a fast handler would otherwise run on microtasks alone and starve timers and I/O.
         await yieldToEventLoop();
       }
     }
   }
 
-  private async deliver(batch: RecordedEvent[]): Promise<void> {
-    if (await deliverUntilAccepted(batch, this.source.handler, () => this.stopped, this.retryPause)) {
-      this.position = batch[batch.length - 1].position;
+  private async deliver({ events, through }: ReadThrough): Promise<void> {
+    const handler = (batch: RecordedEvent[]) => this.source.handler(batch, through);
+    if (await deliverUntilAccepted(events, handler, () => this.stopped, this.retryPause)) {
+      this.position = through;
     }
   }
 
   /** Undefined when the read failed (e.g. the file is locked for too long); the loop tries again. */
-  private readNext(): RecordedEvent[] | undefined {
+  private readNext(): ReadThrough | undefined {
     try {
       return this.source.read(this.position);
     } catch (error) {

@@ -5,6 +5,7 @@ import type {
   ExpectedRevision,
   NewEvent,
   RecordedEvent,
+  SubscribeOptions,
   Subscription,
 } from '../eventstore/event-store.port';
 import type { Metrics } from './metrics';
@@ -30,8 +31,8 @@ export class MeteredEventStore implements EventStore {
     return this.inner.readAll(afterPosition, maxCount);
   }
 
-  subscribeAll(afterPosition: number, handler: BatchHandler): Subscription {
-    return this.inner.subscribeAll(afterPosition, handler);
+  subscribeAll(afterPosition: number, handler: BatchHandler, options?: SubscribeOptions): Subscription {
+    return this.inner.subscribeAll(afterPosition, handler, options);
   }
 
   headPosition(): Promise<number> {

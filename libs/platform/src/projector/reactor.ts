@@ -55,19 +55,21 @@ export class Reactor {
     }
     this.handled = this.committed = from;
     this.committedAt = Date.now();
-    this.subscription = this.events.subscribeAll(from, (batch) => this.handle(batch));
+    this.subscription = this.events.subscribeAll(from, (batch, through) => this.handle(batch, through), {
+      types: this.reaction.handles,
+    });
   }
 
-  private async handle(batch: RecordedEvent[]): Promise<void> {
+  private async handle(batch: RecordedEvent[], through?: number): Promise<void> {
     let reacted = false;
     for (const event of batch) {
       if (!this.reaction.handles.includes(event.type)) continue;
       await this.reaction.react(upcast(event));
       reacted = true;
     }
-    const last = batch.at(-1);
-    if (!last) return;
-    this.handled = last.position;
+    const last = through ?? batch.at(-1)?.position;
+    if (last === undefined || last <= this.handled) return;
+    this.handled = last;
     if (reacted || Date.now() - this.committedAt >= IDLE_CHECKPOINT_MS) await this.saveCheckpoint();
   }
 
