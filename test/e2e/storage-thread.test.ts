@@ -74,10 +74,12 @@ describe('storage thread', () => {
     const id = await createSpace(app, 'Survivor');
     // A crash of the thread, as an uncaught error in it would end it.
     await (thread(app) as unknown as { worker: Worker }).worker.terminate();
-    await eventually(async () => thread(app).active());
+    expect(thread(app).active()).toBe(false);
+    // Made while no thread runs: held until the next one starts, then committed and projected.
     const patched = await app.http('PATCH', `/v1/spaces/${id}`, { body: { title: 'After the restart' } });
     expect(patched.status).toBe(200);
     expect(patched.body).toMatchObject({ title: 'After the restart' });
+    expect(thread(app).active()).toBe(true);
     expect(liveProjector(app).checkpoint()).toBe(await app.built.storage.events.headPosition());
   });
 });

@@ -56,7 +56,10 @@ export class StorageThread implements LiveProjector {
   private position = 0;
   private running = false;
   private closing = false;
-  private worker!: Worker;
+  /** Undefined between the exit of a thread and the start of the next one. */
+  private worker?: Worker;
+  /** Requests made meanwhile, posted to the next thread as soon as it starts. */
+  private queued: StorageThreadRequest[] = [];
   private nextId = 1;
   private readonly appends = new Map<
     number,
@@ -108,10 +111,12 @@ export class StorageThread implements LiveProjector {
     if (this.closing) return;
     this.closing = true;
     this.running = false;
+    const worker = this.worker;
+    if (!worker) return;
     const closed = this.reply('closed');
     this.post({ type: 'close' });
     await closed;
-    await this.worker.terminate();
+    await worker.terminate();
   }
 
   checkpoint(): number {
@@ -131,7 +136,8 @@ export class StorageThread implements LiveProjector {
   }
 
   private post(request: StorageThreadRequest): void {
-    this.worker.postMessage(request);
+    if (this.worker) this.worker.postMessage(request);
+    else this.queued.push(request);
   }
 
   /** The next message of `type`; rejected if the thread exits first. */
@@ -155,6 +161,7 @@ export class StorageThread implements LiveProjector {
   private spawn(): void {
     const worker = new Worker(this.options.script, { workerData: this.options.workerData });
     this.worker = worker;
+    for (const request of this.queued.splice(0)) worker.postMessage(request);
     worker.on('message', (message: StorageThreadMessage) => this.receive(message));
     worker.on('error', (error) => {
       process.stderr.write(`storage thread failed: ${error.stack ?? String(error)}\n`);
@@ -164,6 +171,7 @@ export class StorageThread implements LiveProjector {
 
   private exited(worker: Worker, code: number): void {
     if (this.worker !== worker) return;
+    this.worker = undefined;
     const wasRunning = this.running;
     this.running = false;
     const error = new Error(`the storage thread exited (code ${code})`);
