@@ -1,4 +1,3 @@
-import { availableParallelism } from 'node:os';
 import type Database from 'better-sqlite3';
 import { openWalDatabase } from '../sqlite/open-database';
 import { checkpointInBackground } from '../sqlite/wal-checkpointer';
@@ -413,8 +412,6 @@ class SqliteCore {
     // A large page cache keeps a batch's dirty index pages in memory until its commit; with the 2 MB
     // default a big batch spills them to the WAL again and again (random ids touch pages all over).
     this.db.pragma('cache_size = -65536');
-    // Sorts too large for memory (building an index over a rebuilt table) use a helper thread per core.
-    this.db.pragma(`threads = ${Math.min(4, availableParallelism())}`);
     this.stopCheckpoints = checkpointInBackground(this.db, path, 'NORMAL');
     this.tableExistsStmt = this.prepare(
       "SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = ?",
