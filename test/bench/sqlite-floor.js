@@ -62,7 +62,6 @@ function floor() {
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   db.pragma('cache_size = -65536');
-  db.pragma(`threads = ${Math.min(4, os.availableParallelism())}`);
   db.exec(
     'CREATE TABLE audit (id TEXT PRIMARY KEY, doc TEXT NOT NULL, "f:organization", "f:sortKey", "f:action", "f:actorId", "f:targetId")',
   );
