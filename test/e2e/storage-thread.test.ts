@@ -72,14 +72,22 @@ describe('storage thread', () => {
   it('starts a thread that died again; the projector resumes and nothing acknowledged is lost', async () => {
     const app = current();
     const id = await createSpace(app, 'Survivor');
+    expect((await fetch(`${app.url}/ready`)).status).toBe(200);
     // A crash of the thread, as an uncaught error in it would end it.
     await (thread(app) as unknown as { worker: Worker }).worker.terminate();
     expect(thread(app).active()).toBe(false);
+    const down = await fetch(`${app.url}/ready`);
+    expect(down.status).toBe(503);
+    expect(((await down.json()) as { checks: Record<string, unknown> }).checks.storageThread).toEqual({
+      status: 'down',
+      reason: 'error',
+    });
     // Made while no thread runs: held until the next one starts, then committed and projected.
     const patched = await app.http('PATCH', `/v1/spaces/${id}`, { body: { title: 'After the restart' } });
     expect(patched.status).toBe(200);
     expect(patched.body).toMatchObject({ title: 'After the restart' });
     expect(thread(app).active()).toBe(true);
+    expect((await fetch(`${app.url}/ready`)).status).toBe(200);
     expect(liveProjector(app).checkpoint()).toBe(await app.built.storage.events.headPosition());
   });
 });

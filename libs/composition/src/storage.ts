@@ -7,6 +7,7 @@ import type { EventWriter } from '@app/platform/eventstore/event-writer';
 import { SqliteEventStore } from '@app/platform/eventstore/sqlite-event-store';
 import { InProcessJobQueue } from '@app/platform/jobs/in-process-job-queue';
 import type { JobQueue } from '@app/platform/jobs/job-queue.port';
+import type { StorageThreadState } from '@app/platform/observability/readiness';
 import type { ReadStore } from '@app/platform/readstore/read-store.port';
 import { SqliteReadStore } from '@app/platform/readstore/sqlite-read-store';
 
@@ -19,7 +20,7 @@ export interface Storage {
   jobs: JobQueue;
   describe: string;
   /** The thread committing the embedded log and running the projector, when there is one (standalone). */
-  thread?: { close(): Promise<void> };
+  thread?: StorageThreadState & { close(): Promise<void> };
 }
 
 /** Where the log and the views are kept; the rest of the configuration is not needed to open them. */

@@ -18,14 +18,31 @@ export interface Readiness {
   checks: Record<string, DependencyStatus>;
 }
 
+/** A thread a process's storage depends on (the standalone server's storage thread). */
+export interface StorageThreadState {
+  active(): boolean;
+  checkpoint(): number;
+}
+
 /** The probes of the storage ports a process holds. */
-export function storageProbes(ports: { events?: EventStore; views?: ReadStore; jobs?: JobQueue }) {
+export function storageProbes(ports: {
+  events?: EventStore;
+  views?: ReadStore;
+  jobs?: JobQueue;
+  thread?: StorageThreadState;
+}) {
   const probes: Record<string, Probe> = {};
-  const { events, views, jobs } = ports;
+  const { events, views, jobs, thread } = ports;
   if (events) probes.eventStore = async () => ({ headPosition: await events.headPosition() });
   if (views) probes.readStore = async () => ({ checkpoint: await views.getCheckpoint(CHECKPOINT) });
   if (jobs && isCountingQueue(jobs))
     probes.jobQueue = async () => ({ queues: Object.keys(await jobs.counts()) });
+  // Down while a thread that died is being replaced: writes wait for it meanwhile.
+  if (thread)
+    probes.storageThread = async () => {
+      if (!thread.active()) throw new Error('the storage thread is not running');
+      return { projected: thread.checkpoint() };
+    };
   return probes;
 }
 
