@@ -27,12 +27,13 @@ async function main(config: StorageConfig): Promise<void> {
   const projector = new Projector(events, views, PROJECTION_LIST);
   projector.onCommit((committed) => post(committedMessage(committed)));
 
+  const log = events instanceof SqliteEventStore ? events : undefined;
   const append = async (request: Extract<StorageThreadRequest, { type: 'append' }>) => {
-    if (!(events instanceof SqliteEventStore)) throw new Error('only the embedded log is committed here');
+    if (!log) throw new Error('only the embedded log is committed here');
     // Appended in one event-loop turn, so they share one group commit.
     const outcomes = await Promise.all(
       request.appends.map(({ stream, events: batch, expected }) =>
-        events.appendSerialized(stream, batch, expected).then(
+        log.appendSerialized(stream, batch, expected).then(
           (result): WireOutcome => ({ ok: true, result }),
           (error: unknown): WireOutcome => ({ ok: false, error: toWireError(error) }),
         ),

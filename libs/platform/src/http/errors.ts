@@ -1,7 +1,7 @@
 import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { DomainError, type DomainErrorKind } from '../domain/decider';
-import { ProjectionTimeoutError } from '../projector/projector';
+import { ProjectionTimeoutError } from '../projector/position-waits';
 import { PreconditionFailedError } from '../write/command-runner';
 
 const STATUS_BY_KIND: Record<DomainErrorKind, number> = {

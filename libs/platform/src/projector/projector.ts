@@ -35,8 +35,6 @@ const PROMOTE_RETRY_MS = 20;
 /** How often a running projector looks for a generation made live by another process (a `rebuild`). */
 const SWITCH_CHECK_MS = 500;
 
-export { ProjectionTimeoutError } from './position-waits';
-
 export interface RebuildOptions {
   /** Rebuilds this projection (with those sharing a collection with it) and copies the other views. */
   projection?: string;

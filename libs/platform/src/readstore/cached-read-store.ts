@@ -61,11 +61,8 @@ export class CachedReadStore implements ReadStore {
       throw error;
     }
     this.epoch++;
-    for (const { collection, id, doc } of writes) {
-      const key = documentKey(collection, id);
-      // A document that was not kept is not worth keeping because it was written: it may not be read.
-      if (this.docs.has(key)) this.docs.set(key, doc === null ? null : deepFreeze({ ...doc, id }));
-    }
+    for (const { collection, id, doc } of writes)
+      this.replaceKept(collection, id, () => doc && { ...doc, id });
   }
 
   /**
@@ -78,10 +75,19 @@ export class CachedReadStore implements ReadStore {
       return;
     }
     this.epoch++;
-    for (const { collection, id, json } of writes) {
-      const key = documentKey(collection, id);
-      if (this.docs.has(key)) this.docs.set(key, json === null ? null : deepFreeze(JSON.parse(json) as Doc));
-    }
+    for (const { collection, id, json } of writes)
+      this.replaceKept(collection, id, () => (json === null ? null : (JSON.parse(json) as Doc)));
+  }
+
+  /**
+   * Gives a kept document the value written (built only then). A document that was not kept is not worth
+   * keeping because it was written: it may not be read.
+   */
+  private replaceKept(collection: string, id: string, written: () => Doc | null): void {
+    const key = documentKey(collection, id);
+    if (!this.docs.has(key)) return;
+    const doc = written();
+    this.docs.set(key, doc === null ? null : deepFreeze(doc));
   }
 
   find<T extends Doc = Doc>(collection: string, query: FindQuery): Promise<Page<T>> {

@@ -1,4 +1,5 @@
-import { CHECKPOINT, ProjectionTimeoutError } from '../projector/projector';
+import { ProjectionTimeoutError } from '../projector/position-waits';
+import { CHECKPOINT } from '../projector/projector';
 import type { ReadStore } from '../readstore/read-store.port';
 
 /**
