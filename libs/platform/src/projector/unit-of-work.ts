@@ -18,6 +18,8 @@ export class UnitOfWork {
   private readonly overlay = new Map<string, Write>();
   /** Position of each document as stored before this batch, for the replay guard. */
   private readonly storedPos = new Map<string, number>();
+  /** Documents found not stored before this batch (looked up for the replay guard). */
+  private readonly absent = new Set<string>();
 
   constructor(
     private readonly store: Pick<ReadStore, 'get' | 'find'>,
@@ -33,8 +35,17 @@ export class UnitOfWork {
     };
   }
 
+  /** The batch's writes; those creating a document the store did not hold are marked `created`. */
   writes(): Write[] {
-    return [...this.overlay.values()];
+    if (this.absent.size === 0) return [...this.overlay.values()];
+    return [...this.overlay].map(([key, write]) =>
+      write.doc !== null && this.absent.has(key) ? { ...write, created: true } : write,
+    );
+  }
+
+  private remember(key: string, doc: Doc | null): void {
+    this.storedPos.set(key, doc?._pos ?? 0);
+    if (doc === null) this.absent.add(key);
   }
 
   private async get<T extends Doc>(collection: string, id: string): Promise<T | null> {
@@ -42,7 +53,7 @@ export class UnitOfWork {
     const written = this.overlay.get(key);
     if (written) return written.doc as T | null;
     const doc = await this.store.get<T>(collection, id);
-    if (this.options.guardReplays) this.storedPos.set(key, doc?._pos ?? 0);
+    if (this.options.guardReplays) this.remember(key, doc);
     return doc;
   }
 
@@ -71,8 +82,7 @@ export class UnitOfWork {
     }
     // Filling a fresh generation in log order, no stored document can be ahead of the event.
     if (this.options.guardReplays) {
-      if (!this.storedPos.has(key))
-        this.storedPos.set(key, (await this.store.get(collection, id))?._pos ?? 0);
+      if (!this.storedPos.has(key)) this.remember(key, await this.store.get(collection, id));
       // The stored document already includes this event: we are replaying after a crash.
       if ((this.storedPos.get(key) ?? 0) >= event.position) return;
     }

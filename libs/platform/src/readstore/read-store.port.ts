@@ -31,6 +31,8 @@ export interface Write {
   id: string;
   /** The whole new document, or null to delete it. */
   doc: Doc | null;
+  /** Set when the document was known not to be stored before this write (a projector's live batches know). */
+  created?: true;
 }
 
 export interface IndexSpec {

@@ -4,7 +4,6 @@ import type { EventWriter, WireAppend, WireOutcome } from '../eventstore/event-w
 import { PositionWaits } from '../projector/position-waits';
 import type { CommittedViews, LiveProjector } from '../projector/projector';
 import { type ChangedCollections, ChangeListeners } from '../projector/view-changes';
-import type { Write } from '../readstore/read-store.port';
 
 /** Pause before a storage thread that died is started again; the projector resumes from its checkpoint. */
 const RESTART_DELAY_MS = 1000;
@@ -228,14 +227,17 @@ export class StorageThread implements LiveProjector {
 
 /** A commit as the storage thread posts it: documents as JSON, so this thread parses only those it keeps. */
 export function committedMessage(committed: CommittedViews): StorageThreadMessage {
+  // A document created by the commit cannot be in the serving thread's cache (it keeps only documents
+  // it read, and this one was not there to read): most writes are such (audit entries), so they are
+  // neither serialized again nor copied across.
+  const writes: [string, string, string | null][] = [];
+  for (const { collection, id, doc, created } of committed.writes) {
+    if (!created) writes.push([collection, id, doc === null ? null : JSON.stringify({ ...doc, id })]);
+  }
   return {
     type: 'committed',
     position: committed.position,
     changed: committed.changed === 'all' ? 'all' : [...committed.changed],
-    writes: committed.writes.map(({ collection, id, doc }: Write) => [
-      collection,
-      id,
-      doc === null ? null : JSON.stringify({ ...doc, id }),
-    ]),
+    writes,
   };
 }

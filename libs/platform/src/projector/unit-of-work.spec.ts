@@ -1,0 +1,74 @@
+import type { RecordedEvent } from '../eventstore/event-store.port';
+import type { Doc, ReadStore } from '../readstore/read-store.port';
+import { committedMessage } from '../threads/storage-thread';
+import { UnitOfWork } from './unit-of-work';
+
+/** A store holding `docs` (by collection and id) that answers what a unit of work reads. */
+function storeOf(docs: Record<string, Doc[]>): Pick<ReadStore, 'get' | 'find'> {
+  return {
+    get: async <T extends Doc>(collection: string, id: string) =>
+      (docs[collection]?.find((doc) => doc.id === id) ?? null) as T | null,
+    find: async <T extends Doc>(collection: string) => {
+      const items = (docs[collection] ?? []) as T[];
+      return { items, count: items.length };
+    },
+  };
+}
+
+const at = (position: number) => ({ position }) as RecordedEvent;
+
+describe('UnitOfWork', () => {
+  const stored = { spaces: [{ id: 's1', title: 'old', _pos: 3 }] };
+
+  it('marks writes that create a document the store did not hold, and only those', async () => {
+    const uow = new UnitOfWork(storeOf(stored));
+    const ctx = uow.forEvent(at(10));
+    await ctx.put('spaces', { id: 's1', title: 'new' });
+    await ctx.put('audit', { id: 'e1' });
+    await ctx.get('spaces', 's2');
+    await ctx.put('spaces', { id: 's2', title: 'made' });
+    await ctx.delete('audit', 'e0');
+    expect(uow.writes().map(({ collection, id, created }) => [collection, id, created])).toEqual([
+      ['spaces', 's1', undefined],
+      ['audit', 'e1', true],
+      ['spaces', 's2', true],
+      ['audit', 'e0', undefined],
+    ]);
+  });
+
+  it('marks nothing while filling a fresh generation, where no store lookups are made', async () => {
+    const uow = new UnitOfWork(storeOf({}), { guardReplays: false });
+    await uow.forEvent(at(1)).put('audit', { id: 'e1' });
+    expect(uow.writes()[0].created).toBeUndefined();
+  });
+
+  it('skips a write the stored document already includes (a replay after a crash)', async () => {
+    const uow = new UnitOfWork(storeOf(stored));
+    await uow.forEvent(at(3)).put('spaces', { id: 's1', title: 'again' });
+    expect(uow.writes()).toEqual([]);
+  });
+});
+
+describe('committedMessage', () => {
+  it('sends the documents a serving thread may keep, not those the commit created', async () => {
+    const uow = new UnitOfWork(storeOf({ spaces: [{ id: 's1', _pos: 1 }] }));
+    const ctx = uow.forEvent(at(5));
+    await ctx.put('spaces', { id: 's1', title: 'new' });
+    await ctx.put('audit', { id: 'e1', action: 'space.updated' });
+    await ctx.delete('spaces', 's9');
+    const message = committedMessage({
+      position: 5,
+      changed: new Set(['spaces', 'audit']),
+      writes: uow.writes(),
+    });
+    expect(message).toEqual({
+      type: 'committed',
+      position: 5,
+      changed: ['spaces', 'audit'],
+      writes: [
+        ['spaces', 's1', JSON.stringify({ id: 's1', title: 'new', _pos: 5 })],
+        ['spaces', 's9', null],
+      ],
+    });
+  });
+});
