@@ -104,9 +104,8 @@ async function project(
   reads: Pick<ReadStore, 'get' | 'find'>,
   events: RecordedEvent[],
   route: Route,
-  replaying: boolean,
 ): Promise<Write[]> {
-  const uow = new UnitOfWork(reads, { guardReplays: !replaying });
+  const uow = new UnitOfWork(reads);
   for (const raw of events) {
     const event = upcast(raw);
     for (const p of route(event)) await p.apply(event, uow.forEvent(event));
@@ -265,9 +264,11 @@ export class Projector implements LiveProjector {
       const batch = await this.events.readAll(position, batchSize);
       if (batch.length > 0) {
         position = batch[batch.length - 1].position;
-        // A rebuild fills a fresh generation in log order, so no stored document can be ahead of an event.
-        const writes = await project(buffer.reads, batch, route, true);
-        await target.commit(buffer.absorb(writes));
+        for (const raw of batch) {
+          const event = upcast(raw);
+          for (const p of route(event)) await p.apply(event, buffer.at(event.position));
+        }
+        await target.commit(buffer.endBatch());
         applied += batch.length;
         onProgress?.(position, Math.max(head, position), applied);
         // The embedded stores answer without real I/O: yield, or a server in this process stalls.
@@ -312,7 +313,7 @@ export class Projector implements LiveProjector {
   private async applyFresh(events: RecordedEvent[]): Promise<void> {
     const last = events[events.length - 1].position;
     const route: Route = (event) => this.byType.get(event.type) ?? [];
-    const writes = await project(this.views, events, route, false);
+    const writes = await project(this.views, events, route);
     await this.views.commit(writes, { name: CHECKPOINT, position: last, expected: this.position });
     this.publish({ position: last, changed: collectionsTouched(events, this.collectionsByType), writes });
   }

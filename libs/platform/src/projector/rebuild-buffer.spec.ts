@@ -20,32 +20,63 @@ describe('RebuildBuffer', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('passes writes of documents never read straight through', () => {
+  it('passes writes of documents never read straight through, each with the position of its event', async () => {
     const buffer = new RebuildBuffer(store);
-    const writes = [put('audit', { id: 'e1' }), put('audit', { id: 'e2' })];
-    expect(buffer.absorb(writes)).toEqual(writes);
+    await buffer.at(1).put('audit', { id: 'e1' });
+    await buffer.at(2).put('audit', { id: 'e2' });
+    expect(buffer.endBatch()).toEqual([
+      put('audit', { id: 'e1', _pos: 1 }),
+      put('audit', { id: 'e2', _pos: 2 }),
+    ]);
     expect(buffer.drain()).toEqual([]);
+  });
+
+  it('answers reads within a batch with the batch’s own writes', async () => {
+    const buffer = new RebuildBuffer(store);
+    const ctx = buffer.at(3);
+    await ctx.put('audit', { id: 'e1', n: 1 });
+    await ctx.put('audit', { id: 'e1', n: 2 });
+    expect(await ctx.get('audit', 'e1')).toEqual({ id: 'e1', n: 2, _pos: 3 });
+    await ctx.delete('audit', 'e2');
+    expect(await ctx.get('audit', 'e2')).toBeNull();
+    expect(buffer.endBatch()).toEqual([
+      put('audit', { id: 'e1', n: 2, _pos: 3 }),
+      { collection: 'audit', id: 'e2', doc: null },
+    ]);
   });
 
   it('holds documents that were read and answers later reads with their latest state', async () => {
     await store.commit([put('spaces', { id: 's1', title: 'a' })]);
     const buffer = new RebuildBuffer(store);
-    expect(await buffer.reads.get('spaces', 's1')).toEqual({ id: 's1', title: 'a' });
-    expect(buffer.absorb([put('spaces', { id: 's1', title: 'b' })])).toEqual([]);
-    expect(buffer.absorb([put('spaces', { id: 's1', title: 'c' })])).toEqual([]);
-    expect(await buffer.reads.get('spaces', 's1')).toEqual({ id: 's1', title: 'c' });
+    expect(await buffer.at(1).get('spaces', 's1')).toEqual({ id: 's1', title: 'a' });
+    await buffer.at(2).put('spaces', { id: 's1', title: 'b' });
+    expect(buffer.endBatch()).toEqual([]);
+    await buffer.at(3).put('spaces', { id: 's1', title: 'c' });
+    expect(buffer.endBatch()).toEqual([]);
+    expect(await buffer.at(4).get('spaces', 's1')).toEqual({ id: 's1', title: 'c', _pos: 3 });
     expect(await store.get('spaces', 's1')).toEqual({ id: 's1', title: 'a' });
+  });
+
+  it('reads nothing from the store for collections declared empty', async () => {
+    await store.commit([put('spaces', { id: 's1', title: 'stored before' })]);
+    const buffer = new RebuildBuffer(store);
+    buffer.startEmpty(['spaces']);
+    expect(await buffer.at(1).get('spaces', 's1')).toBeNull();
   });
 
   it('drains held writes once each, in collection and id order', async () => {
     const buffer = new RebuildBuffer(store);
-    for (const id of ['b', 'a']) await buffer.reads.get('spaces', id);
-    await buffer.reads.get('register', 'z');
-    buffer.absorb([put('spaces', { id: 'b' }), put('register', { id: 'z' }), put('spaces', { id: 'a' })]);
-    buffer.absorb([{ collection: 'spaces', id: 'b', doc: null }]);
+    const ctx = buffer.at(1);
+    for (const id of ['b', 'a']) await ctx.get('spaces', id);
+    await ctx.get('register', 'z');
+    await ctx.put('spaces', { id: 'b' });
+    await ctx.put('register', { id: 'z' });
+    await ctx.put('spaces', { id: 'a' });
+    expect(buffer.endBatch()).toEqual([]);
+    await buffer.at(2).delete('spaces', 'b');
     expect(buffer.drain()).toEqual([
-      put('register', { id: 'z' }),
-      put('spaces', { id: 'a' }),
+      put('register', { id: 'z', _pos: 1 }),
+      put('spaces', { id: 'a', _pos: 1 }),
       { collection: 'spaces', id: 'b', doc: null },
     ]);
     expect(buffer.drain()).toEqual([]);
@@ -53,26 +84,37 @@ describe('RebuildBuffer', () => {
 
   it('evicts past its capacity what was not used since last passed over, writing only changed documents', async () => {
     const buffer = new RebuildBuffer(store, 2);
-    await buffer.reads.get('spaces', 'changed');
-    expect(buffer.absorb([put('spaces', { id: 'changed', n: 1 })])).toEqual([]);
-    await buffer.reads.get('spaces', 'x');
-    await buffer.reads.get('spaces', 'y');
+    const ctx = buffer.at(1);
+    await ctx.get('spaces', 'changed');
+    await ctx.put('spaces', { id: 'changed', n: 1 });
+    expect(buffer.endBatch()).toEqual([]);
+    await ctx.get('spaces', 'x');
+    await ctx.get('spaces', 'y');
     // `changed` was used since it was read: it gets a second chance and `x`, unchanged, goes unwritten.
-    expect(buffer.absorb([])).toEqual([]);
-    expect(await buffer.reads.get('spaces', 'y')).toBeNull();
-    await buffer.reads.get('spaces', 'z');
+    expect(buffer.endBatch()).toEqual([]);
+    expect(await ctx.get('spaces', 'y')).toBeNull();
+    await ctx.get('spaces', 'z');
     // `changed` is passed over a second time unused, and its write goes out.
-    expect(buffer.absorb([])).toEqual([put('spaces', { id: 'changed', n: 1 })]);
+    expect(buffer.endBatch()).toEqual([put('spaces', { id: 'changed', n: 1, _pos: 1 })]);
+    // Evicted documents are read from the store again.
+    await store.commit([put('spaces', { id: 'changed', n: 1, _pos: 1 })]);
+    expect(await ctx.get('spaces', 'changed')).toEqual({ id: 'changed', n: 1, _pos: 1 });
   });
 
-  it('writes held documents before a find, so the store answers with them', async () => {
+  it('writes held documents and the batch before a find, so the store answers with them', async () => {
     await store.ensureIndexes([{ collection: 'spaces', fields: ['org'] }]);
     await store.commit([put('spaces', { id: 's1', org: 'o' })]);
     const buffer = new RebuildBuffer(store);
-    await buffer.reads.get('spaces', 's1');
-    buffer.absorb([put('spaces', { id: 's1', org: 'p' })]);
-    const page = await buffer.reads.find('spaces', { where: { org: 'p' }, limit: 10 });
-    expect(page.items).toEqual([{ id: 's1', org: 'p' }]);
+    const ctx = buffer.at(5);
+    await ctx.get('spaces', 's1');
+    await ctx.put('spaces', { id: 's1', org: 'p' });
+    await ctx.put('spaces', { id: 's2', org: 'p' });
+    const found = await ctx.find('spaces', { org: 'p' });
+    expect(found).toEqual([
+      { id: 's1', org: 'p', _pos: 5 },
+      { id: 's2', org: 'p', _pos: 5 },
+    ]);
+    expect(buffer.endBatch()).toEqual([]);
     expect(buffer.drain()).toEqual([]);
   });
 
@@ -81,8 +123,8 @@ describe('RebuildBuffer', () => {
     const buffer = new RebuildBuffer(store, undefined, async (collection) => {
       prepared.push(collection);
     });
-    await buffer.reads.get('spaces', 's1');
-    await buffer.reads.find('spaces', { where: { org: 'o' }, limit: 10 });
+    await buffer.at(1).get('spaces', 's1');
+    await buffer.at(1).find('spaces', { org: 'o' });
     expect(prepared).toEqual(['spaces']);
   });
 });

@@ -1,32 +1,74 @@
-import {
-  type Doc,
-  documentKey,
-  type FindQuery,
-  type Page,
-  type ReadStore,
-  type Write,
-} from '../readstore/read-store.port';
+import type { Doc, ReadStore, Scalar, Write } from '../readstore/read-store.port';
+import type { ProjectionContext } from './projection';
 
 /** Documents held back at most: with 1,000,000 events to replay, a rebuild then peaks near 960 MB of RSS (B5). */
 const DEFAULT_CAPACITY = 120_000;
+/** Documents a fan-out reads at most, as on the live path (`UnitOfWork`). */
+const FAN_OUT_LIMIT = 10_000;
+
+interface Held {
+  collection: string;
+  id: string;
+  doc: Doc | null;
+  /** Read or written since the clock last passed over it. */
+  used: boolean;
+  /** Changed and not yet in the store. */
+  dirty: boolean;
+  /** Evicted: its place in the clock is stale. */
+  gone: boolean;
+}
+
+/** Maps keyed by collection, then id: no composite key is built per lookup, and ids keep their hash. */
+class ByCollection<T> {
+  private readonly maps = new Map<string, Map<string, T>>();
+
+  get(collection: string, id: string): T | undefined {
+    return this.maps.get(collection)?.get(id);
+  }
+
+  set(collection: string, id: string, value: T): void {
+    let map = this.maps.get(collection);
+    if (!map) {
+      map = new Map();
+      this.maps.set(collection, map);
+    }
+    map.set(id, value);
+  }
+
+  delete(collection: string, id: string): void {
+    this.maps.get(collection)?.delete(id);
+  }
+
+  clear(): void {
+    this.maps.clear();
+  }
+}
 
 /**
- * A write-back buffer for a rebuild, which is the only writer of the generation it fills. Documents a
- * projection reads (a space before each update, the audit register) are updated again and again over
- * a replay; written at every batch they would rewrite random pages of the file each time. Held here
- * instead, each is written once, when evicted or at the end, in key order. Documents only ever written
- * (audit entries) are not held: they go out with the batch that made them.
+ * What projections write through while a rebuild fills a fresh generation, which it is the only writer
+ * of, in log order. Documents a projection reads (a space before each update, the audit register) are
+ * updated again and again over a replay; written at every batch they would rewrite random pages of the
+ * file each time. Held here instead, each is written once, when evicted or at the end, in key order.
+ * Documents only ever written (audit entries) are not held: they go out with the batch that made them.
+ * No replay guard is needed (nothing stored can be ahead of an event), so a write is the document.
  */
 export class RebuildBuffer {
+  /** Held documents. */
+  private readonly held = new ByCollection<Held>();
   /**
-   * Held documents, oldest first. Eviction gives a second chance to those used since they were last
-   * passed over (a clock, not a strict LRU: moving an entry on every use costs more than it saves).
-   * `dirty` marks those not yet in the store.
+   * Held documents oldest first, for eviction: a clock giving a second chance to those used since they
+   * were last passed over (moving an entry on every use costs more than it saves). `hand` is its start.
    */
-  private readonly held = new Map<string, Held>();
-  private readonly dirty = new Set<string>();
+  private clock: Held[] = [];
+  private hand = 0;
+  private size = 0;
+  /** This batch's writes of documents not held, in order, and by key for reads within the batch. */
+  private batch: Write[] = [];
+  private readonly batched = new ByCollection<Write>();
   /** Collections of which the store holds nothing yet: a document missing here is missing there. */
   private readonly empty = new Set<string>();
+  /** Log position of the event being applied: each document written records it (`_pos`). */
+  private position = 0;
 
   constructor(
     private readonly store: ReadStore,
@@ -43,96 +85,136 @@ export class RebuildBuffer {
     for (const collection of collections) this.empty.add(collection);
   }
 
-  /** The reads a unit of work makes, answered from held documents first. */
-  readonly reads: Pick<ReadStore, 'get' | 'find'> = {
-    get: async <T extends Doc>(collection: string, id: string): Promise<T | null> => {
-      const key = documentKey(collection, id);
-      const entry = this.held.get(key);
-      if (entry) {
-        entry.used = true;
-        return entry.doc as T | null;
-      }
-      const doc = this.empty.has(collection) ? null : await this.store.get<T>(collection, id);
-      this.held.set(key, { collection, id, doc, used: false });
-      return doc;
-    },
-    // Rare (fan-outs): the store answers once it holds every document.
-    find: async <T extends Doc>(collection: string, query: FindQuery): Promise<Page<T>> => {
-      await this.store.commit(this.takeDirty());
-      await this.beforeFind(collection);
-      return this.store.find<T>(collection, query);
-    },
+  /** One context for every event, so that applying one allocates nothing for it; `at` moves it on. */
+  private readonly context: ProjectionContext = {
+    get: (collection, id) => this.get(collection, id),
+    find: (collection, where) => this.find(collection, where),
+    put: async (collection, doc) => this.write(collection, doc.id, doc),
+    delete: async (collection, id) => this.write(collection, id, null),
   };
 
+  /** The context to apply the event at `position` through. */
+  at(position: number): ProjectionContext {
+    this.position = position;
+    return this.context;
+  }
+
   /**
-   * Takes a batch's writes: those to held documents stay held, the rest are returned to be committed
-   * now, with any documents evicted to make room.
+   * Ends a batch: returns the writes to commit now, the batch's writes of documents not held and any
+   * held documents evicted to make room.
    */
-  absorb(writes: Write[]): Write[] {
-    const out: Write[] = [];
-    for (const write of writes) {
-      const key = documentKey(write.collection, write.id);
-      const entry = this.held.get(key);
-      if (!entry) {
-        this.writtenOut(write);
-        out.push(write);
-        continue;
-      }
-      entry.doc = write.doc;
+  endBatch(): Write[] {
+    const out = this.batch;
+    this.batch = [];
+    this.batched.clear();
+    for (const write of out) this.writtenOut(write);
+    this.evict(out);
+    return out;
+  }
+
+  /** Every held write not yet in the store, in key order, emptying the buffer. */
+  drain(): Write[] {
+    const writes = [...this.endBatch(), ...this.takeDirty()].sort((a, b) =>
+      a.collection === b.collection ? compare(a.id, b.id) : compare(a.collection, b.collection),
+    );
+    this.held.clear();
+    this.clock = [];
+    this.hand = 0;
+    this.size = 0;
+    return writes;
+  }
+
+  private async get<T extends Doc>(collection: string, id: string): Promise<T | null> {
+    const entry = this.held.get(collection, id);
+    if (entry) {
       entry.used = true;
-      this.dirty.add(key);
+      return entry.doc as T | null;
     }
-    let excess = this.held.size - this.capacity;
+    const written = this.batched.get(collection, id);
+    if (written) return written.doc as T | null;
+    const doc = this.empty.has(collection) ? null : await this.store.get<T>(collection, id);
+    this.hold({ collection, id, doc, used: false, dirty: false, gone: false });
+    return doc;
+  }
+
+  /** Rare (fan-outs): the store answers once it holds every document. */
+  private async find<T extends Doc>(collection: string, where: Record<string, Scalar>): Promise<T[]> {
+    const out = this.batch;
+    this.batch = [];
+    this.batched.clear();
+    for (const write of out) this.writtenOut(write);
+    await this.store.commit([...out, ...this.takeDirty()]);
+    await this.beforeFind(collection);
+    return (await this.store.find<T>(collection, { where, limit: FAN_OUT_LIMIT })).items;
+  }
+
+  private write(collection: string, id: string, doc: Doc | null): void {
+    const next = doc === null ? null : { ...doc, id, _pos: this.position };
+    const entry = this.held.get(collection, id);
+    if (entry) {
+      entry.doc = next;
+      entry.used = true;
+      entry.dirty = true;
+      return;
+    }
+    const written = this.batched.get(collection, id);
+    if (written) {
+      written.doc = next;
+      return;
+    }
+    const write = { collection, id, doc: next };
+    this.batch.push(write);
+    this.batched.set(collection, id, write);
+  }
+
+  private hold(entry: Held): void {
+    this.held.set(entry.collection, entry.id, entry);
+    this.clock.push(entry);
+    this.size++;
+  }
+
+  /** Evicts past capacity what was not used since the clock last passed over it; dirty ones go to `out`. */
+  private evict(out: Write[]): void {
     // Entries moved to the end are visited again, unused by then, so this ends.
-    for (const [key, entry] of this.held) {
-      if (excess <= 0) break;
-      this.held.delete(key);
+    while (this.size > this.capacity) {
+      const entry = this.clock[this.hand++];
+      if (entry.gone) continue;
       if (entry.used) {
         entry.used = false;
-        this.held.set(key, entry);
+        this.clock.push(entry);
         continue;
       }
-      excess--;
-      if (!this.dirty.delete(key)) continue;
+      entry.gone = true;
+      this.size--;
+      this.held.delete(entry.collection, entry.id);
+      if (!entry.dirty) continue;
       const write = { collection: entry.collection, id: entry.id, doc: entry.doc };
       this.writtenOut(write);
       out.push(write);
     }
-    return out;
+    // Drops the clock's passed-over part once it outweighs the rest.
+    if (this.hand > 1024 && this.hand * 2 > this.clock.length) {
+      this.clock = this.clock.slice(this.hand);
+      this.hand = 0;
+    }
   }
 
   private writtenOut(write: Write): void {
     if (write.doc !== null) this.empty.delete(write.collection);
   }
 
-  /** Every held write not yet in the store, in key order, emptying the buffer. */
-  drain(): Write[] {
-    const writes = this.takeDirty().sort((a, b) =>
-      a.collection === b.collection ? compare(a.id, b.id) : compare(a.collection, b.collection),
-    );
-    this.held.clear();
-    return writes;
-  }
-
   private takeDirty(): Write[] {
     const writes: Write[] = [];
-    for (const key of this.dirty) {
-      const entry = this.held.get(key);
-      if (!entry) continue;
+    for (let i = this.hand; i < this.clock.length; i++) {
+      const entry = this.clock[i];
+      if (entry.gone || !entry.dirty) continue;
+      entry.dirty = false;
       const write = { collection: entry.collection, id: entry.id, doc: entry.doc };
       this.writtenOut(write);
       writes.push(write);
     }
-    this.dirty.clear();
     return writes;
   }
-}
-
-interface Held {
-  collection: string;
-  id: string;
-  doc: Doc | null;
-  used: boolean;
 }
 
 const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);

@@ -36,12 +36,6 @@ describe('UnitOfWork', () => {
     ]);
   });
 
-  it('marks nothing while filling a fresh generation, where no store lookups are made', async () => {
-    const uow = new UnitOfWork(storeOf({}), { guardReplays: false });
-    await uow.forEvent(at(1)).put('audit', { id: 'e1' });
-    expect(uow.writes()[0].created).toBeUndefined();
-  });
-
   it('skips a write the stored document already includes (a replay after a crash)', async () => {
     const uow = new UnitOfWork(storeOf(stored));
     await uow.forEvent(at(3)).put('spaces', { id: 's1', title: 'again' });

@@ -21,10 +21,7 @@ export class UnitOfWork {
   /** Documents found not stored before this batch (looked up for the replay guard). */
   private readonly absent = new Set<string>();
 
-  constructor(
-    private readonly store: Pick<ReadStore, 'get' | 'find'>,
-    private readonly options: { guardReplays: boolean } = { guardReplays: true },
-  ) {}
+  constructor(private readonly store: Pick<ReadStore, 'get' | 'find'>) {}
 
   forEvent(event: RecordedEvent): ProjectionContext {
     return {
@@ -53,7 +50,7 @@ export class UnitOfWork {
     const written = this.overlay.get(key);
     if (written) return written.doc as T | null;
     const doc = await this.store.get<T>(collection, id);
-    if (this.options.guardReplays) this.remember(key, doc);
+    this.remember(key, doc);
     return doc;
   }
 
@@ -63,7 +60,7 @@ export class UnitOfWork {
     for (const doc of stored.items) {
       const key = documentKey(collection, doc.id);
       if (this.overlay.has(key)) continue;
-      if (this.options.guardReplays) this.storedPos.set(key, doc._pos ?? 0);
+      this.storedPos.set(key, doc._pos ?? 0);
       out.set(doc.id, doc);
     }
     for (const { collection: written, doc } of this.overlay.values()) {
@@ -80,12 +77,9 @@ export class UnitOfWork {
       written.doc = next;
       return;
     }
-    // Filling a fresh generation in log order, no stored document can be ahead of the event.
-    if (this.options.guardReplays) {
-      if (!this.storedPos.has(key)) this.remember(key, await this.store.get(collection, id));
-      // The stored document already includes this event: we are replaying after a crash.
-      if ((this.storedPos.get(key) ?? 0) >= event.position) return;
-    }
+    if (!this.storedPos.has(key)) this.remember(key, await this.store.get(collection, id));
+    // The stored document already includes this event: we are replaying after a crash.
+    if ((this.storedPos.get(key) ?? 0) >= event.position) return;
     this.overlay.set(key, { collection, id, doc: next });
   }
 }
