@@ -42,13 +42,16 @@ export async function openEventStore(config: StorageConfig, writer?: EventWriter
 }
 
 /** The read store the configuration names: MongoDB when its URL is set, embedded views otherwise. */
-export async function openReadStore(config: StorageConfig): Promise<ReadStore> {
+export async function openReadStore(
+  config: StorageConfig,
+  options: { checkpointedElsewhere?: boolean } = {},
+): Promise<ReadStore> {
   if (config.mongoUrl) {
     const { MongoReadStore } = await import('@app/platform/readstore/mongo-read-store');
     return new MongoReadStore({ url: config.mongoUrl });
   }
   mkdirSync(config.dataDir, { recursive: true });
-  return new SqliteReadStore({ path: join(config.dataDir, 'views.sqlite') });
+  return new SqliteReadStore({ path: join(config.dataDir, 'views.sqlite'), ...options });
 }
 
 async function openJobQueue(config: Config, clock: Clock): Promise<JobQueue> {
@@ -66,7 +69,8 @@ export async function openStorage(
   options: { writer?: EventWriter } = {},
 ): Promise<Storage> {
   const events = await openEventStore(config, options.writer);
-  const views = await openReadStore(config);
+  // A writer of the log is the storage thread, which also commits (and checkpoints) the views.
+  const views = await openReadStore(config, { checkpointedElsewhere: options.writer !== undefined });
   const jobs = await openJobQueue(config, clock);
   const describe = [
     `events: ${config.eventstoreUrl ? 'EventStoreDB' : `embedded (${config.dataDir})`}`,

@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import { openWalDatabase } from '../sqlite/open-database';
-import { checkpointInBackground } from '../sqlite/wal-checkpointer';
+import { checkpointElsewhere, checkpointInBackground } from '../sqlite/wal-checkpointer';
 import {
   CheckpointConflictError,
   type CheckpointWrite,
@@ -400,7 +400,7 @@ class SqliteCore {
   private schemaVersion: unknown;
   private readonly stopCheckpoints: () => Promise<void>;
 
-  constructor(path: string) {
+  constructor(path: string, checkpointedElsewhere = false) {
     // Views are derived from the log: a commit lost to a power failure (NORMAL skips the fsync per
     // commit in WAL mode) leaves the file consistent with an older checkpoint, and the projector replays
     // from there. A process crash loses nothing either way. The event store keeps FULL.
@@ -412,7 +412,9 @@ class SqliteCore {
     // A large page cache keeps a batch's dirty index pages in memory until its commit; with the 2 MB
     // default a big batch spills them to the WAL again and again (random ids touch pages all over).
     this.db.pragma('cache_size = -65536');
-    this.stopCheckpoints = checkpointInBackground(this.db, path, 'NORMAL');
+    this.stopCheckpoints = checkpointedElsewhere
+      ? checkpointElsewhere(this.db)
+      : checkpointInBackground(this.db, path, 'NORMAL');
     this.tableExistsStmt = this.prepare(
       "SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = ?",
     ).pluck();
@@ -531,12 +533,16 @@ export class SqliteReadStore implements ReadStore {
   /** Set on handles from `forGeneration`: the generation they use whatever is live. */
   private readonly pinned?: number;
 
-  constructor(options: { path: string } | Pinned) {
+  /**
+   * `checkpointedElsewhere`: another thread of this process commits to the file and checkpoints it
+   * (see `checkpointElsewhere`); this handle's own commits are rare.
+   */
+  constructor(options: { path: string; checkpointedElsewhere?: boolean } | Pinned) {
     if ('core' in options) {
       this.core = options.core;
       this.pinned = options.generation;
     } else {
-      this.core = new SqliteCore(options.path);
+      this.core = new SqliteCore(options.path, options.checkpointedElsewhere);
     }
   }
 

@@ -2,7 +2,11 @@ import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openWalDatabase } from './open-database';
-import { checkpointInBackground } from './wal-checkpointer';
+import {
+  checkpointElsewhere,
+  checkpointInBackground,
+  FALLBACK_AUTOCHECKPOINT_PAGES,
+} from './wal-checkpointer';
 
 async function eventually(check: () => boolean, timeoutMs = 10_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -48,5 +52,36 @@ describe('checkpointInBackground', () => {
     const stop = checkpointInBackground(db, join(dir, 'missing', 'b.sqlite'), 'NORMAL');
     await stop();
     db.close();
+  });
+});
+
+describe('checkpointElsewhere', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'wal-checkpointer-'));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('leaves the file to the thread that checkpoints it, and never copies the WAL on a small commit', async () => {
+    const path = join(dir, 'data.sqlite');
+    const db = openWalDatabase(path, {
+      synchronous: 'NORMAL',
+      schema: 'CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT NOT NULL)',
+    });
+    const stop = checkpointElsewhere(db);
+    try {
+      expect(db.pragma('wal_autocheckpoint', { simple: true })).toBe(FALLBACK_AUTOCHECKPOINT_PAGES);
+      const insert = db.prepare('INSERT INTO t (v) VALUES (?)');
+      // About 2,500 pages: past SQLite's default threshold, so only the raised one keeps them in the WAL.
+      db.transaction(() => {
+        for (let i = 0; i < 10_000; i++) insert.run('x'.repeat(1000));
+      })();
+      insert.run('small');
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(statSync(path).size).toBeLessThan(1_000_000);
+    } finally {
+      await stop();
+      db.close();
+    }
   });
 });

@@ -122,3 +122,14 @@ export function checkpointInBackground(
   db.pragma(`wal_autocheckpoint = ${FALLBACK_AUTOCHECKPOINT_PAGES}`);
   return checkpointer.watch(path, synchronous);
 }
+
+/**
+ * For a connection whose file is committed to, and checkpointed, by another thread of this process
+ * (the standalone server's storage thread): a second background checkpointer would only contend with
+ * that one, taking the file's checkpoints (and their fsyncs) twice as often for the same pages. Its own
+ * rare commits keep the raised threshold, so none of them copies the WAL inline.
+ */
+export function checkpointElsewhere(db: { pragma(source: string): unknown }): () => Promise<void> {
+  db.pragma(`wal_autocheckpoint = ${FALLBACK_AUTOCHECKPOINT_PAGES}`);
+  return async () => {};
+}
