@@ -21,16 +21,18 @@ export interface AuditResourceDoc extends Doc {
 type Registered = 'organization' | 'collection' | 'space' | 'user';
 const resourceKey = (type: Registered, id: string) => `${type}:${id}`;
 
+/** Registers the resource's organization and label; `known` is its entry when the caller has read it. */
 async function remember(
   ctx: ProjectionContext,
   type: Registered,
   id: string,
   next: { organization: string | null; label: string | null },
+  known?: AuditResourceDoc | null,
 ): Promise<void> {
   const key = resourceKey(type, id);
-  const known = await ctx.get<AuditResourceDoc>(AUDIT_RESOURCES, key);
+  const current = known === undefined ? await ctx.get<AuditResourceDoc>(AUDIT_RESOURCES, key) : known;
   // Writes only on change: most events neither rename nor move their resource.
-  if (known && known.organization === next.organization && known.label === next.label) return;
+  if (current && current.organization === next.organization && current.label === next.label) return;
   await ctx.put(AUDIT_RESOURCES, { id: key, ...next });
 }
 
@@ -66,10 +68,8 @@ async function record(event: RecordedEvent, ctx: ProjectionContext): Promise<voi
     await ctx.put(AUDIT_EVENTS, auditEntry(event, org, target, actor));
   }
   if (registered) {
-    await remember(ctx, registered, subject.id, {
-      organization: subject.destination ?? organization,
-      label: target.label,
-    });
+    const next = { organization: subject.destination ?? organization, label: target.label };
+    await remember(ctx, registered, subject.id, next, known);
   }
   if (event.type === 'CollectionTransferred' && subject.destination) {
     const { contents } = event.data as { contents: CollectionContents };
