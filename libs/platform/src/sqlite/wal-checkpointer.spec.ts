@@ -16,26 +16,35 @@ async function eventually(check: () => boolean, timeoutMs = 10_000): Promise<voi
   }
 }
 
-describe('checkpointInBackground', () => {
-  let dir: string;
-  beforeEach(() => {
-    dir = mkdtempSync(join(tmpdir(), 'wal-checkpointer-'));
-  });
-  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+let dir: string;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'wal-checkpointer-'));
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
+/** A WAL file with a table `t (id, v)`. */
+function openTable(path: string) {
+  return openWalDatabase(path, {
+    synchronous: 'NORMAL',
+    schema: 'CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT NOT NULL)',
+  });
+}
+
+/** About 2,500 pages in one commit: past SQLite's default auto-checkpoint threshold, far below the raised one. */
+function fill(db: ReturnType<typeof openWalDatabase>): void {
+  const insert = db.prepare('INSERT INTO t (v) VALUES (?)');
+  db.transaction(() => {
+    for (let i = 0; i < 10_000; i++) insert.run('x'.repeat(1000));
+  })();
+}
+
+describe('checkpointInBackground', () => {
   it('moves committed pages into the database file while the writer only commits', async () => {
     const path = join(dir, 'data.sqlite');
-    const db = openWalDatabase(path, {
-      synchronous: 'NORMAL',
-      schema: 'CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT NOT NULL)',
-    });
+    const db = openTable(path);
     const stop = checkpointInBackground(db, path, 'NORMAL');
     try {
-      const insert = db.prepare('INSERT INTO t (v) VALUES (?)');
-      // About 2,500 pages: more than SQLite's default threshold, far below the writer's own.
-      db.transaction(() => {
-        for (let i = 0; i < 10_000; i++) insert.run('x'.repeat(1000));
-      })();
+      fill(db);
       expect(statSync(path).size).toBeLessThan(1_000_000);
       await eventually(() => statSync(path).size > 8_000_000);
       expect(db.prepare('SELECT count(*) FROM t').pluck().get()).toBe(10_000);
@@ -56,27 +65,15 @@ describe('checkpointInBackground', () => {
 });
 
 describe('checkpointElsewhere', () => {
-  let dir: string;
-  beforeEach(() => {
-    dir = mkdtempSync(join(tmpdir(), 'wal-checkpointer-'));
-  });
-  afterEach(() => rmSync(dir, { recursive: true, force: true }));
-
   it('leaves the file to the thread that checkpoints it, and never copies the WAL on a small commit', async () => {
     const path = join(dir, 'data.sqlite');
-    const db = openWalDatabase(path, {
-      synchronous: 'NORMAL',
-      schema: 'CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT NOT NULL)',
-    });
+    const db = openTable(path);
     const stop = checkpointElsewhere(db);
     try {
       expect(db.pragma('wal_autocheckpoint', { simple: true })).toBe(FALLBACK_AUTOCHECKPOINT_PAGES);
-      const insert = db.prepare('INSERT INTO t (v) VALUES (?)');
-      // About 2,500 pages: past SQLite's default threshold, so only the raised one keeps them in the WAL.
-      db.transaction(() => {
-        for (let i = 0; i < 10_000; i++) insert.run('x'.repeat(1000));
-      })();
-      insert.run('small');
+      fill(db);
+      // A later small commit would copy the WAL inline at SQLite's default threshold.
+      db.prepare('INSERT INTO t (v) VALUES (?)').run('small');
       await new Promise((resolve) => setTimeout(resolve, 300));
       expect(statSync(path).size).toBeLessThan(1_000_000);
     } finally {
