@@ -96,6 +96,29 @@ describe('CachedReadStore', () => {
     expect(await sqlite.get('spaces', 'b')).toBeNull();
   });
 
+  it('learns another thread’s commits to kept documents, and reads one deleted there again once wanted', async () => {
+    await sqlite.commit([
+      { collection: 'members', id: 'm', doc: { id: 'm', role: 'read' } },
+      { collection: 'members', id: 'n', doc: { id: 'n', role: 'read' } },
+    ]);
+    await cache.get('members', 'm');
+    await cache.get('members', 'n');
+    // The other thread changes `m`, deletes `n`, then creates `n` again: creations are not reported.
+    await sqlite.commit([
+      { collection: 'members', id: 'm', doc: { id: 'm', role: 'admin' } },
+      { collection: 'members', id: 'n', doc: null },
+    ]);
+    cache.learn([
+      { collection: 'members', id: 'm', json: JSON.stringify({ id: 'm', role: 'admin' }) },
+      { collection: 'members', id: 'n', json: null },
+    ]);
+    await sqlite.commit([{ collection: 'members', id: 'n', doc: { id: 'n', role: 'edit' } }]);
+    expect(await cache.get('members', 'm')).toEqual({ id: 'm', role: 'admin' });
+    expect(reads()).toBe(2);
+    expect(await cache.get('members', 'n')).toEqual({ id: 'n', role: 'edit' });
+    expect(reads()).toBe(3);
+  });
+
   it('does not keep a read that raced with a commit', async () => {
     await sqlite.commit([{ collection: 'spaces', id: 'a', doc: { id: 'a', title: 'old' } }]);
     await cache.generation();

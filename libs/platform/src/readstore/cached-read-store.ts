@@ -68,6 +68,8 @@ export class CachedReadStore implements ReadStore {
   /**
    * Learns of a commit another connection made to the live views (a projector on another thread), once
    * it is readable: kept documents take the values written; `all` (a switch of generation) empties the cache.
+   * A deletion forgets the document rather than keeping its absence: that thread does not report the
+   * documents it creates (`committedMessage`), so a re-creation would never replace the marker.
    */
   learn(writes: readonly ForeignWrite[] | 'all'): void {
     if (writes === 'all') {
@@ -75,8 +77,10 @@ export class CachedReadStore implements ReadStore {
       return;
     }
     this.epoch++;
-    for (const { collection, id, json } of writes)
-      this.replaceKept(collection, id, () => (json === null ? null : (JSON.parse(json) as Doc)));
+    for (const { collection, id, json } of writes) {
+      if (json === null) this.docs.delete(documentKey(collection, id));
+      else this.replaceKept(collection, id, () => JSON.parse(json) as Doc);
+    }
   }
 
   /**
