@@ -10,11 +10,26 @@ const WORDS = /[A-Z]+(?![a-z])|[A-Z][a-z0-9]*/g;
 const snake = (pascal: string) => (pascal.match(WORDS) ?? []).map((w) => w.toLowerCase()).join('_');
 
 /**
+ * Actions by event type, computed once per type (event types are a closed set): every audited event,
+ * and every event of a rebuild, needs one.
+ */
+const actions = new Map<string, string>();
+
+/**
  * The stable audit action of a domain event type: `<resource>.<what happened>` in snake case
  * (`SpaceDeleted` is `space.deleted`, `ApiTokenIssued` is `api_token.issued`, `MemberRoleChanged` is
  * `member.role_changed`). Clients filter on these names, so they must never change for a type.
  */
 export function auditAction(eventType: string): string {
+  let action = actions.get(eventType);
+  if (action === undefined) {
+    action = actionOf(eventType);
+    actions.set(eventType, action);
+  }
+  return action;
+}
+
+function actionOf(eventType: string): string {
   const resource =
     MULTI_WORD_RESOURCES.find((r) => eventType.startsWith(r) && /^[A-Z]/.test(eventType.slice(r.length))) ??
     (eventType.match(WORDS) ?? [eventType])[0];

@@ -63,18 +63,6 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Event ids, and so audit event ids, are UUIDs. */
 export const isEventId = (value: string) => UUID.test(value);
 
-/** Actions by event type, computed once per type: every audited event, and every event of a rebuild, needs one. */
-const actions = new Map<string, string>();
-
-function actionOf(eventType: string): string {
-  let action = actions.get(eventType);
-  if (action === undefined) {
-    action = auditAction(eventType);
-    actions.set(eventType, action);
-  }
-  return action;
-}
-
 /** What `toISOString` writes; times the product records are already in this form. */
 const ISO_UTC_MS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 
@@ -103,7 +91,7 @@ export function auditEntry(
     eventId: event.id,
     occurredAt,
     sortKey: sortKeyOf(occurredAt, event.position),
-    action: actionOf(event.type),
+    action: auditAction(event.type),
     actorType: actor.type,
     actorId: actor.id,
     actorLabel: actor.label,

@@ -1,6 +1,9 @@
 import type { RecordedEvent } from '../eventstore/event-store.port';
 import type { Doc, IndexSpec, Scalar } from '../readstore/read-store.port';
 
+/** Documents a projection's `find` answers at most: it serves small fan-outs, not scans. */
+export const FAN_OUT_LIMIT = 10_000;
+
 /** What a projection sees while applying one event: reads include the batch's earlier writes. */
 export interface ProjectionContext {
   get<T extends Doc>(collection: string, id: string): Promise<T | null>;

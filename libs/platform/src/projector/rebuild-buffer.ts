@@ -1,10 +1,8 @@
 import type { Doc, ReadStore, Scalar, Write } from '../readstore/read-store.port';
-import type { ProjectionContext } from './projection';
+import { FAN_OUT_LIMIT, type ProjectionContext } from './projection';
 
 /** Documents held back at most: with 1,000,000 events to replay, a rebuild then peaks near 960 MB of RSS (B5). */
 const DEFAULT_CAPACITY = 120_000;
-/** Documents a fan-out reads at most, as on the live path (`UnitOfWork`). */
-const FAN_OUT_LIMIT = 10_000;
 
 interface Held {
   collection: string;
@@ -104,10 +102,7 @@ export class RebuildBuffer {
    * held documents evicted to make room.
    */
   endBatch(): Write[] {
-    const out = this.batch;
-    this.batch = [];
-    this.batched.clear();
-    for (const write of out) this.writtenOut(write);
+    const out = this.takeBatch();
     this.evict(out);
     return out;
   }
@@ -139,11 +134,7 @@ export class RebuildBuffer {
 
   /** Rare (fan-outs): the store answers once it holds every document. */
   private async find<T extends Doc>(collection: string, where: Record<string, Scalar>): Promise<T[]> {
-    const out = this.batch;
-    this.batch = [];
-    this.batched.clear();
-    for (const write of out) this.writtenOut(write);
-    await this.store.commit([...out, ...this.takeDirty()]);
+    await this.store.commit([...this.takeBatch(), ...this.takeDirty()]);
     await this.beforeFind(collection);
     return (await this.store.find<T>(collection, { where, limit: FAN_OUT_LIMIT })).items;
   }
@@ -201,6 +192,15 @@ export class RebuildBuffer {
 
   private writtenOut(write: Write): void {
     if (write.doc !== null) this.empty.delete(write.collection);
+  }
+
+  /** The batch's writes of documents not held, which go to the store now. */
+  private takeBatch(): Write[] {
+    const out = this.batch;
+    this.batch = [];
+    this.batched.clear();
+    for (const write of out) this.writtenOut(write);
+    return out;
   }
 
   private takeDirty(): Write[] {

@@ -1,8 +1,6 @@
 import type { RecordedEvent } from '../eventstore/event-store.port';
 import { type Doc, documentKey, type ReadStore, type Scalar, type Write } from '../readstore/read-store.port';
-import type { ProjectionContext } from './projection';
-
-const FAN_OUT_LIMIT = 10_000;
+import { FAN_OUT_LIMIT, type ProjectionContext } from './projection';
 
 function matches(doc: Doc, where: Record<string, Scalar>): boolean {
   return Object.entries(where).every(([key, value]) => (doc[key] ?? null) === value);
@@ -16,10 +14,8 @@ function matches(doc: Doc, where: Record<string, Scalar>): boolean {
 export class UnitOfWork {
   /** This batch's writes by document key, in the order of each document's first write. */
   private readonly overlay = new Map<string, Write>();
-  /** Position of each document as stored before this batch, for the replay guard. */
-  private readonly storedPos = new Map<string, number>();
-  /** Documents found not stored before this batch (looked up for the replay guard). */
-  private readonly absent = new Set<string>();
+  /** Position of each document as stored before this batch, for the replay guard; null when not stored. */
+  private readonly storedPos = new Map<string, number | null>();
 
   constructor(private readonly store: Pick<ReadStore, 'get' | 'find'>) {}
 
@@ -34,15 +30,13 @@ export class UnitOfWork {
 
   /** The batch's writes; those creating a document the store did not hold are marked `created`. */
   writes(): Write[] {
-    if (this.absent.size === 0) return [...this.overlay.values()];
     return [...this.overlay].map(([key, write]) =>
-      write.doc !== null && this.absent.has(key) ? { ...write, created: true } : write,
+      write.doc !== null && this.storedPos.get(key) === null ? { ...write, created: true } : write,
     );
   }
 
   private remember(key: string, doc: Doc | null): void {
-    this.storedPos.set(key, doc?._pos ?? 0);
-    if (doc === null) this.absent.add(key);
+    this.storedPos.set(key, doc === null ? null : (doc._pos ?? 0));
   }
 
   private async get<T extends Doc>(collection: string, id: string): Promise<T | null> {

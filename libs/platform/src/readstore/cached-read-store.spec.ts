@@ -49,6 +49,12 @@ describe('CachedReadStore', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
+  /** Stores `docs` and reads each through the cache, so that it keeps them. */
+  async function kept(collection: string, docs: Doc[]): Promise<void> {
+    await sqlite.commit(docs.map((doc) => ({ collection, id: doc.id, doc })));
+    for (const doc of docs) await cache.get(collection, doc.id);
+  }
+
   it('reads a document from the store once, an absent one each time', async () => {
     await sqlite.commit([{ collection: 'spaces', id: 'a', doc: { id: 'a', title: 'A' } }]);
     expect(await cache.get('spaces', 'a')).toEqual({ id: 'a', title: 'A' });
@@ -71,12 +77,10 @@ describe('CachedReadStore', () => {
   });
 
   it('updates kept documents on commit, deletions included, without reading them again', async () => {
-    await sqlite.commit([
-      { collection: 'spaces', id: 'a', doc: { id: 'a', title: 'A' } },
-      { collection: 'spaces', id: 'b', doc: { id: 'b', title: 'B' } },
+    await kept('spaces', [
+      { id: 'a', title: 'A' },
+      { id: 'b', title: 'B' },
     ]);
-    await cache.get('spaces', 'a');
-    await cache.get('spaces', 'b');
     await cache.commit(
       [
         { collection: 'spaces', id: 'a', doc: { id: 'a', title: 'A2' } },
@@ -97,12 +101,10 @@ describe('CachedReadStore', () => {
   });
 
   it('learns another thread’s commits to kept documents, and reads one deleted there again once wanted', async () => {
-    await sqlite.commit([
-      { collection: 'members', id: 'm', doc: { id: 'm', role: 'read' } },
-      { collection: 'members', id: 'n', doc: { id: 'n', role: 'read' } },
+    await kept('members', [
+      { id: 'm', role: 'read' },
+      { id: 'n', role: 'read' },
     ]);
-    await cache.get('members', 'm');
-    await cache.get('members', 'n');
     // The other thread changes `m`, deletes `n`, then creates `n` again: creations are not reported.
     await sqlite.commit([
       { collection: 'members', id: 'm', doc: { id: 'm', role: 'admin' } },
