@@ -24,11 +24,12 @@ describe('DeferredIndexes', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('builds one collection on demand, then the rest, each once', async () => {
+  it('builds one collection on demand, then the rest, each index once and in a transaction of its own', async () => {
     const indexes = new DeferredIndexes(store, specs);
     await indexes.prepare();
     const calls: number[] = [];
     const ensure = store.ensureIndexes.bind(store);
+    // One call is one write transaction.
     store.ensureIndexes = async (given, options) => {
       calls.push(given.length);
       await ensure(given, options);
@@ -47,6 +48,26 @@ describe('DeferredIndexes', () => {
     await indexes.build();
     await indexes.build();
     expect(plan('audit', 'org')).toMatch(/USING INDEX ix\["audit",\["org","sortKey"\]\]/);
-    expect(calls).toEqual([2, 1]);
+    expect(calls).toEqual([1, 1, 1]);
+  });
+
+  it('keeps the indexes a failed build did not reach, and builds only those when asked again', async () => {
+    const indexes = new DeferredIndexes(store, specs);
+    await indexes.prepare();
+    const built: string[][] = [];
+    const ensure = store.ensureIndexes.bind(store);
+    let failures = 1;
+    store.ensureIndexes = async (given, options) => {
+      if (built.length === 1 && failures-- > 0) throw new Error('disk full');
+      built.push(given[0].fields);
+      await ensure(given, options);
+    };
+
+    await expect(indexes.build()).rejects.toThrow('disk full');
+    expect(built).toEqual([['org', 'position']]);
+
+    await indexes.build();
+    expect(built).toEqual([['org', 'position'], ['parent'], ['org', 'sortKey']]);
+    expect(plan('spaces', 'parent')).toMatch(/USING INDEX ix\["spaces",\["parent"\]\]/);
   });
 });
