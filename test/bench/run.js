@@ -5,7 +5,7 @@
  * Everything runs on loopback, in a temporary data directory; artifacts (server logs, CPU profiles,
  * raw results) go to .tmp/bench/. Environment knobs (defaults follow the rules of the issue):
  *   BENCH_SECONDS=10 BENCH_WARMUP_SECONDS=3 BENCH_RUNS=3 BENCH_CONNECTIONS=100 BENCH_SPACES=1000
- *   BENCH_EVENTS=1000000 BENCH_REBUILD_RUNS=1 BENCH_STARTS=3 BENCH_JOBS=10000 BENCH_JOB_RUNS=3
+ *   BENCH_EVENTS=1000000 BENCH_REBUILD_RUNS=3 BENCH_STARTS=3 BENCH_JOBS=10000 BENCH_JOB_RUNS=3
  *   BENCH_LOG_LEVEL=info (the server's LOG_LEVEL)   BENCH_PROFILE=1 (profile every missed target)
  *   BENCH_ONLY=B1,B5,...   (subset; the report then goes to .tmp/bench/BENCHMARKS.partial.md)
  *   BENCH_KEEP=1           (keep the temporary data directory)
@@ -37,7 +37,7 @@ const CFG = {
   connections: num('BENCH_CONNECTIONS', 100),
   spaces: num('BENCH_SPACES', 1000),
   events: num('BENCH_EVENTS', 1_000_000),
-  rebuildRuns: num('BENCH_REBUILD_RUNS', 1),
+  rebuildRuns: num('BENCH_REBUILD_RUNS', 3),
   starts: num('BENCH_STARTS', 3),
   jobs: num('BENCH_JOBS', 10_000),
   jobRuns: num('BENCH_JOB_RUNS', 3),
@@ -529,6 +529,8 @@ async function logScenarios(results) {
       );
     }
     B5.median = L.medianRun(B5.runs, 'rate');
+    // The memory target holds for every run, not only the median one.
+    B5.peakRss = Math.max(...B5.runs.map((r) => r.peakRss));
     results.B5 = B5;
     // The views as the rebuild left them, so that a profiled start can again be the first one after it.
     snapshotViews(dataDir, join(work, 'views-after-rebuild'));
@@ -803,12 +805,12 @@ function evaluate(results) {
       'B5',
       `rebuild all read models from a log of ${L.fmtInt(results.log.events)} events`,
       `${L.fmtInt(m.rate)} events/s (${L.fmt(m.seconds)} s; whole command ${L.fmt(m.wallMs / 1000)} s = ` +
-        `${L.fmtInt(m.wallRate)} events/s); peak RSS ${L.fmt(m.peakRss / MB, 0)} MB`,
+        `${L.fmtInt(m.wallRate)} events/s); peak RSS ${L.fmt(B5.peakRss / MB, 0)} MB`,
       '—',
       '—',
       '≥ 50,000 events/s; peak RSS ≤ 1 GiB',
-      m.rate >= 50_000 && m.wallRate >= 50_000 && m.peakRss <= GiB,
-      `${B5.runs.length} run(s); ${L.fmt(m.writeBytes / 1e9, 1)} GB written to storage by the rebuild`,
+      m.rate >= 50_000 && m.wallRate >= 50_000 && B5.peakRss <= GiB,
+      `median of ${B5.runs.length} run(s), peak RSS the highest of any; ${L.fmt(m.writeBytes / 1e9, 1)} GB written to storage by the rebuild`,
     );
   }
   const B6 = results.B6;
@@ -1001,7 +1003,8 @@ function report(results, rows, elapsedMs) {
     `- B5: \`test/bench/gen-log.js\` writes ${L.fmtInt(results.log?.events)} events straight into \`events.sqlite\` (schema created by`,
     `  SqliteEventStore itself): a user and token, ${results.log?.organizations} organizations, ${L.fmtInt(results.log?.spaces)} SpaceCreated and the rest`,
     '  SpaceUpdated (title, emoji or edit mode) on random spaces, with full envelopes; then `node dist/apps/cli/src/main.js',
-    "  rebuild` is timed: its own figure (replay) and the whole command's wall clock; peak RSS sampled every 50 ms.",
+    `  rebuild\` is timed ${CFG.rebuildRuns} time(s) on that log, each a complete rebuild into a new generation (the median`,
+    "  reported): its own figure (replay) and the whole command's wall clock; peak RSS sampled every 50 ms.",
     '- B6: time from spawning the server on that data directory (after the rebuild) to the first 200 from `/ready`,',
     `  ${CFG.starts} starts, median; \`/ready\` must already report the projector at the head of the log.`,
     `- B7: a private \`redis-server\` (no persistence) on a free port; ${L.fmtInt(CFG.jobs)} jobs enqueued at once, timed to the`,
