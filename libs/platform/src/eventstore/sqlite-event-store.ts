@@ -2,7 +2,7 @@ import { EventEmitter } from 'node:events';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type Database from 'better-sqlite3';
 import { openWalDatabase } from '../sqlite/open-database';
-import { checkpointElsewhere, checkpointInBackground } from '../sqlite/wal-checkpointer';
+import { startCheckpoints } from '../sqlite/wal-checkpointer';
 import { deliverUntilAccepted, HANDLER_RETRY_DELAY_MS, Waiter } from './batch-delivery';
 import {
   type AppendResult,
@@ -110,9 +110,7 @@ export class SqliteEventStore implements EventStore {
     this.writer = options.writer;
     this.db = openDatabase(options.path);
     // With a writer, the thread that commits also checkpoints.
-    this.stopCheckpoints = this.writer
-      ? checkpointElsewhere(this.db)
-      : checkpointInBackground(this.db, options.path, 'FULL');
+    this.stopCheckpoints = startCheckpoints(this.db, options.path, 'FULL', this.writer !== undefined);
     this.statements = prepareStatements(this.db);
     // Nested transactions become savepoints, so one failing append rolls back only its own writes.
     this.appendOne = this.db.transaction((append: PendingAppend) => this.write(append));

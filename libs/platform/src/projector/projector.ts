@@ -99,17 +99,26 @@ function confined(p: Projection): Projection {
   return { ...p, apply: (event, ctx) => p.apply(event, guard(ctx)) };
 }
 
-/** Applies events (upcast) through one unit of work and returns its writes. */
+/** Applies events, upcast, to the projections `route` gives, each through the context `contextFor` gives. */
+async function applyEvents(
+  events: RecordedEvent[],
+  route: Route,
+  contextFor: (event: RecordedEvent) => ProjectionContext,
+): Promise<void> {
+  for (const raw of events) {
+    const event = upcast(raw);
+    for (const p of route(event)) await p.apply(event, contextFor(event));
+  }
+}
+
+/** Applies events through one unit of work and returns its writes. */
 async function project(
   reads: Pick<ReadStore, 'get' | 'find'>,
   events: RecordedEvent[],
   route: Route,
 ): Promise<Write[]> {
   const uow = new UnitOfWork(reads);
-  for (const raw of events) {
-    const event = upcast(raw);
-    for (const p of route(event)) await p.apply(event, uow.forEvent(event));
-  }
+  await applyEvents(events, route, (event) => uow.forEvent(event));
   return uow.writes();
 }
 
@@ -264,10 +273,7 @@ export class Projector implements LiveProjector {
       const batch = await this.events.readAll(position, batchSize);
       if (batch.length > 0) {
         position = batch[batch.length - 1].position;
-        for (const raw of batch) {
-          const event = upcast(raw);
-          for (const p of route(event)) await p.apply(event, buffer.at(event.position));
-        }
+        await applyEvents(batch, route, (event) => buffer.at(event.position));
         await target.commit(buffer.endBatch());
         applied += batch.length;
         onProgress?.(position, Math.max(head, position), applied);

@@ -54,7 +54,7 @@ export class UnitOfWork {
     for (const doc of stored.items) {
       const key = documentKey(collection, doc.id);
       if (this.overlay.has(key)) continue;
-      this.storedPos.set(key, doc._pos ?? 0);
+      this.remember(key, doc);
       out.set(doc.id, doc);
     }
     for (const { collection: written, doc } of this.overlay.values()) {

@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import { openWalDatabase } from '../sqlite/open-database';
-import { checkpointElsewhere, checkpointInBackground } from '../sqlite/wal-checkpointer';
+import { startCheckpoints } from '../sqlite/wal-checkpointer';
 import {
   CheckpointConflictError,
   type CheckpointWrite,
@@ -412,9 +412,7 @@ class SqliteCore {
     // A large page cache keeps a batch's dirty index pages in memory until its commit; with the 2 MB
     // default a big batch spills them to the WAL again and again (random ids touch pages all over).
     this.db.pragma('cache_size = -65536');
-    this.stopCheckpoints = checkpointedElsewhere
-      ? checkpointElsewhere(this.db)
-      : checkpointInBackground(this.db, path, 'NORMAL');
+    this.stopCheckpoints = startCheckpoints(this.db, path, 'NORMAL', checkpointedElsewhere);
     this.tableExistsStmt = this.prepare(
       "SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = ?",
     ).pluck();

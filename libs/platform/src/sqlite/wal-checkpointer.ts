@@ -133,3 +133,13 @@ export function checkpointElsewhere(db: { pragma(source: string): unknown }): ()
   db.pragma(`wal_autocheckpoint = ${FALLBACK_AUTOCHECKPOINT_PAGES}`);
   return async () => {};
 }
+
+/** How a store's connection gets its checkpoints: in the background, or `elsewhere` (see above). */
+export function startCheckpoints(
+  db: { pragma(source: string): unknown },
+  path: string,
+  synchronous: string,
+  elsewhere: boolean,
+): () => Promise<void> {
+  return elsewhere ? checkpointElsewhere(db) : checkpointInBackground(db, path, synchronous);
+}
