@@ -100,6 +100,28 @@ describe('cluster behind a gateway', () => {
     expect((await fetch(`${gateway.url}/v1/orgs`)).status).toBe(401);
   });
 
+  it("carries the caller's X-Request-Id through the gateway into the events a command service appends", async () => {
+    const response = await fetch(`${gateway.url}/v1/orgs/${org}/spaces`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${CLUSTER_BOOTSTRAP_TOKEN}`,
+        'content-type': 'application/json',
+        'x-request-id': 'through-gateway-1',
+      },
+      body: JSON.stringify({ title: 'Traced' }),
+    });
+    expect(response.status).toBe(201);
+    expect(response.headers.get('x-request-id')).toBe('through-gateway-1');
+    const { id } = (await response.json()) as { id: string };
+    const events = new SqliteEventStore({ path: join(dataDir, 'events.sqlite') });
+    try {
+      const [created] = await events.readStream(`space-${id}`);
+      expect(created.metadata.correlationId).toBe('through-gateway-1');
+    } finally {
+      await events.close();
+    }
+  });
+
   it('stops accepting a token or a role on every query replica once the CLI revokes or lowers it', async () => {
     const userId = await cluster.cli('user:create', '--name', 'Cached', '--email', 'cached@example.com');
     await cluster.cli('member:add', '--org', org, '--user', userId, '--role', 'admin');

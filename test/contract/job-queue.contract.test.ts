@@ -10,6 +10,7 @@ import {
 } from '@app/platform/jobs';
 
 interface Logs extends JobQueueLogger {
+  infos: string[];
   warnings: string[];
   errors: string[];
 }
@@ -31,7 +32,15 @@ type HarnessFactory = (logs: Logs) => Harness;
 function recordingLogger(): Logs {
   const warnings: string[] = [];
   const errors: string[] = [];
-  return { warnings, errors, warn: (msg) => warnings.push(msg), error: (msg) => errors.push(msg) };
+  const infos: string[] = [];
+  return {
+    infos,
+    warnings,
+    errors,
+    info: (msg) => infos.push(msg),
+    warn: (msg) => warnings.push(msg),
+    error: (msg) => errors.push(msg),
+  };
 }
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -99,6 +108,17 @@ function jobQueueContract(label: string, factory: HarnessFactory): void {
       expect(runs).toEqual([{ id: 'space:1/greet', name: 'greet', data: { n: 42 }, attempt: 1 }]);
       expect(await h.queue.state('greet', 'space:1/greet')).toBe('completed');
       expect(await h.queue.state('greet', 'never-enqueued')).toBe('unknown');
+    });
+
+    it("writes a handler's own lines through the queue's logger, naming the job", async () => {
+      const h = setup();
+      h.queue.register<string>('report', async (job, log) => {
+        log.info(`saw ${job.data}`);
+      });
+      await h.queue.start();
+      await h.queue.enqueue('report', 'it', { jobId: 'r-1' });
+      await h.queue.drain(5000);
+      expect(h.logs.infos).toEqual(['Job report/r-1: saw it']);
     });
 
     it('runs a job id enqueued twice only once, also after it completed', async () => {

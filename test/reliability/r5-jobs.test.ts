@@ -28,10 +28,18 @@ async function until(
   }
 }
 
-function recordingLogger(): JobQueueLogger & { warnings: string[]; errors: string[] } {
+function recordingLogger(): JobQueueLogger & { infos: string[]; warnings: string[]; errors: string[] } {
   const warnings: string[] = [];
   const errors: string[] = [];
-  return { warnings, errors, warn: (msg) => warnings.push(msg), error: (msg) => errors.push(msg) };
+  const infos: string[] = [];
+  return {
+    infos,
+    warnings,
+    errors,
+    info: (msg) => infos.push(msg),
+    warn: (msg) => warnings.push(msg),
+    error: (msg) => errors.push(msg),
+  };
 }
 
 describe('R5 jobs under faults', () => {

@@ -1,12 +1,14 @@
+import type { IncomingMessage } from 'node:http';
 import { type Config, DEFAULT_BODY_LIMIT_BYTES } from '@app/platform/config/config';
 import { batchResponseWrites } from '@app/platform/http/batched-writes';
 import { errorBody, toHttpError } from '@app/platform/http/errors';
 import { sendEtags } from '@app/platform/http/etag';
 import { installRateLimit } from '@app/platform/http/rate-limit';
 import { createValidationPipe } from '@app/platform/http/validation';
-import { observeHttp } from '@app/platform/observability/http';
+import { type ObserveHttpOptions, observeHttp } from '@app/platform/observability/http';
 import { createObservability, type Observability } from '@app/platform/observability/observability';
 import { ObservabilityModule } from '@app/platform/observability/observability.module';
+import { correlationIdFrom } from '@app/platform/observability/request-context';
 import { type DynamicModule, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
@@ -31,10 +33,13 @@ export async function createHttpApp(
   module: DynamicModule,
   config: Config,
   observability: Observability = createObservability({ level: config.logLevel }),
+  observe: ObserveHttpOptions = {},
 ): Promise<NestFastifyApplication> {
   const adapter = new FastifyAdapter({
     bodyLimit: config.bodyLimitBytes,
     trustProxy: false,
+    // The request's id is its correlation id: the caller's X-Request-Id when well-formed.
+    genReqId: (request: IncomingMessage) => correlationIdFrom(request.headers),
     // The router refuses a malformed URL (400) or an over-long path parameter (414) before Nest sees the
     // request, so its exception filter never runs: the envelope is applied here.
     frameworkErrors: (error: FastifyError, _request: FastifyRequest, reply: FastifyReply) => {
@@ -42,7 +47,7 @@ export async function createHttpApp(
       reply.status(status).send(errorBody(status, message));
     },
   });
-  observeHttp(adapter.getInstance(), observability);
+  observeHttp(adapter.getInstance(), observability, observe);
   // After observeHttp, so that a 429 is logged and carries X-Request-Id like any answer.
   installRateLimit(adapter.getInstance(), {
     max: config.rateLimitMax,

@@ -22,7 +22,10 @@ export async function startService(
     const cluster = loadClusterConfig(env, { gateway: role === 'gateway' });
     const observability = createObservability({ level: config.logLevel, service: role });
     if (role === 'gateway') {
-      app = await createHttpApp(GatewayModule.forRoot(config, cluster), config, observability);
+      // Its remote calls forward the request id from code that has no request: see REQUEST_ID_SOURCE.
+      app = await createHttpApp(GatewayModule.forRoot(config, cluster), config, observability, {
+        requestContext: true,
+      });
       serveApiReference(app);
     } else {
       if (role === 'worker' && !config.redisUrl)

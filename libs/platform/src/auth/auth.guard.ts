@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import {
   type CanActivate,
   createParamDecorator,
@@ -8,7 +7,7 @@ import {
   UnauthorizedException,
 } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { currentCorrelationId } from '../observability/request-context';
+import { correlationIdFrom } from '../observability/request-context';
 import { Access, type Viewer } from './access';
 import { bearerHash } from './bearer';
 
@@ -16,15 +15,9 @@ const PUBLIC = 'public-route';
 /** Marks a route that needs no token (health checks only). */
 export const Public = () => SetMetadata(PUBLIC, true);
 
-const CORRELATION = /^[A-Za-z0-9._:-]{1,128}$/;
-
-/** A well-formed `X-Request-Id` from the caller, or a new id. */
-export function correlationIdFrom(headers: Record<string, string | string[] | undefined>): string {
-  const given = headers['x-request-id'];
-  return typeof given === 'string' && CORRELATION.test(given) ? given : randomUUID();
-}
-
 interface AuthedRequest {
+  /** Fastify's request id: the correlation id (`correlationIdFrom`, the adapter's `genReqId`). */
+  id?: string;
   headers: Record<string, string | string[] | undefined>;
   viewer?: Viewer;
 }
@@ -46,8 +39,8 @@ export class AuthGuard implements CanActivate {
       throw new UnauthorizedException('Missing or malformed Authorization header; expected "Bearer <token>"');
     const identity = await this.access.authenticateHash(hash);
     if (!identity) throw new UnauthorizedException('Invalid or revoked API token');
-    // The id the request's log lines and X-Request-Id response header already carry, when set.
-    const correlationId = currentCorrelationId() ?? correlationIdFrom(request.headers);
+    // The id the request's log lines and X-Request-Id response header carry.
+    const correlationId = request.id ?? correlationIdFrom(request.headers);
     request.viewer = { ...identity, correlationId };
     return true;
   }

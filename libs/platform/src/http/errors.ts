@@ -1,6 +1,7 @@
-import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, Logger } from '@nestjs/common';
-import type { FastifyReply } from 'fastify';
+import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, Optional } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError, type DomainErrorKind } from '../domain/decider';
+import { Observability } from '../observability/observability';
 import { ProjectionTimeoutError } from '../projector/position-waits';
 import { PreconditionFailedError } from '../write/command-runner';
 
@@ -46,13 +47,18 @@ export function errorBody(status: number, message: string) {
 
 @Catch()
 export class ErrorEnvelopeFilter implements ExceptionFilter {
-  private readonly logger = new Logger('http');
+  /** Absent only in an application context that serves no HTTP (the CLI). */
+  constructor(@Optional() private readonly observability?: Observability) {}
 
   catch(error: unknown, host: ArgumentsHost): void {
-    const reply = host.switchToHttp().getResponse<FastifyReply>();
+    const http = host.switchToHttp();
+    const reply = http.getResponse<FastifyReply>();
     const { status, message } = toHttpError(error);
-    if (status >= 500)
-      this.logger.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
+    if (status >= 500) {
+      const correlationId = http.getRequest<FastifyRequest>().id;
+      const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
+      this.observability?.logger.error({ context: 'http', correlationId }, detail);
+    }
     if (status === 429 || status === 503) reply.header('Retry-After', '1');
     reply.status(status).send(errorBody(status, message));
   }

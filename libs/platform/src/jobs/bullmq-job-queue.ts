@@ -9,6 +9,7 @@ import {
   describeError,
   type JobCounts,
   type JobQueueLogger,
+  jobLog,
 } from './job-queue.options';
 import type { EnqueueOptions, JobHandler, JobState } from './job-queue.port';
 
@@ -157,12 +158,11 @@ export class BullMqJobQueue implements CountingJobQueue {
     const worker = new Worker(
       name,
       async (job: BullJob) => {
-        await handler({
-          id: fromBullJobId(String(job.id)),
-          name,
-          data: job.data,
-          attempt: job.attemptsMade + 1,
-        });
+        const id = fromBullJobId(String(job.id));
+        await handler(
+          { id, name, data: job.data, attempt: job.attemptsMade + 1 },
+          jobLog(this.logger, name, id),
+        );
       },
       {
         // Workers own their connections (BullMQ adds a blocking one); they must wait out Redis outages.

@@ -8,6 +8,7 @@ import {
   describeError,
   type JobCounts,
   type JobQueueLogger,
+  jobLog,
 } from './job-queue.options';
 import type { EnqueueOptions, JobHandler, JobState } from './job-queue.port';
 
@@ -308,7 +309,8 @@ export class InProcessJobQueue implements CountingJobQueue {
     // Run the handler on a later microtask, never inside the caller of enqueue() or advance().
     await Promise.resolve();
     try {
-      await lane.handler({ id: job.id, name: lane.name, data: job.data, attempt: job.attempt });
+      const log = jobLog(this.logger, lane.name, job.id);
+      await lane.handler({ id: job.id, name: lane.name, data: job.data, attempt: job.attempt }, log);
       lane.active.delete(job.id);
       lane.finish(job.id, 'completed');
     } catch (error) {

@@ -1,4 +1,4 @@
-import type { JobQueue } from './job-queue.port';
+import type { JobLog, JobQueue } from './job-queue.port';
 
 /** Defaults shared by the adapters, as documented on EnqueueOptions. */
 export const DEFAULT_ATTEMPTS = 5;
@@ -6,8 +6,14 @@ export const DEFAULT_BACKOFF_MS = 1000;
 export const DEFAULT_DRAIN_TIMEOUT_MS = 30_000;
 
 export interface JobQueueLogger {
+  info(msg: string): void;
   warn(msg: string): void;
   error(msg: string): void;
+}
+
+/** A handler's own lines, through the queue's logger, prefixed with the job. */
+export function jobLog(logger: JobQueueLogger, name: string, id: string): JobLog {
+  return { info: (message) => logger.info(`Job ${name}/${id}: ${message}`) };
 }
 
 /** Per job name, for metrics. Waiting includes jobs that are due but not yet picked up. */

@@ -6,7 +6,12 @@ export interface Job<D = unknown> {
   attempt: number;
 }
 
-export type JobHandler<D = unknown> = (job: Job<D>) => Promise<void>;
+/** Where a handler writes its own lines; the queue tags them with the job and, when observed, its cause. */
+export interface JobLog {
+  info(message: string): void;
+}
+
+export type JobHandler<D = unknown> = (job: Job<D>, log: JobLog) => Promise<void>;
 
 export interface EnqueueOptions {
   /** Idempotency key: a job with the same id already queued, running or done is not added again. */

@@ -3,7 +3,6 @@ import type pino from 'pino';
 import { describeError, type JobCounts } from '../jobs/job-queue.options';
 import type { EnqueueOptions, Job, JobHandler, JobQueue, JobState } from '../jobs/job-queue.port';
 import { isCountingQueue, type Metrics } from './metrics';
-import { runInContext } from './request-context';
 
 /** The correlation id a job carries in its data (as the purge job does), else its own id. */
 function correlationIdOf(job: Job): string {
@@ -12,9 +11,8 @@ function correlationIdOf(job: Job): string {
 }
 
 /**
- * Any JobQueue, running each handler inside the job's correlation context, so that whatever the
- * handler logs carries the id of the request that caused the job, with a line per run and a count
- * of failed runs.
+ * Any JobQueue, giving each handler a log whose lines carry the job and the id of the request that
+ * caused it, with a line per run and a count of failed runs.
  */
 export class ObservedJobQueue implements JobQueue {
   constructor(
@@ -24,21 +22,19 @@ export class ObservedJobQueue implements JobQueue {
   ) {}
 
   register<D>(name: string, handler: JobHandler<D>): void {
-    this.inner.register<D>(name, (job) =>
-      runInContext({ correlationId: correlationIdOf(job) }, () => this.run(job, handler)),
-    );
+    this.inner.register<D>(name, (job) => this.run(job, handler));
   }
 
   private async run<D>(job: Job<D>, handler: JobHandler<D>): Promise<void> {
-    const fields = { job: job.name, jobId: job.id, attempt: job.attempt };
+    const log = this.logger.child({ job: job.name, jobId: job.id, correlationId: correlationIdOf(job) });
     const started = performance.now();
     try {
-      await handler(job);
-      this.logger.info({ ...fields, durationMs: elapsed(started) }, 'job completed');
+      await handler(job, log);
+      log.info({ attempt: job.attempt, durationMs: elapsed(started) }, 'job completed');
     } catch (error) {
       this.metrics.jobFailed(job.name);
-      this.logger.warn(
-        { ...fields, durationMs: elapsed(started), error: describeError(error) },
+      log.warn(
+        { attempt: job.attempt, durationMs: elapsed(started), error: describeError(error) },
         'job failed',
       );
       throw error;

@@ -1,10 +1,10 @@
 import { CLOCK, type Clock } from '@app/platform/clock/clock';
 import type { RecordedEvent } from '@app/platform/eventstore/event-store.port';
-import { JOB_QUEUE, type Job, type JobQueue } from '@app/platform/jobs/job-queue.port';
+import { JOB_QUEUE, type Job, type JobLog, type JobQueue } from '@app/platform/jobs/job-queue.port';
 import type { Reaction } from '@app/platform/projector/reactor';
 import { READ_STORE, type ReadStore } from '@app/platform/readstore/read-store.port';
 import { CommandRunner } from '@app/platform/write/command-runner';
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { spaceDecider, spaceStream } from '../domain/space.decider';
 import type { SpaceDoc } from '../read/space.projection';
 
@@ -31,7 +31,6 @@ export class SpacePurges implements Reaction {
   readonly handles = ['SpaceDeleted'] as const;
   /** `sweep` re-enqueues every due purge, so past deletions need no replay. */
   readonly coveredBySweep = true;
-  private readonly logger = new Logger('space-purge');
 
   constructor(
     @Inject(JOB_QUEUE) private readonly jobs: JobQueue,
@@ -41,7 +40,7 @@ export class SpacePurges implements Reaction {
   ) {}
 
   register(): void {
-    this.jobs.register<PurgeJobData>(PURGE_JOB, (job) => this.purge(job));
+    this.jobs.register<PurgeJobData>(PURGE_JOB, (job, log) => this.purge(job, log));
   }
 
   async react(event: RecordedEvent): Promise<void> {
@@ -87,7 +86,7 @@ export class SpacePurges implements Reaction {
     });
   }
 
-  private async purge(job: Job<PurgeJobData>): Promise<void> {
+  private async purge(job: Job<PurgeJobData>, log: JobLog): Promise<void> {
     const { spaceId, deletedAt, deletionEventId, correlationId } = job.data;
     const result = await this.runner.run(
       spaceDecider,
@@ -95,6 +94,6 @@ export class SpacePurges implements Reaction {
       { type: 'PurgeSpace', deletedAt, at: this.clock.now() },
       { source: 'system', correlationId, causationId: deletionEventId },
     );
-    if (result.events.length > 0) this.logger.log(`purged space ${spaceId}`);
+    if (result.events.length > 0) log.info(`purged space ${spaceId}`);
   }
 }
