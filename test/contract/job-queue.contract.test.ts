@@ -1,19 +1,8 @@
 import { createHook } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import { type Clock, ManualClock, SystemClock } from '@app/platform/clock/clock';
-import {
-  BullMqJobQueue,
-  type CountingJobQueue,
-  InProcessJobQueue,
-  type Job,
-  type JobQueueLogger,
-} from '@app/platform/jobs';
-
-interface Logs extends JobQueueLogger {
-  infos: string[];
-  warnings: string[];
-  errors: string[];
-}
+import { BullMqJobQueue, type CountingJobQueue, InProcessJobQueue, type Job } from '@app/platform/jobs';
+import { type RecordingLogger as Logs, recordingLogger } from '../support/recording-logger';
 
 interface Harness {
   queue: CountingJobQueue;
@@ -28,20 +17,6 @@ interface Harness {
 }
 
 type HarnessFactory = (logs: Logs) => Harness;
-
-function recordingLogger(): Logs {
-  const warnings: string[] = [];
-  const errors: string[] = [];
-  const infos: string[] = [];
-  return {
-    infos,
-    warnings,
-    errors,
-    info: (msg) => infos.push(msg),
-    warn: (msg) => warnings.push(msg),
-    error: (msg) => errors.push(msg),
-  };
-}
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 

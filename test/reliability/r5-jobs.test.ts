@@ -11,6 +11,7 @@ import {
 import { PURGE_JOB, SpacePurges } from '@app/spaces/write/space-purge.job';
 import { Queue } from 'bullmq';
 import { removeDir, startTestApp } from '../support/app-harness';
+import { recordingLogger } from '../support/recording-logger';
 import { RedisProcess } from './redis-process';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -26,20 +27,6 @@ async function until(
     if (Date.now() > deadline) throw new Error(`not in ${timeoutMs} ms: ${what}`);
     await sleep(25);
   }
-}
-
-function recordingLogger(): JobQueueLogger & { infos: string[]; warnings: string[]; errors: string[] } {
-  const warnings: string[] = [];
-  const errors: string[] = [];
-  const infos: string[] = [];
-  return {
-    infos,
-    warnings,
-    errors,
-    info: (msg) => infos.push(msg),
-    warn: (msg) => warnings.push(msg),
-    error: (msg) => errors.push(msg),
-  };
 }
 
 describe('R5 jobs under faults', () => {
