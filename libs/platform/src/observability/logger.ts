@@ -30,7 +30,10 @@ function isoTimeByMillisecond(): () => string {
   };
 }
 
-/** One JSON object per line; lines written during a request or job carry its correlation id. */
+/**
+ * One JSON object per line. Request and job lines name their correlation id themselves; inside a gateway's
+ * request context (`runInContext`) every line gets it.
+ */
 export function createLogger(options: LoggerOptions): pino.Logger {
   return pino(
     {

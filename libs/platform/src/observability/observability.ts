@@ -23,7 +23,7 @@ export function createObservability(options: LoggerOptions): Observability {
   return new Observability(createLogger(options));
 }
 
-/** Wraps the storage ports so that appends are counted and jobs run in their correlation context. */
+/** Wraps the storage ports so that appends are counted and jobs log under their correlation id. */
 export function observeStorage<S extends { events: EventStore; jobs: JobQueue }>(
   storage: S,
   observability: Observability,
