@@ -16,7 +16,8 @@ export interface ObserveHttpOptions {
  * Echoes every request's id (the correlation id, Fastify's `request.id`: see `correlationIdFrom`) in
  * `X-Request-Id` and, once the response is sent, writes one log line and one histogram sample labelled
  * with the route pattern (never the raw URL, whose ids would make a series per resource). Install on
- * the adapter's instance before `NestFactory.create`, so that Nest middleware runs in the context too.
+ * the adapter's instance before `NestFactory.create`, so that with `requestContext` Nest middleware runs
+ * in the context too.
  */
 export function observeHttp(
   fastify: FastifyInstance,
