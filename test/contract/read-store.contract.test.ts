@@ -160,6 +160,15 @@ function readStoreContract(name: string, backend: Backend): void {
       expect(await find({ n: null })).toEqual({ count: 1, titles: ['four'] });
     });
 
+    it('stores a write marked created, found by its indexed fields, and later replaces it', async () => {
+      await store.ensureIndexes([{ collection: 'pages', fields: ['space'] }]);
+      await store.commit([{ ...put('pages', { id: 'n', space: 'a', title: 'new' }), created: true }]);
+      await store.commit([put('pages', { id: 'n', space: 'b', title: 'moved' })]);
+      expect(await store.get('pages', 'n')).toEqual({ id: 'n', space: 'b', title: 'moved' });
+      expect((await store.find('pages', { where: { space: 'a' }, limit: 5 })).count).toBe(0);
+      expect((await store.find('pages', { where: { space: 'b' }, limit: 5 })).count).toBe(1);
+    });
+
     it('matches null against a missing or null field, and only there', async () => {
       await store.ensureIndexes([{ collection: 'pages', fields: ['parent'] }]);
       await store.commit([

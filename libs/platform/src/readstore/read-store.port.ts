@@ -31,7 +31,10 @@ export interface Write {
   id: string;
   /** The whole new document, or null to delete it. */
   doc: Doc | null;
-  /** Set when the document was known not to be stored before this write (a projector's live batches know). */
+  /**
+   * Set when the document was known not to be stored before this write (a projector's live batches know):
+   * an adapter may then insert it without looking for a stored one.
+   */
   created?: true;
 }
 

@@ -767,7 +767,7 @@ export class SqliteReadStore implements ReadStore {
     }
   }
 
-  private applyWrite(g: Generation, { collection, id, doc }: Write): void {
+  private applyWrite(g: Generation, { collection, id, doc, created }: Write): void {
     if (doc === null) {
       g.table(collection)?.delete.run(id);
       return;
@@ -779,7 +779,8 @@ export class SqliteReadStore implements ReadStore {
       table.upsert.run(id, JSON.stringify(stored), ...values);
       return;
     }
-    const current = table.columnsOf.get(id) as Bind[] | undefined;
+    // A document its writer knows to be new (an audit entry) has no stored columns to compare with.
+    const current = created ? undefined : (table.columnsOf.get(id) as Bind[] | undefined);
     if (!current) {
       table.insert.run(id, JSON.stringify(stored), ...values);
       return;
