@@ -68,6 +68,8 @@ async function measure(indexes) {
 (async () => {
   for (let indexes = 0; indexes <= auditProjection.indexes.length; indexes++) {
     const micros = await measure(indexes);
-    process.stdout.write(`${indexes} index(es), ${batchSize} per commit: ${micros.toFixed(1)} µs per entry\n`);
+    process.stdout.write(
+      `${indexes} index(es), ${batchSize} per commit: ${micros.toFixed(1)} µs per entry\n`,
+    );
   }
 })();
