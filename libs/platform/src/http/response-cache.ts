@@ -50,7 +50,7 @@ export class ResponseCache {
   /** Serves hits from `preHandler` (after rate limiting and body parsing) and keeps 200s in `onSend`. */
   install(fastify: FastifyInstance): void {
     // Callback style, and synchronous while the caller's token is in Access's cache: a hit then
-    // allocates no promise (each one also costs the request context's async hook).
+    // allocates no promise.
     fastify.addHook('preHandler', (request: Ticketed, reply: FastifyReply, done: () => void) => {
       const hash = this.hashOf(request);
       if (hash === undefined) return done();
