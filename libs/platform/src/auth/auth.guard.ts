@@ -7,7 +7,6 @@ import {
   UnauthorizedException,
 } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { correlationIdFrom } from '../observability/request-context';
 import { Access, type Viewer } from './access';
 import { bearerHash } from './bearer';
 
@@ -17,7 +16,7 @@ export const Public = () => SetMetadata(PUBLIC, true);
 
 interface AuthedRequest {
   /** Fastify's request id: the correlation id (`correlationIdFrom`, the adapter's `genReqId`). */
-  id?: string;
+  id: string;
   headers: Record<string, string | string[] | undefined>;
   viewer?: Viewer;
 }
@@ -40,8 +39,7 @@ export class AuthGuard implements CanActivate {
     const identity = await this.access.authenticateHash(hash);
     if (!identity) throw new UnauthorizedException('Invalid or revoked API token');
     // The id the request's log lines and X-Request-Id response header carry.
-    const correlationId = request.id ?? correlationIdFrom(request.headers);
-    request.viewer = { ...identity, correlationId };
+    request.viewer = { ...identity, correlationId: request.id };
     return true;
   }
 }
