@@ -57,9 +57,6 @@ async function generate(dir, total = 1_000_000, token = 'bench-token-bench-token
   const insert = db.prepare(
     'INSERT INTO events (id, stream, revision, type, data, metadata) VALUES (?, ?, ?, ?, ?, ?)',
   );
-  const upsertStream = db.prepare(
-    'INSERT INTO streams (name, revision) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET revision = excluded.revision',
-  );
 
   const start = Date.now() - 30 * 24 * 3600 * 1000;
   let clock = start;
@@ -184,9 +181,6 @@ async function generate(dir, total = 1_000_000, token = 'bench-token-bench-token
       `  generated ${count.toLocaleString('en-US')} / ${total.toLocaleString('en-US')} events\n`,
     );
   }
-  db.transaction(() => {
-    for (const [stream, revision] of revisions) upsertStream.run(stream, revision);
-  })();
   db.pragma('journal_mode = WAL');
   db.close();
   return {

@@ -420,7 +420,7 @@ async function httpScenarios(results) {
       (_result, r) => checkVisible(app.port, token, join(work, `b4-r${r}.writes.json`)),
     );
     const stream = new Database(join(dataDir, 'events.sqlite'), { readonly: true })
-      .prepare('SELECT revision FROM streams WHERE name = ?')
+      .prepare('SELECT MAX(revision) FROM events WHERE stream = ?')
       .pluck()
       .get(`space-${hot}`);
     results.B4.streamLength = stream + 1;

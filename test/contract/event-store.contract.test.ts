@@ -78,6 +78,31 @@ describe('SqliteEventStore', () => {
     }
   });
 
+  it('opens a log kept with a table of stream revisions, drops it and reads revisions from the events', async () => {
+    const target = sqliteTarget();
+    const stream = streamName();
+    try {
+      const first = target.open();
+      await first.append(stream, [newEvent(), newEvent()], 'no_stream');
+      await first.close();
+      const db = new Database(target.path);
+      db.exec(`CREATE TABLE streams (name TEXT PRIMARY KEY, revision INTEGER NOT NULL) WITHOUT ROWID;
+        INSERT INTO streams VALUES ('${stream}', 7)`);
+      db.close();
+
+      const store = target.open();
+      await expect(store.append(stream, [newEvent()], 7)).rejects.toThrow(/revision/i);
+      expect((await store.append(stream, [newEvent()], 1)).nextRevision).toBe(2);
+      await store.close();
+      const after = new Database(target.path, { readonly: true });
+      const tables = after.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").pluck().all();
+      after.close();
+      expect(tables).not.toContain('streams');
+    } finally {
+      await target.dispose();
+    }
+  });
+
   describe('sharing its file with another process', () => {
     let target: ReturnType<typeof sqliteTarget>;
     beforeEach(() => {
