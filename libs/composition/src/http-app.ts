@@ -49,7 +49,7 @@ export async function createHttpApp(
   });
   observeHttp(adapter.getInstance(), observability, observe);
   // After observeHttp, so that a 429 is logged and carries X-Request-Id like any answer.
-  installRateLimit(adapter.getInstance(), {
+  await installRateLimit(adapter.getInstance(), {
     max: config.rateLimitMax,
     windowMs: config.rateLimitWindowMs,
     redisUrl: config.redisUrl,
