@@ -1,8 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Observability } from './observability';
-import { runInContext } from './request-context';
-
-export const REQUEST_ID_HEADER = 'x-request-id';
+import { REQUEST_ID_HEADER, runInContext } from './request-context';
 
 export interface ObserveHttpOptions {
   /**

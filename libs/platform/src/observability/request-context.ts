@@ -6,11 +6,14 @@ export interface RequestContext {
   correlationId: string;
 }
 
+/** The header carrying a request's correlation id: from a caller, back to it, and between services. */
+export const REQUEST_ID_HEADER = 'x-request-id';
+
 const CORRELATION = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /** A well-formed `X-Request-Id` from the caller, or a new id: the request's id (Fastify's `request.id`). */
 export function correlationIdFrom(headers: Record<string, string | string[] | undefined>): string {
-  const given = headers['x-request-id'];
+  const given = headers[REQUEST_ID_HEADER];
   return typeof given === 'string' && CORRELATION.test(given) ? given : randomUUID();
 }
 

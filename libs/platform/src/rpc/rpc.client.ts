@@ -1,14 +1,9 @@
 import { HttpException, Logger, ServiceUnavailableException } from '@nestjs/common';
 import { Agent, request } from 'undici';
 import { withEtag } from '../http/etag';
+import { REQUEST_ID_HEADER } from '../observability/request-context';
 import { ReplicaDiscovery } from './replica-discovery';
-import {
-  INTERNAL_TOKEN_HEADER,
-  REQUEST_ID_HEADER,
-  RPC_PATH,
-  type RpcCall,
-  type RpcKind,
-} from './rpc.protocol';
+import { INTERNAL_TOKEN_HEADER, RPC_PATH, type RpcCall, type RpcKind } from './rpc.protocol';
 
 /** Errors that mean the request never reached a live process, so another replica may take it. */
 const UNREACHABLE = new Set([

@@ -14,7 +14,6 @@ export interface RpcCall {
 
 export const RPC_PATH = '/internal/rpc';
 export const INTERNAL_TOKEN_HEADER = 'x-internal-token';
-export const REQUEST_ID_HEADER = 'x-request-id';
 
 /** What each remote service is for: commands go to command replicas, queries to query replicas. */
 export type RpcKind = 'command' | 'query';
