@@ -2,6 +2,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EventStoreDbEventStore, type RecordedEvent, SqliteEventStore } from '@app/platform/eventstore';
+import type { EventWriter } from '@app/platform/eventstore/event-writer';
 import { StorageThread } from '@app/platform/threads/storage-thread';
 import Database from 'better-sqlite3';
 import { describeIf } from '../support/describe-if';
@@ -19,19 +20,24 @@ function sqliteTarget() {
   };
 }
 
-/** The standalone server's setting: appends handed to a storage thread, which commits them; reads here. */
-function storageThreadTarget() {
+/**
+ * The standalone server's setting: appends handed to a storage thread, which commits them; reads here.
+ * `onHandover` sees the size of each group of appends crossing to the thread.
+ */
+function storageThreadTarget(onHandover?: (appends: number) => void) {
   const dir = mkdtempSync(join(tmpdir(), 'event-store-thread-'));
   const script = join(__dirname, '..', '..', 'dist', 'libs', 'composition', 'src', 'storage-worker.js');
   if (!existsSync(script)) throw new Error('dist/ is missing: run `npm run build` first');
   return {
     open: () => {
       const thread = new StorageThread({ script, workerData: { storage: { dataDir: dir } } });
-      const store = new SqliteEventStore({
-        path: join(dir, 'events.sqlite'),
-        pollIntervalMs: 20,
-        writer: thread.writer,
-      });
+      const writer: EventWriter = {
+        commit: (appends) => {
+          onHandover?.(appends.length);
+          return thread.writer.commit(appends);
+        },
+      };
+      const store = new SqliteEventStore({ path: join(dir, 'events.sqlite'), pollIntervalMs: 20, writer });
       const close = store.close.bind(store);
       store.close = async () => {
         await close();
@@ -49,7 +55,26 @@ describe('SqliteEventStore', () => {
   eventStoreContract(sqliteTarget);
 
   describe('committing on a storage thread', () => {
-    eventStoreContract(storageThreadTarget);
+    eventStoreContract(() => storageThreadTarget());
+
+    it('hands a wave of appends over in groups of 8, which the thread commits in order', async () => {
+      const groups: number[] = [];
+      const target = storageThreadTarget((appends) => groups.push(appends));
+      const store = target.open();
+      try {
+        const stream = streamName();
+        const results = await Promise.all(
+          Array.from({ length: 20 }, () => store.append(stream, [newEvent()], 'any')),
+        );
+        const revisions = Array.from({ length: 20 }, (_, i) => i);
+        expect(groups).toEqual([8, 8, 4]);
+        expect(results.map((result) => result.nextRevision)).toEqual(revisions);
+        expect((await store.readStream(stream)).map((event) => event.revision)).toEqual(revisions);
+      } finally {
+        await store.close();
+        await target.dispose();
+      }
+    });
   });
 
   it('with types, leaves the other events out, unread, and reports progress past them', async () => {

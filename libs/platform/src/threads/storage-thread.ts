@@ -45,7 +45,7 @@ export interface StorageThreadOptions {
 
 /**
  * The storage thread of a standalone server, seen from the thread that serves HTTP. That thread commits
- * the log (appends are handed to it as a group per event-loop turn: `writer`) and runs the projector,
+ * the log (appends are handed to it in small groups as they are made: `writer`) and runs the projector,
  * so that neither the fsync of a group commit nor projecting and committing the views shares the event
  * loop of HTTP. This object stands in for the projector here (`LiveProjector`): it knows how far the
  * views are from the thread's reports, and announces each commit to this thread's caches, with the
