@@ -39,8 +39,8 @@ const APPENDED = 'appended';
  * end of the event-loop turn. Under load a turn parses a whole wave of requests; handing the first ones
  * over early lets that thread commit (and project) them while this one parses the rest, where otherwise
  * each thread waits for the other's half of the wave. That thread still commits together whatever has
- * reached it. B3 (100 writers), old and new build alternated 4 times: 4,216 against 4,577 writes/s on
- * average over 12 runs each (+9%); groups of 4 gained less, groups of 16 nothing.
+ * reached it. B3 (100 writers), old and new build alternated 4 times: 4,300 against 4,577 writes/s on
+ * average over 12 runs each (+6%); groups of 4 gained less, groups of 16 nothing.
  */
 const WRITER_GROUP_SIZE = 8;
 
