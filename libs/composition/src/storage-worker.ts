@@ -30,7 +30,7 @@ async function main(config: StorageConfig): Promise<void> {
   const log = events instanceof SqliteEventStore ? events : undefined;
   const append = async (request: Extract<StorageThreadRequest, { type: 'append' }>) => {
     if (!log) throw new Error('only the embedded log is committed here');
-    // Appended in one event-loop turn, so they share one group commit (with any group that came along).
+    // Appended in one event-loop turn, so they share one group commit with any other group that arrived in it.
     const outcomes = await Promise.all(
       request.appends.map(({ stream, events: batch, expected }) =>
         log.appendSerialized(stream, batch, expected).then(
