@@ -608,8 +608,52 @@ async function profileLog(results, ctx, names) {
     await proc.exited;
     clearTimeout(timer);
     running.delete(proc);
-    results.profiles.B5 = profileOf(dir);
+    results.profiles.B5 = { ...profileOf(dir), sides: await rebuildSides(ctx.dataDir) };
   }
+}
+
+/** One more rebuild of the log in `dataDir`, timed by side (`rebuild-split.js`). */
+async function rebuildSides(dataDir) {
+  log('B5: one more rebuild with every call into the log and the read store timed (rebuild-split.js)');
+  const run = await L.runNode([join(__dirname, 'rebuild-split.js'), dataDir], {
+    logFile: join(ARTIFACTS, 'rebuild-split.log'),
+  });
+  const line = run.stdout.split('\n').find((l) => l.startsWith('RESULT '));
+  if (run.code !== 0 || !line) return { error: `rebuild-split.js failed (${run.code}): ${run.stderr}` };
+  return JSON.parse(line.slice('RESULT '.length));
+}
+
+/** The B5 rebuild's time by side, as `rebuild-split.js` measured it. */
+function sidesTable(sides) {
+  if (sides.error) return [sides.error, ''];
+  const s = (ms) => L.fmt(ms / 1000);
+  const share = (ms) => L.pct(ms / sides.totalMs);
+  const sum = (prefix) =>
+    Object.entries(sides.ms)
+      .filter(([key]) => key.startsWith(prefix))
+      .reduce((acc, [, ms]) => acc + ms, 0);
+  const views = sum('views.');
+  const logReads = sum('log.');
+  const rows = [
+    ['log reads (SQLite, JSON.parse)', logReads],
+    ['read store, all calls (serializing rows, SQLite writes, reads back, index builds)', views],
+    ['— of which `commit` (the rows)', sides.ms['views.commit'] ?? 0],
+    ['— of which `ensureIndexes` (the deferred index builds)', sides.ms['views.ensureIndexes'] ?? 0],
+    ['— of which `get` (documents read back)', sides.ms['views.get'] ?? 0],
+    [
+      'projection side (projection code, rebuild buffer, their garbage collection)',
+      sides.totalMs - views - logReads,
+    ],
+  ];
+  return [
+    `Time by side (\`test/bench/rebuild-split.js\`: one more rebuild of the same log with the application's projector and`,
+    `stores, every call into the log and the read store timed; ${L.fmtInt(sides.events)} events in ${s(sides.totalMs)} s).`,
+    '',
+    '| side | s | share |',
+    '| --- | ---: | ---: |',
+    ...rows.map(([what, ms]) => `| ${what} | ${s(ms)} | ${share(ms)} |`),
+    '',
+  ];
 }
 
 async function startRedis() {
@@ -1117,6 +1161,7 @@ function report(results, rows, elapsedMs) {
           '',
         );
       }
+      if (p.sides) lines.push(...sidesTable(p.sides));
       lines.push(p.summary ? profiles.toMarkdown(p.summary) : p.error, '');
     }
   }
