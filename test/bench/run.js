@@ -623,23 +623,35 @@ async function rebuildSides(dataDir) {
   return JSON.parse(line.slice('RESULT '.length));
 }
 
+/** What each read-store call does in a rebuild, for the time-by-side table. */
+const REBUILD_CALLS = {
+  commit: 'the rows',
+  ensureIndexes: 'the deferred index builds',
+  get: 'documents read back',
+  find: 'fan-out queries',
+  promote: 'switching over, dropping the old generation',
+};
+
 /** The B5 rebuild's time by side, as `rebuild-split.js` measured it. */
 function sidesTable(sides) {
   if (sides.error) return [sides.error, ''];
   const s = (ms) => L.fmt(ms / 1000);
   const share = (ms) => L.pct(ms / sides.totalMs);
+  const calls = Object.entries(sides.ms);
   const sum = (prefix) =>
-    Object.entries(sides.ms)
-      .filter(([key]) => key.startsWith(prefix))
-      .reduce((acc, [, ms]) => acc + ms, 0);
+    calls.filter(([key]) => key.startsWith(prefix)).reduce((acc, [, ms]) => acc + ms, 0);
   const views = sum('views.');
   const logReads = sum('log.');
   const rows = [
     ['log reads (SQLite, JSON.parse)', logReads],
     ['read store, all calls (serializing rows, SQLite writes, reads back, index builds)', views],
-    ['— of which `commit` (the rows)', sides.ms['views.commit'] ?? 0],
-    ['— of which `ensureIndexes` (the deferred index builds)', sides.ms['views.ensureIndexes'] ?? 0],
-    ['— of which `get` (documents read back)', sides.ms['views.get'] ?? 0],
+    ...calls
+      .filter(([key, ms]) => key.startsWith('views.') && ms >= 50)
+      .sort((a, b) => b[1] - a[1])
+      .map(([key, ms]) => {
+        const name = key.slice('views.'.length);
+        return [`— of which \`${name}\`${REBUILD_CALLS[name] ? ` (${REBUILD_CALLS[name]})` : ''}`, ms];
+      }),
     [
       'projection side (projection code, rebuild buffer, their garbage collection)',
       sides.totalMs - views - logReads,
