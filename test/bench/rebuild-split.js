@@ -8,23 +8,22 @@
  *
  * DIR holds `events.sqlite` (e.g. from gen-log.js); the views are rebuilt into DIR/views.sqlite, so use a
  * copy. Splitting the rebuild over two threads could at best take as long as the longer of its sides.
- * The last line (`RESULT {...}`) holds the milliseconds per call, for `run.js`.
+ * Prints the table `run.js` puts in the report, then `RESULT {...}`: the milliseconds per call.
  */
-require('reflect-metadata');
 const { join, resolve } = require('node:path');
 const { performance } = require('node:perf_hooks');
+const L = require('./lib');
 
-const DIST = process.env.BENCH_DIST ?? resolve(__dirname, '../../dist');
-const load = (path) => require(join(DIST, path));
-const { SqliteEventStore } = load('libs/platform/src/eventstore/sqlite-event-store');
-const { SqliteReadStore } = load('libs/platform/src/readstore/sqlite-read-store');
-const { Projector } = load('libs/platform/src/projector/projector');
-const { PROJECTION_LIST } = load('libs/composition/src/projections');
-
-const dir = process.argv[2];
-if (!dir) {
-  process.stderr.write('usage: node test/bench/rebuild-split.js DIR\n');
-  process.exit(2);
+/** The application's modules, loaded only to run (`run.js` requires this file for `sidesTable` alone). */
+function application() {
+  const dist = process.env.BENCH_DIST ?? resolve(__dirname, '../../dist');
+  const load = (path) => require(join(dist, path));
+  return {
+    ...load('libs/platform/src/eventstore/sqlite-event-store'),
+    ...load('libs/platform/src/readstore/sqlite-read-store'),
+    ...load('libs/platform/src/projector/projector'),
+    ...load('libs/composition/src/projections'),
+  };
 }
 
 /** Milliseconds spent in each `side.method`. */
@@ -49,36 +48,77 @@ function timed(target, side) {
   });
 }
 
-async function main() {
+/** What each read-store call does in a rebuild. */
+const REBUILD_CALLS = {
+  commit: 'the rows',
+  ensureIndexes: 'the deferred index builds',
+  get: 'documents read back',
+  find: 'fan-out queries',
+  promote: 'switching over, dropping the old generation',
+};
+
+/** The rebuild's time by side as a Markdown table, from this script's `RESULT` (also used by `run.js`). */
+function sidesTable(sides) {
+  if (sides.error) return [sides.error, ''];
+  const s = (ms) => L.fmt(ms / 1000);
+  const share = (ms) => L.pct(ms / sides.totalMs);
+  const calls = Object.entries(sides.ms);
+  const sum = (prefix) =>
+    calls.filter(([key]) => key.startsWith(prefix)).reduce((acc, [, ms]) => acc + ms, 0);
+  const views = sum('views.');
+  const logReads = sum('log.');
+  const rows = [
+    ['log reads (SQLite, JSON.parse)', logReads],
+    ['read store, all calls (serializing rows, SQLite writes, reads back, index builds)', views],
+    ...calls
+      .filter(([key, ms]) => key.startsWith('views.') && ms >= 50)
+      .sort((a, b) => b[1] - a[1])
+      .map(([key, ms]) => {
+        const name = key.slice('views.'.length);
+        return [`— of which \`${name}\`${REBUILD_CALLS[name] ? ` (${REBUILD_CALLS[name]})` : ''}`, ms];
+      }),
+    [
+      'projection side (projection code, rebuild buffer, their garbage collection)',
+      sides.totalMs - views - logReads,
+    ],
+  ];
+  return [
+    `Time by side (\`test/bench/rebuild-split.js\`: one more rebuild of the same log with the application's projector and`,
+    `stores, every call into the log and the read store timed; ${L.fmtInt(sides.events)} events in ${s(sides.totalMs)} s).`,
+    '',
+    '| side | s | share |',
+    '| --- | ---: | ---: |',
+    ...rows.map(([what, ms]) => `| ${what} | ${s(ms)} | ${share(ms)} |`),
+    '',
+  ];
+}
+
+async function main(dir) {
+  require('reflect-metadata');
+  const { SqliteEventStore, SqliteReadStore, Projector, PROJECTION_LIST } = application();
   const events = new SqliteEventStore({ path: join(dir, 'events.sqlite') });
   const views = new SqliteReadStore({ path: join(dir, 'views.sqlite') });
   const projector = new Projector(timed(events, 'log'), timed(views, 'views'), PROJECTION_LIST);
   const started = performance.now();
   const applied = await projector.rebuild();
-  const total = performance.now() - started;
+  const totalMs = Math.round(performance.now() - started);
   await views.close();
   await events.close();
-
-  const sum = (side) =>
-    [...spent].filter(([key]) => key.startsWith(`${side}.`)).reduce((acc, [, ms]) => acc + ms, 0);
-  const s = (ms) => `${(ms / 1000).toFixed(1)} s`;
-  const storage = sum('log') + sum('views');
-  const lines = [
-    `rebuild of ${applied} events: ${s(total)} (${Math.round(applied / (total / 1000))} events/s)`,
-    `  log reads (SQLite and JSON.parse): ${s(sum('log'))}`,
-    `  read store (serializing rows, SQLite writes, reads back, index builds): ${s(sum('views'))}`,
-    ...[...spent]
-      .filter(([key, ms]) => key.startsWith('views.') && ms >= 50)
-      .sort((a, b) => b[1] - a[1])
-      .map(([key, ms]) => `    ${key.slice('views.'.length)}: ${s(ms)}`),
-    `  projection side (projection code, rebuild buffer, their garbage collection): ${s(total - storage)}`,
-  ];
-  process.stdout.write(`${lines.join('\n')}\n`);
   const ms = Object.fromEntries([...spent].map(([key, value]) => [key, Math.round(value)]));
-  process.stdout.write(`RESULT ${JSON.stringify({ events: applied, totalMs: Math.round(total), ms })}\n`);
+  const result = { events: applied, totalMs, ms };
+  process.stdout.write(`${sidesTable(result).join('\n')}\nRESULT ${JSON.stringify(result)}\n`);
 }
 
-main().catch((error) => {
-  process.stderr.write(`${error.stack ?? error}\n`);
-  process.exit(1);
-});
+module.exports = { sidesTable };
+
+if (require.main === module) {
+  const dir = process.argv[2];
+  if (!dir) {
+    process.stderr.write('usage: node test/bench/rebuild-split.js DIR\n');
+    process.exit(2);
+  }
+  main(dir).catch((error) => {
+    process.stderr.write(`${error.stack ?? error}\n`);
+    process.exit(1);
+  });
+}

@@ -25,6 +25,7 @@ const os = require('node:os');
 const { join, relative } = require('node:path');
 const Database = require('better-sqlite3');
 const L = require('./lib');
+const { sidesTable } = require('./rebuild-split');
 const profiles = require('./profile');
 
 const { ROOT, log } = L;
@@ -621,51 +622,6 @@ async function rebuildSides(dataDir) {
   const line = run.stdout.split('\n').find((l) => l.startsWith('RESULT '));
   if (run.code !== 0 || !line) return { error: `rebuild-split.js failed (${run.code}): ${run.stderr}` };
   return JSON.parse(line.slice('RESULT '.length));
-}
-
-/** What each read-store call does in a rebuild, for the time-by-side table. */
-const REBUILD_CALLS = {
-  commit: 'the rows',
-  ensureIndexes: 'the deferred index builds',
-  get: 'documents read back',
-  find: 'fan-out queries',
-  promote: 'switching over, dropping the old generation',
-};
-
-/** The B5 rebuild's time by side, as `rebuild-split.js` measured it. */
-function sidesTable(sides) {
-  if (sides.error) return [sides.error, ''];
-  const s = (ms) => L.fmt(ms / 1000);
-  const share = (ms) => L.pct(ms / sides.totalMs);
-  const calls = Object.entries(sides.ms);
-  const sum = (prefix) =>
-    calls.filter(([key]) => key.startsWith(prefix)).reduce((acc, [, ms]) => acc + ms, 0);
-  const views = sum('views.');
-  const logReads = sum('log.');
-  const rows = [
-    ['log reads (SQLite, JSON.parse)', logReads],
-    ['read store, all calls (serializing rows, SQLite writes, reads back, index builds)', views],
-    ...calls
-      .filter(([key, ms]) => key.startsWith('views.') && ms >= 50)
-      .sort((a, b) => b[1] - a[1])
-      .map(([key, ms]) => {
-        const name = key.slice('views.'.length);
-        return [`— of which \`${name}\`${REBUILD_CALLS[name] ? ` (${REBUILD_CALLS[name]})` : ''}`, ms];
-      }),
-    [
-      'projection side (projection code, rebuild buffer, their garbage collection)',
-      sides.totalMs - views - logReads,
-    ],
-  ];
-  return [
-    `Time by side (\`test/bench/rebuild-split.js\`: one more rebuild of the same log with the application's projector and`,
-    `stores, every call into the log and the read store timed; ${L.fmtInt(sides.events)} events in ${s(sides.totalMs)} s).`,
-    '',
-    '| side | s | share |',
-    '| --- | ---: | ---: |',
-    ...rows.map(([what, ms]) => `| ${what} | ${s(ms)} | ${share(ms)} |`),
-    '',
-  ];
 }
 
 async function startRedis() {
