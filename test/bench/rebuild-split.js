@@ -38,7 +38,7 @@ function timed(target, side) {
       return (...args) => {
         const started = performance.now();
         const result = value.apply(object, args);
-        if (name === 'forGeneration') return timed(result, side);
+        if (name === 'forGeneration' || name === 'forRebuild') return timed(result, side);
         const key = `${side}.${String(name)}`;
         return Promise.resolve(result).finally(() => {
           spent.set(key, (spent.get(key) ?? 0) + performance.now() - started);

@@ -8,6 +8,7 @@ import {
 import { upcast } from '../eventstore/upcasters';
 import {
   CheckpointConflictError,
+  type CheckpointWrite,
   READ_STORE,
   type ReadStore,
   type Write,
@@ -242,7 +243,21 @@ export class Projector implements LiveProjector {
   async rebuild(onProgress?: RebuildProgress, options: RebuildOptions = {}): Promise<number> {
     const scope = this.rebuildScope(options.projection);
     const generation = await this.views.createGeneration();
-    const target = this.views.forGeneration(generation);
+    const target = this.views.forRebuild(generation);
+    try {
+      return await this.fill(generation, target, scope, onProgress, options);
+    } finally {
+      await target.close();
+    }
+  }
+
+  private async fill(
+    generation: number,
+    target: ReadStore,
+    scope: Projection[],
+    onProgress: RebuildProgress | undefined,
+    options: RebuildOptions,
+  ): Promise<number> {
     const indexes = new DeferredIndexes(
       target,
       this.projections.flatMap((p) => p.indexes),
@@ -267,6 +282,19 @@ export class Projector implements LiveProjector {
     const buffer = new RebuildBuffer(target, undefined, (collection) => indexes.build(collection));
     // The new generation holds nothing of the collections replayed (a one-projection rebuild copies the others).
     buffer.startEmpty(scope.flatMap((p) => p.collections));
+    // One batch's commit runs while the next batch is applied (the store may commit on another thread).
+    let committing: Promise<unknown> = Promise.resolve();
+    const landed = async () => {
+      const failure = await committing;
+      if (failure) throw failure;
+    };
+    const send = async (writes: Write[], checkpoint?: CheckpointWrite) => {
+      await landed();
+      committing = target.commit(writes, checkpoint).then(
+        () => buffer.landed(writes),
+        (error: unknown) => error ?? new Error('commit failed'),
+      );
+    };
     let position = 0;
     let applied = 0;
     for (;;) {
@@ -274,15 +302,20 @@ export class Projector implements LiveProjector {
       if (batch.length > 0) {
         position = batch[batch.length - 1].position;
         await applyEvents(batch, route, (event) => buffer.at(event.position));
-        await target.commit(buffer.endBatch());
+        await send(buffer.endBatch());
         applied += batch.length;
         onProgress?.(position, Math.max(head, position), applied);
         // The embedded stores answer without real I/O: yield, or a server in this process stalls.
         await new Promise((resolve) => setImmediate(resolve));
         continue;
       }
-      // Caught up: the checkpoint goes in with the held documents, the generation is complete only then.
-      await target.commit(buffer.drain(), { name: CHECKPOINT, position });
+      // Caught up: the checkpoint goes in with the last held documents, the generation is complete only then.
+      const checkpoint = { name: CHECKPOINT, position };
+      const parts = buffer.drain(batchSize);
+      for (const [i, part] of parts.entries())
+        await send(part, i === parts.length - 1 ? checkpoint : undefined);
+      if (parts.length === 0) await send([], checkpoint);
+      await landed();
       await indexes.build();
       if (await this.switchOver(generation, position)) return applied;
       await new Promise((resolve) => setTimeout(resolve, PROMOTE_RETRY_MS));

@@ -39,10 +39,50 @@ describe('RebuildBuffer', () => {
     expect(await ctx.get('audit', 'e1')).toEqual({ id: 'e1', n: 2, _pos: 3 });
     await ctx.delete('audit', 'e2');
     expect(await ctx.get('audit', 'e2')).toBeNull();
+    // Written before the collection was first read: both go out, in order, so the later one wins.
     expect(buffer.endBatch()).toEqual([
+      put('audit', { id: 'e1', n: 1, _pos: 3 }),
       put('audit', { id: 'e1', n: 2, _pos: 3 }),
-      { collection: 'audit', id: 'e2', doc: null },
     ]);
+    // Once read, a collection's writes are held.
+    expect(buffer.drain()).toEqual([[{ collection: 'audit', id: 'e2', doc: null }]]);
+  });
+
+  it('holds the documents written to a collection once it has been read', async () => {
+    const buffer = new RebuildBuffer(store);
+    await buffer.at(1).get('spaces', 's0');
+    await buffer.at(2).put('spaces', { id: 's1', title: 'new' });
+    expect(buffer.endBatch()).toEqual([]);
+    expect(await buffer.at(3).get('spaces', 's1')).toEqual({ id: 's1', title: 'new', _pos: 2 });
+    expect(buffer.drain()).toEqual([[put('spaces', { id: 's1', title: 'new', _pos: 2 })]]);
+  });
+
+  it('answers reads from writes handed out until they have landed, then from the store', async () => {
+    const buffer = new RebuildBuffer(store, 1);
+    const ctx = buffer.at(1);
+    await ctx.get('spaces', 'a');
+    await ctx.put('spaces', { id: 'a', n: 1 });
+    expect(buffer.endBatch()).toEqual([]);
+    // `a` was used: it gets a second chance while `b` goes; then `a` goes, changed, so written out.
+    await ctx.get('spaces', 'b');
+    expect(buffer.endBatch()).toEqual([]);
+    await ctx.get('spaces', 'c');
+    const evicted = buffer.endBatch();
+    expect(evicted).toEqual([put('spaces', { id: 'a', n: 1, _pos: 1 })]);
+    // Not in the store yet: answered from the writes on their way.
+    expect(await buffer.at(2).get('spaces', 'a')).toEqual({ id: 'a', n: 1, _pos: 1 });
+    expect(await store.get('spaces', 'a')).toBeNull();
+    await store.commit([put('spaces', { id: 'a', n: 2, _pos: 1 })]);
+    buffer.landed(evicted);
+    buffer.endBatch();
+    expect(await buffer.at(3).get('spaces', 'a')).toEqual({ id: 'a', n: 2, _pos: 1 });
+  });
+
+  it('drains in parts of the size asked for', async () => {
+    const buffer = new RebuildBuffer(store);
+    await buffer.at(1).get('spaces', 'x');
+    for (const id of ['c', 'a', 'b']) await buffer.at(1).put('spaces', { id });
+    expect(buffer.drain(2).map((part) => part.map((write) => write.id))).toEqual([['a', 'b'], ['c']]);
   });
 
   it('holds documents that were read and answers later reads with their latest state', async () => {
@@ -75,9 +115,11 @@ describe('RebuildBuffer', () => {
     expect(buffer.endBatch()).toEqual([]);
     await buffer.at(2).delete('spaces', 'b');
     expect(buffer.drain()).toEqual([
-      put('register', { id: 'z', _pos: 1 }),
-      put('spaces', { id: 'a', _pos: 1 }),
-      { collection: 'spaces', id: 'b', doc: null },
+      [
+        put('register', { id: 'z', _pos: 1 }),
+        put('spaces', { id: 'a', _pos: 1 }),
+        { collection: 'spaces', id: 'b', doc: null },
+      ],
     ]);
     expect(buffer.drain()).toEqual([]);
   });

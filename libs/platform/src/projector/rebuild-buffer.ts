@@ -2,10 +2,11 @@ import type { Doc, ReadStore, Scalar, Write } from '../readstore/read-store.port
 import { FAN_OUT_LIMIT, type ProjectionContext } from './projection';
 
 /**
- * Documents held back at most: with 1,000,000 events to replay, a rebuild then peaks near 730 MB of RSS
- * (B5); holding 250,000 made it no faster.
+ * Documents held back at most: the benchmark log's working set (100,000 spaces and as many entries of
+ * the audit register) fits, so none is written out and read back again mid-replay; a rebuild of its
+ * 1,000,000 events then peaks near 650 MB of RSS (B5).
  */
-const DEFAULT_CAPACITY = 120_000;
+const DEFAULT_CAPACITY = 250_000;
 
 interface Held {
   collection: string;
@@ -47,11 +48,15 @@ class ByCollection<T> {
 
 /**
  * What projections write through while a rebuild fills a fresh generation, which it is the only writer
- * of, in log order. Documents a projection reads (a space before each update, the audit register) are
- * updated again and again over a replay; written at every batch they would rewrite random pages of the
- * file each time. Held here instead, each is written once, when evicted or at the end, in key order.
- * Documents only ever written (audit entries) are not held: they go out with the batch that made them.
- * No replay guard is needed (nothing stored can be ahead of an event), so a write is the document.
+ * of, in log order. Documents of collections that projections read (a space before each update, the
+ * audit register) are updated again and again over a replay; written at every batch they would rewrite
+ * random pages of the file each time. Held here instead, each is written once, when evicted or at the
+ * end, in key order. Documents of collections never read (audit entries) are not held: they go out with
+ * the batch that made them. No replay guard is needed (nothing stored can be ahead of an event), so a
+ * write is the document.
+ *
+ * A batch's writes may still be on their way to the store while the next batch is applied (the store
+ * commits on another thread): until `landed` says they are stored, reads are answered from them.
  */
 export class RebuildBuffer {
   /** Held documents. */
@@ -63,9 +68,14 @@ export class RebuildBuffer {
   private clock: Held[] = [];
   private hand = 0;
   private size = 0;
-  /** This batch's writes of documents not held, in order, and by key for reads within the batch. */
+  /** This batch's writes of documents not held, in order. */
   private batch: Write[] = [];
-  private readonly batched = new ByCollection<Write>();
+  /** Collections projections have read: their documents are held, and their writes found by key. */
+  private readonly read = new Set<string>();
+  /** Writes handed out by `endBatch` and not yet `landed`, in order. */
+  private inFlight: Write[][] = [];
+  /** Of this batch's and the in-flight writes, the latest per document of a collection in `read`. */
+  private readonly pending = new ByCollection<Write>();
   /** Collections of which the store holds nothing yet: a document missing here is missing there. */
   private readonly empty = new Set<string>();
   /** Log position of the event being applied: each document written records it (`_pos`). */
@@ -102,24 +112,41 @@ export class RebuildBuffer {
 
   /**
    * Ends a batch: returns the writes to commit now, the batch's writes of documents not held and any
-   * held documents evicted to make room.
+   * held documents evicted to make room. Reads see them until they have `landed`.
    */
   endBatch(): Write[] {
     const out = this.takeBatch();
     this.evict(out);
+    if (out.length > 0) this.inFlight.push(out);
     return out;
   }
 
-  /** Every held write not yet in the store, in key order, emptying the buffer. */
-  drain(): Write[] {
-    const writes = [...this.endBatch(), ...this.takeDirty()].sort((a, b) =>
+  /** The store has committed `writes`, handed out by `endBatch`: reads may go to it for them. */
+  landed(writes: Write[]): void {
+    this.inFlight = this.inFlight.filter((batch) => batch !== writes);
+    for (const write of writes) {
+      if (this.pending.get(write.collection, write.id) === write)
+        this.pending.delete(write.collection, write.id);
+    }
+  }
+
+  /**
+   * Every write not yet handed out, in key order and in parts of at most `part` writes, emptying the
+   * buffer. Reads see them until they have `landed`.
+   */
+  drain(part = Number.POSITIVE_INFINITY): Write[][] {
+    const writes = [...this.takeBatch(), ...this.takeDirty()].sort((a, b) =>
       a.collection === b.collection ? compare(a.id, b.id) : compare(a.collection, b.collection),
     );
     this.held.clear();
     this.clock = [];
     this.hand = 0;
     this.size = 0;
-    return writes;
+    const parts: Write[][] = [];
+    for (let i = 0; i < writes.length; i += part) parts.push(writes.slice(i, i + part));
+    for (const write of writes) this.pending.set(write.collection, write.id, write);
+    this.inFlight.push(...parts);
+    return parts;
   }
 
   private async get<T extends Doc>(collection: string, id: string): Promise<T | null> {
@@ -128,7 +155,8 @@ export class RebuildBuffer {
       entry.used = true;
       return entry.doc as T | null;
     }
-    const written = this.batched.get(collection, id);
+    if (!this.read.has(collection)) this.startReading(collection);
+    const written = this.pending.get(collection, id);
     if (written) return written.doc as T | null;
     const doc = this.empty.has(collection) ? null : await this.store.get<T>(collection, id);
     this.hold({ collection, id, doc, used: false, dirty: false, gone: false });
@@ -137,7 +165,9 @@ export class RebuildBuffer {
 
   /** Rare (fan-outs): the store answers once it holds every document. */
   private async find<T extends Doc>(collection: string, where: Record<string, Scalar>): Promise<T[]> {
-    await this.store.commit([...this.takeBatch(), ...this.takeDirty()]);
+    const writes = [...this.takeBatch(), ...this.takeDirty()];
+    await this.store.commit(writes);
+    this.landed(writes);
     await this.beforeFind(collection);
     return (await this.store.find<T>(collection, { where, limit: FAN_OUT_LIMIT })).items;
   }
@@ -151,14 +181,23 @@ export class RebuildBuffer {
       entry.dirty = true;
       return;
     }
-    const written = this.batched.get(collection, id);
-    if (written) {
-      written.doc = next;
+    if (this.read.has(collection)) {
+      this.hold({ collection, id, doc: next, used: true, dirty: true, gone: false });
       return;
     }
-    const write = { collection, id, doc: next };
-    this.batch.push(write);
-    this.batched.set(collection, id, write);
+    this.batch.push({ collection, id, doc: next });
+  }
+
+  /**
+   * From the first read of `collection` on, its writes are held, and those already made are found by
+   * key: this batch's and the in-flight ones, latest last.
+   */
+  private startReading(collection: string): void {
+    this.read.add(collection);
+    for (const writes of [...this.inFlight, this.batch]) {
+      for (const write of writes)
+        if (write.collection === collection) this.pending.set(collection, write.id, write);
+    }
   }
 
   private hold(entry: Held): void {
@@ -184,6 +223,7 @@ export class RebuildBuffer {
       if (!entry.dirty) continue;
       const write = { collection: entry.collection, id: entry.id, doc: entry.doc };
       this.writtenOut(write);
+      this.pending.set(write.collection, write.id, write);
       out.push(write);
     }
     // Drops the clock's passed-over part once it outweighs the rest.
@@ -201,7 +241,6 @@ export class RebuildBuffer {
   private takeBatch(): Write[] {
     const out = this.batch;
     this.batch = [];
-    this.batched.clear();
     for (const write of out) this.writtenOut(write);
     return out;
   }
@@ -219,5 +258,4 @@ export class RebuildBuffer {
     return writes;
   }
 }
-
 const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);

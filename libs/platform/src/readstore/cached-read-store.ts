@@ -144,6 +144,10 @@ export class CachedReadStore implements ReadStore {
     return this.store.forGeneration(generation);
   }
 
+  forRebuild(generation: number): ReadStore {
+    return this.store.forRebuild(generation);
+  }
+
   copyCollections(to: number, collections: string[], checkpoint: string): Promise<number> {
     return this.store.copyCollections(to, collections, checkpoint);
   }

@@ -363,6 +363,11 @@ export class MongoReadStore implements ReadStore {
     return new MongoReadStore({ core: this.core, generation });
   }
 
+  /** The driver already overlaps a commit's round trips with the caller's work. */
+  forRebuild(generation: number): ReadStore {
+    return this.forGeneration(generation);
+  }
+
   async copyCollections(to: number, collections: string[], checkpoint: string): Promise<number> {
     const from = await this.target(true);
     const position = (await this.checkpoints(from).findOne({ _id: checkpoint }))?.position ?? 0;

@@ -96,8 +96,14 @@ export interface ReadStore {
   generation(): Promise<number>;
   /** Reserves a new, empty generation numbered above every one before it; nothing reads it until promoted. */
   createGeneration(): Promise<number>;
-  /** A handle on generation `generation`, whatever is live: what a rebuild fills. Shares this store's connection. */
+  /** A handle on generation `generation`, whatever is live. Shares this store's connection. */
   forGeneration(generation: number): ReadStore;
+  /**
+   * A handle for a rebuild to fill generation `generation` through: its writes may run apart from the
+   * caller (on another thread) and resolve once stored, in the order made; its reads see what is
+   * stored. Close it when the rebuild is done.
+   */
+  forRebuild(generation: number): ReadStore;
   /**
    * Copies every document of `collections` from this handle's generation into generation `to`,
    * replacing what `to` held there, and returns this generation's checkpoint `checkpoint` as of the

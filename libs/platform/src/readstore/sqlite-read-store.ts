@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import { openWalDatabase } from '../sqlite/open-database';
 import { startCheckpoints } from '../sqlite/wal-checkpointer';
+import { CommitThread } from './commit-thread';
 import {
   CheckpointConflictError,
   type CheckpointWrite,
@@ -411,7 +412,10 @@ class SqliteCore {
   private schemaVersion: unknown;
   private readonly stopCheckpoints: () => Promise<void>;
 
-  constructor(path: string, checkpointedElsewhere = false) {
+  constructor(
+    readonly path: string,
+    checkpointedElsewhere = false,
+  ) {
     // Views are derived from the log: a commit lost to a power failure (NORMAL skips the fsync per
     // commit in WAL mode) leaves the file consistent with an older checkpoint, and the projector replays
     // from there. A process crash loses nothing either way. The event store keeps FULL.
@@ -690,6 +694,12 @@ export class SqliteReadStore implements ReadStore {
 
   forGeneration(generation: number): ReadStore {
     return new SqliteReadStore({ core: this.core, generation });
+  }
+
+  /** Commits on a thread of its own when the compiled worker is at hand (see CommitThread). */
+  forRebuild(generation: number): ReadStore {
+    const reads = this.forGeneration(generation);
+    return CommitThread.open(this.core.path, generation, reads) ?? reads;
   }
 
   async copyCollections(to: number, collections: string[], checkpoint: string): Promise<number> {

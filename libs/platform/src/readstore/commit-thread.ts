@@ -1,0 +1,147 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import type { CheckpointWrite, Doc, FindQuery, IndexSpec, Page, ReadStore, Write } from './read-store.port';
+
+/** What the commit thread is asked to do, in order. */
+export type CommitRequest =
+  | { type: 'commit'; writes: Write[]; checkpoint?: CheckpointWrite }
+  | { type: 'ensureIndexes'; indexes: IndexSpec[]; options?: { deferred?: boolean } }
+  | { type: 'clear' }
+  | { type: 'close' };
+
+export type CommitMessage = CommitRequest & { id: number };
+
+export type CommitReply = { id: number; ok: true } | { id: number; ok: false; message: string };
+
+/**
+ * The compiled worker script, beside this module in dist/ or, when this module runs from source (a
+ * test runner compiling TypeScript in memory), in the build in dist/; undefined when there is none.
+ */
+function workerScript(): string | undefined {
+  const name = 'sqlite-commit-worker.js';
+  const built = join(__dirname, '..', '..', '..', '..', 'dist', 'libs', 'platform', 'src', 'readstore', name);
+  return [join(__dirname, name), built].find((path) => existsSync(path));
+}
+
+/**
+ * A handle on one generation of the SQLite views for a rebuild to fill, whose writes (commits, index
+ * builds) run in order on a thread of their own while reads go through `reads`, a handle of this
+ * thread. Why: most of a rebuild's time on SQLite is serializing documents and inserting rows, which
+ * need nothing of the projections; done on the second core, they overlap the projecting of the next
+ * batch. A read sees what the thread has committed: the caller answers reads of writes still on their
+ * way itself (RebuildBuffer does).
+ */
+export class CommitThread implements ReadStore {
+  private readonly worker: Worker;
+  private nextId = 1;
+  private readonly waiting = new Map<number, { resolve: () => void; reject: (error: Error) => void }>();
+  private failure?: Error;
+  private readonly exited: Promise<void>;
+
+  /** A commit thread for `generation` of the views file at `path`, or undefined without a compiled worker. */
+  static open(path: string, generation: number, reads: ReadStore): CommitThread | undefined {
+    const script = workerScript();
+    return script ? new CommitThread(script, path, generation, reads) : undefined;
+  }
+
+  private constructor(
+    script: string,
+    path: string,
+    generation: number,
+    private readonly reads: ReadStore,
+  ) {
+    this.worker = new Worker(script, { workerData: { path, generation } });
+    this.worker.on('message', (reply: CommitReply) => {
+      const waiter = this.waiting.get(reply.id);
+      this.waiting.delete(reply.id);
+      if (reply.ok) waiter?.resolve();
+      else waiter?.reject(new Error(reply.message));
+    });
+    this.worker.on('error', (error) => this.fail(error));
+    this.exited = new Promise((resolve) => {
+      this.worker.on('exit', (code) => {
+        this.fail(new Error(`the views' commit thread exited (code ${code})`));
+        resolve();
+      });
+    });
+  }
+
+  commit(writes: Write[], checkpoint?: CheckpointWrite): Promise<void> {
+    return this.call({ type: 'commit', writes, checkpoint });
+  }
+
+  ensureIndexes(indexes: IndexSpec[], options?: { deferred?: boolean }): Promise<void> {
+    return this.call({ type: 'ensureIndexes', indexes, options });
+  }
+
+  clear(): Promise<void> {
+    return this.call({ type: 'clear' });
+  }
+
+  async close(): Promise<void> {
+    if (!this.failure) await this.call({ type: 'close' });
+    await this.exited;
+  }
+
+  get<T extends Doc = Doc>(collection: string, id: string): Promise<T | null> {
+    return this.reads.get<T>(collection, id);
+  }
+
+  find<T extends Doc = Doc>(collection: string, query: FindQuery): Promise<Page<T>> {
+    return this.reads.find<T>(collection, query);
+  }
+
+  getCheckpoint(name: string): Promise<number> {
+    return this.reads.getCheckpoint(name);
+  }
+
+  all<T extends Doc = Doc>(collection: string): Promise<T[]> {
+    return this.reads.all<T>(collection);
+  }
+
+  collections(): Promise<string[]> {
+    return this.reads.collections();
+  }
+
+  generation(): Promise<number> {
+    return this.reads.generation();
+  }
+
+  createGeneration(): Promise<number> {
+    return this.reads.createGeneration();
+  }
+
+  forGeneration(generation: number): ReadStore {
+    return this.reads.forGeneration(generation);
+  }
+
+  forRebuild(generation: number): ReadStore {
+    return this.reads.forRebuild(generation);
+  }
+
+  copyCollections(to: number, collections: string[], checkpoint: string): Promise<number> {
+    return this.reads.copyCollections(to, collections, checkpoint);
+  }
+
+  promote(generation: number, options?: { checkpoint?: string }): Promise<boolean> {
+    return this.reads.promote(generation, options);
+  }
+
+  private call(request: CommitRequest): Promise<void> {
+    if (this.failure) return Promise.reject(this.failure);
+    const id = this.nextId++;
+    return new Promise<void>((resolve, reject) => {
+      this.waiting.set(id, { resolve, reject });
+      const message: CommitMessage = { ...request, id };
+      this.worker.postMessage(message);
+    });
+  }
+
+  /** The thread is gone: whatever it had not answered failed, and so does anything asked later. */
+  private fail(error: Error): void {
+    this.failure ??= error;
+    for (const waiter of this.waiting.values()) waiter.reject(this.failure);
+    this.waiting.clear();
+  }
+}
