@@ -32,6 +32,14 @@ describe('redact', () => {
     expect(redact({ [key]: 'value' })).toEqual({ [key]: 'value' });
   });
 
+  it('returns data without secrets as it is, and never changes what it is given', () => {
+    const clean = { spaceId: 's1', changes: { title: 'T' }, tags: ['a'] };
+    expect(redact(clean)).toBe(clean);
+    const secret = { spaceId: 's1', nested: { apiKey: 'k' }, after: 1 };
+    expect(redact(secret)).toEqual({ spaceId: 's1', nested: { apiKey: REDACTED }, after: 1 });
+    expect(secret.nested.apiKey).toBe('k');
+  });
+
   it('hides secrets in nested objects and arrays, even when the value is not a string', () => {
     expect(redact({ a: { b: [{ secret: { nested: 1 } }, { ok: true }] }, password: null })).toEqual({
       a: { b: [{ secret: REDACTED }, { ok: true }] },

@@ -8,16 +8,25 @@ export const REDACTED = '[redacted]';
 const SECRET_FIELD = /(?:hash|secret|password|token|apikey|privatekey)$/i;
 
 /**
- * A copy of an event's data with every secret field replaced by `[redacted]`, however deep. The
- * audit log is read by organization admins and kept forever, so secrets never enter it.
+ * An event's data with every secret field replaced by `[redacted]`, however deep: a copy of each
+ * object or array that holds one, the value itself where nothing is secret (most events, and every
+ * event of a rebuild comes through here). The audit log is read by organization admins and kept
+ * forever, so secrets never enter it.
  */
 export function redact(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(redact);
   if (value === null || typeof value !== 'object') return value;
-  // A loop rather than entries/fromEntries: every event of a rebuild comes through here.
-  const copy: Record<string, unknown> = {};
-  for (const key of Object.keys(value)) {
-    copy[key] = SECRET_FIELD.test(key) ? REDACTED : redact((value as Record<string, unknown>)[key]);
+  if (Array.isArray(value)) {
+    const items = value.map(redact);
+    return items.some((item, i) => item !== value[i]) ? items : value;
   }
-  return copy;
+  const record = value as Record<string, unknown>;
+  const keys = Object.keys(record);
+  let copy: Record<string, unknown> | undefined;
+  for (const [i, key] of keys.entries()) {
+    const next = SECRET_FIELD.test(key) ? REDACTED : redact(record[key]);
+    // At the first change, a copy of what came before it; from then on, every field.
+    if (!copy && next !== record[key]) copy = Object.fromEntries(keys.slice(0, i).map((k) => [k, record[k]]));
+    if (copy) copy[key] = next;
+  }
+  return copy ?? value;
 }

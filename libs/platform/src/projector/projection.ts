@@ -9,6 +9,7 @@ export interface ProjectionContext {
   get<T extends Doc>(collection: string, id: string): Promise<T | null>;
   /** Every document matching the equality filter (projections use it for small fan-outs). */
   find<T extends Doc>(collection: string, where: Record<string, Scalar>): Promise<T[]>;
+  /** Hands `doc` over: the context may keep it as it is (and stamp it), so build a new one for each write. */
   put(collection: string, doc: Doc): Promise<void>;
   delete(collection: string, id: string): Promise<void>;
 }

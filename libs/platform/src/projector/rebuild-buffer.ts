@@ -173,7 +173,7 @@ export class RebuildBuffer {
   }
 
   private write(collection: string, id: string, doc: Doc | null): void {
-    const next = doc === null ? null : { ...doc, id, _pos: this.position };
+    const next = doc === null ? null : this.stamped(doc);
     const entry = this.held.get(collection, id);
     if (entry) {
       entry.doc = next;
@@ -186,6 +186,16 @@ export class RebuildBuffer {
       return;
     }
     this.batch.push({ collection, id, doc: next });
+  }
+
+  /**
+   * The document with the position of its event. A document put is handed over (projections build a
+   * new one for each write), so it is stamped as it is rather than copied, unless it is frozen.
+   */
+  private stamped(doc: Doc): Doc {
+    if (Object.isFrozen(doc)) return { ...doc, _pos: this.position };
+    doc._pos = this.position;
+    return doc;
   }
 
   /**

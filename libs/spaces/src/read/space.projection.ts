@@ -114,5 +114,9 @@ async function change(
   update: (doc: SpaceDoc) => SpaceDoc,
 ): Promise<void> {
   const doc = await ctx.get<SpaceDoc>('spaces', spaceId);
-  if (doc) await ctx.put('spaces', { ...update(doc), streamRevision });
+  if (!doc) return;
+  // `update` made a new document: set the revision on it rather than copy it again (a rebuild does this a million times).
+  const next = update(doc);
+  next.streamRevision = streamRevision;
+  await ctx.put('spaces', next);
 }
