@@ -28,7 +28,11 @@ import {
 
 export const PROJECTIONS = Symbol('PROJECTIONS');
 export const CHECKPOINT = 'projector';
-const REBUILD_BATCH = 20_000;
+/**
+ * Events per read and commit of a rebuild: small enough that a batch's events and documents die young (in
+ * the young generation, which a larger batch outgrows: B5 took 29 s with batches of 20,000, 25 s with 2,000).
+ */
+const REBUILD_BATCH = 2_000;
 /** Checkpoint conflicts in a row on one batch before it fails (the subscription then retries it). */
 const MAX_CONFLICTS = 5;
 /** Pause before trying to promote again while the live views are ahead of the rebuilt ones. */

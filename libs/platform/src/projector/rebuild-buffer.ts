@@ -7,6 +7,8 @@ import { FAN_OUT_LIMIT, type ProjectionContext } from './projection';
  * 1,000,000 events then peaks near 650 MB of RSS (B5).
  */
 const DEFAULT_CAPACITY = 250_000;
+/** Entries found last, checked before the map: the documents of one event (see `lookUp`). */
+const RECENT = 4;
 
 interface Held {
   collection: string;
@@ -68,6 +70,9 @@ export class RebuildBuffer {
   private clock: Held[] = [];
   private hand = 0;
   private size = 0;
+  /** The entries last found or held, checked before `held` (see `lookUp`), and where the next one goes. */
+  private recent: Held[] = [];
+  private next = 0;
   /** This batch's writes of documents not held, in order. */
   private batch: Write[] = [];
   /** Collections projections have read: their documents are held, and their writes found by key. */
@@ -139,6 +144,7 @@ export class RebuildBuffer {
       a.collection === b.collection ? compare(a.id, b.id) : compare(a.collection, b.collection),
     );
     this.held.clear();
+    this.recent = [];
     this.clock = [];
     this.hand = 0;
     this.size = 0;
@@ -150,7 +156,7 @@ export class RebuildBuffer {
   }
 
   private async get<T extends Doc>(collection: string, id: string): Promise<T | null> {
-    const entry = this.held.get(collection, id);
+    const entry = this.lookUp(collection, id);
     if (entry) {
       entry.used = true;
       return entry.doc as T | null;
@@ -174,7 +180,7 @@ export class RebuildBuffer {
 
   private write(collection: string, id: string, doc: Doc | null): void {
     const next = doc === null ? null : this.stamped(doc);
-    const entry = this.held.get(collection, id);
+    const entry = this.lookUp(collection, id);
     if (entry) {
       entry.doc = next;
       entry.used = true;
@@ -210,7 +216,27 @@ export class RebuildBuffer {
     }
   }
 
+  /**
+   * The held entry of a document. An event's handlers touch the same few documents again and again (read
+   * a space, then write it; the actor's register entry on every event), so the last ones found are
+   * checked first: a lookup in a map of a hundred thousand entries mostly misses the CPU's caches.
+   */
+  private lookUp(collection: string, id: string): Held | undefined {
+    for (const entry of this.recent) {
+      if (entry.id === id && entry.collection === collection && !entry.gone) return entry;
+    }
+    const entry = this.held.get(collection, id);
+    if (entry) this.remember(entry);
+    return entry;
+  }
+
+  private remember(entry: Held): void {
+    this.recent[this.next] = entry;
+    this.next = (this.next + 1) % RECENT;
+  }
+
   private hold(entry: Held): void {
+    this.remember(entry);
     this.held.set(entry.collection, entry.id, entry);
     this.clock.push(entry);
     this.size++;
