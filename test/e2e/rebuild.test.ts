@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { PROJECTION_LIST } from '@app/composition/catalog';
+import { rebuildOnThread } from '@app/composition/rebuild-thread';
 import type { EventStore } from '@app/platform/eventstore/event-store.port';
 import { SqliteEventStore } from '@app/platform/eventstore/sqlite-event-store';
 import type { Projection } from '@app/platform/projector/projection';
@@ -251,6 +252,27 @@ describe('rebuild while serving', () => {
       await events.close();
       await views.close();
     }
+  });
+
+  it('on a thread of its own (what the CLI runs): the server follows the switch and keeps projecting', async () => {
+    const generation = await app.built.storage.views.generation();
+    const progress: number[] = [];
+    const run = await rebuildWhileServing(app, await snapshot(app), () =>
+      rebuildOnThread({ dataDir }, {}, (position) => progress.push(position)),
+    );
+    expect(run.failures).toEqual([]);
+    expect(run.applied).toBeGreaterThan(0);
+    expect(progress.at(-1)).toBeGreaterThanOrEqual(run.applied);
+    expect(await app.built.storage.views.generation()).toBeGreaterThan(generation);
+    await expectSettled(app, before, run.written);
+  });
+
+  it('on a thread: an unknown projection fails the rebuild and changes nothing', async () => {
+    const generation = await app.built.storage.views.generation();
+    await expect(rebuildOnThread({ dataDir }, { projection: 'nope' })).rejects.toThrow(
+      /unknown projection nope/,
+    );
+    expect(await app.built.storage.views.generation()).toBe(generation);
   });
 
   it('one projection: its views are replayed, the others copied, and the result equals a fresh projection', async () => {

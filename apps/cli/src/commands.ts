@@ -1,8 +1,11 @@
 import { randomUUID } from 'node:crypto';
+import { rebuildOnThread } from '@app/composition/rebuild-thread';
 import type { Storage } from '@app/composition/storage';
 import { userDecider, userStream } from '@app/identity/domain/user.decider';
 import { IdentityService } from '@app/identity/write/identity.commands';
 import { OrganizationService } from '@app/organizations/write/organization.commands';
+import type { Config } from '@app/platform/config/config';
+import { CONFIG } from '@app/platform/config/config.module';
 import { invalid, notFound } from '@app/platform/domain/decider';
 import { isRole, ROLES, type Role } from '@app/platform/domain/roles';
 import { Projector } from '@app/platform/projector/projector';
@@ -122,12 +125,13 @@ export const COMMANDS: Record<
       const started = Date.now();
       const rate = (events: number) => Math.round(events / Math.max((Date.now() - started) / 1000, 0.001));
       bar.start(Math.max(head, 1), 0, { rate: 0 });
-      const applied = await projector.rebuild(
+      const applied = await rebuildOnThread(
+        app.get<symbol, Config>(CONFIG),
+        { projection: o.projection },
         (position, total, events) => {
           if (total > bar.getTotal()) bar.setTotal(total);
           bar.update(position, { rate: rate(events) });
         },
-        { projection: o.projection },
       );
       bar.update(bar.getTotal());
       bar.stop();

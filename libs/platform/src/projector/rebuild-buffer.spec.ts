@@ -78,6 +78,16 @@ describe('RebuildBuffer', () => {
     expect(await buffer.at(3).get('spaces', 'a')).toEqual({ id: 'a', n: 2, _pos: 1 });
   });
 
+  it('reads again after a drain what it held before', async () => {
+    const buffer = new RebuildBuffer(store);
+    for (const id of ['a', 'b', 'c']) await buffer.at(1).put('register', { id, n: 1 });
+    expect(await buffer.at(1).get('register', 'missing')).toBeNull();
+    const [part] = buffer.drain();
+    await store.commit(part);
+    buffer.landed(part);
+    for (const id of ['c', 'b', 'a']) expect(await buffer.at(2).get('register', id)).toEqual({ id, n: 1, _pos: 1 });
+  });
+
   it('drains in parts of the size asked for', async () => {
     const buffer = new RebuildBuffer(store);
     await buffer.at(1).get('spaces', 'x');

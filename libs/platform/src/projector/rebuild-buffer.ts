@@ -145,6 +145,7 @@ export class RebuildBuffer {
     );
     this.held.clear();
     this.recent = [];
+    this.next = 0;
     this.clock = [];
     this.hand = 0;
     this.size = 0;
