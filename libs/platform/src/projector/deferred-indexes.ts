@@ -26,9 +26,10 @@ export class DeferredIndexes {
     return this.store.ensureIndexes(this.specs, { deferred: true });
   }
 
-  /** Builds the indexes of `collection`, or of every collection, that are not built yet. */
-  async build(collection?: string): Promise<void> {
-    const names = collection === undefined ? [...this.pending.keys()] : [collection];
+  /** Builds the indexes not built yet of `collection`, of the collections `which` selects, or of every one. */
+  async build(which?: string | ((collection: string) => boolean)): Promise<void> {
+    const names =
+      typeof which === 'string' ? [which] : [...this.pending.keys()].filter((name) => which?.(name) ?? true);
     for (const name of names) {
       const specs = this.pending.get(name) ?? [];
       while (specs.length > 0) {
