@@ -85,7 +85,8 @@ describe('RebuildBuffer', () => {
     const [part] = buffer.drain();
     await store.commit(part);
     buffer.landed(part);
-    for (const id of ['c', 'b', 'a']) expect(await buffer.at(2).get('register', id)).toEqual({ id, n: 1, _pos: 1 });
+    for (const id of ['c', 'b', 'a'])
+      expect(await buffer.at(2).get('register', id)).toEqual({ id, n: 1, _pos: 1 });
   });
 
   it('drains in parts of the size asked for', async () => {
