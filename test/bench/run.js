@@ -456,9 +456,12 @@ async function profileHttp(results, ctx, names) {
 }
 
 function profileOf(dir, fromMs = 0) {
-  const file = existsSync(dir) && readdirSync(dir).find((f) => f.endsWith('.cpuprofile'));
-  if (!file) return { error: `no profile written in ${dir}` };
-  return { summary: profiles.summarize(join(dir, file), { fromMs }) };
+  const files = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.cpuprofile')) : [];
+  if (files.length === 0) return { error: `no profile written in ${dir}` };
+  // One profile per thread: the busiest one is where the work is (a CLI rebuild runs on a thread of its own).
+  const summaries = files.map((file) => profiles.summarize(join(dir, file), { fromMs }));
+  const busy = (summary) => summary.totalMs * (1 - summary.idlePct);
+  return { summary: summaries.reduce((a, b) => (busy(b) > busy(a) ? b : a)) };
 }
 
 /**

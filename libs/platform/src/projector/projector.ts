@@ -319,12 +319,15 @@ export class Projector implements LiveProjector {
       // Collections the held documents do not go to are complete: their indexes are built meanwhile.
       const held = new Set(parts.flatMap((part) => part.map((write) => write.collection)));
       await landed();
-      const complete = indexes.build((collection) => !held.has(collection));
-      for (const [i, part] of parts.entries())
-        await send(part, i === parts.length - 1 ? checkpoint : undefined);
-      if (parts.length === 0) await send([], checkpoint);
-      await landed();
-      await complete;
+      await Promise.all([
+        indexes.build((collection) => !held.has(collection)),
+        (async () => {
+          for (const [i, part] of parts.entries())
+            await send(part, i === parts.length - 1 ? checkpoint : undefined);
+          if (parts.length === 0) await send([], checkpoint);
+          await landed();
+        })(),
+      ]);
       await indexes.build();
       if (await this.switchOver(generation, position)) return applied;
       await new Promise((resolve) => setTimeout(resolve, PROMOTE_RETRY_MS));
