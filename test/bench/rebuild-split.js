@@ -67,9 +67,7 @@ function sidesTable(sides) {
   const overlapped = (key) => key === 'views.commit';
   const calls = Object.entries(sides.ms);
   const sum = (prefix) =>
-    calls
-      .filter(([key]) => key.startsWith(prefix) && !overlapped(key))
-      .reduce((acc, [, ms]) => acc + ms, 0);
+    calls.filter(([key]) => key.startsWith(prefix) && !overlapped(key)).reduce((acc, [, ms]) => acc + ms, 0);
   const views = sum('views.');
   const logReads = sum('log.');
   const rows = [
