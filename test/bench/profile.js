@@ -160,7 +160,7 @@ const p = (x) => `${(x * 100).toFixed(1)}%`;
 function toMarkdown(s) {
   const lines = [];
   lines.push(
-    `Profile \`${s.file.startsWith(ROOT) ? relative(ROOT, s.file) : s.file}\`: ${(s.totalMs / 1000).toFixed(1)} s sampled on the main thread` +
+    `Profile \`${s.file.startsWith(ROOT) ? relative(ROOT, s.file) : s.file}\`: ${(s.totalMs / 1000).toFixed(1)} s sampled on its thread` +
       `${s.fromMs ? ` (from ${(s.fromMs / 1000).toFixed(1)} s after start, when the measured work began)` : ''}, ` +
       `idle ${p(s.idlePct)}, garbage collector ${p(s.gcPct)}.`,
     '',
