@@ -62,15 +62,19 @@ const SCHEMA = `
 
 const EVENT_COLUMNS = 'position, id, stream, revision, type, data, metadata';
 
-interface EventRow {
-  position: number;
-  id: string;
-  stream: string;
-  revision: number;
-  type: string;
-  data: string;
-  metadata: string;
-}
+/**
+ * A row of EVENT_COLUMNS, in their order: read as an array (`raw()`), which costs less than a row
+ * object made only to be turned into a RecordedEvent (0.5 s of a million-event rebuild).
+ */
+type EventRow = [
+  position: number,
+  id: string,
+  stream: string,
+  revision: number,
+  type: string,
+  data: string,
+  metadata: string,
+];
 
 interface StoredId {
   stream: string;
@@ -208,15 +212,17 @@ export class SqliteEventStore implements EventStore {
     if (head <= afterPosition) return { events: [], through: afterPosition };
     let statement = this.typedReads.get(types.length);
     if (!statement) {
-      statement = this.db.prepare<unknown[], EventRow>(
-        `SELECT ${EVENT_COLUMNS} FROM events WHERE position > ? AND position <= ? AND type IN (${types.map(() => '?').join(', ')}) ORDER BY position LIMIT ?`,
-      );
+      statement = this.db
+        .prepare<unknown[], EventRow>(
+          `SELECT ${EVENT_COLUMNS} FROM events WHERE position > ? AND position <= ? AND type IN (${types.map(() => '?').join(', ')}) ORDER BY position LIMIT ?`,
+        )
+        .raw();
       this.typedReads.set(types.length, statement);
     }
     const rows = statement.all(afterPosition, head, ...types, SUBSCRIPTION_BATCH_SIZE);
     const events = rows.map(toRecorded);
     const full = rows.length === SUBSCRIPTION_BATCH_SIZE;
-    return { events, through: full ? rows[rows.length - 1].position : head };
+    return { events, through: full ? rows[rows.length - 1][0] : head };
   }
 
   private listen(listener: () => void): () => void {
@@ -408,12 +414,16 @@ function prepareStatements(db: Database.Database) {
     insertEvent: db.prepare<[string, string, number, string, string, string]>(
       'INSERT INTO events (id, stream, revision, type, data, metadata) VALUES (?, ?, ?, ?, ?, ?)',
     ),
-    readStream: db.prepare<[string, number], EventRow>(
-      `SELECT ${EVENT_COLUMNS} FROM events WHERE stream = ? AND revision >= ? ORDER BY revision`,
-    ),
-    readAll: db.prepare<[number, number], EventRow>(
-      `SELECT ${EVENT_COLUMNS} FROM events WHERE position > ? ORDER BY position LIMIT ?`,
-    ),
+    readStream: db
+      .prepare<[string, number], EventRow>(
+        `SELECT ${EVENT_COLUMNS} FROM events WHERE stream = ? AND revision >= ? ORDER BY revision`,
+      )
+      .raw(),
+    readAll: db
+      .prepare<[number, number], EventRow>(
+        `SELECT ${EVENT_COLUMNS} FROM events WHERE position > ? ORDER BY position LIMIT ?`,
+      )
+      .raw(),
     head: db.prepare<[], number>('SELECT COALESCE(MAX(position), 0) FROM events').pluck(),
   };
 }
@@ -445,13 +455,13 @@ function serialize(event: NewEvent): SerializedEvent {
 
 function toRecorded(row: EventRow): RecordedEvent {
   return {
-    id: row.id,
-    stream: row.stream,
-    revision: row.revision,
-    position: row.position,
-    type: row.type,
-    data: JSON.parse(row.data) as unknown,
-    metadata: JSON.parse(row.metadata) as EventMetadata,
+    id: row[1],
+    stream: row[2],
+    revision: row[3],
+    position: row[0],
+    type: row[4],
+    data: JSON.parse(row[5]) as unknown,
+    metadata: JSON.parse(row[6]) as EventMetadata,
   };
 }
 
