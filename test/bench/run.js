@@ -1120,7 +1120,7 @@ function report(results, rows, elapsedMs) {
       '',
       'Each missed target was run again under `node --cpu-prof` (same load; profiles in `.tmp/bench/profiles/`, open',
       'them in Chrome DevTools or speedscope for the flame graph). Each thread writes a profile; the one shown is the',
-      'busiest thread\'s. Self time is where that thread was executing; inclusive time counts callees too; the',
+      "busiest thread's. Self time is where that thread was executing; inclusive time counts callees too; the",
       "heaviest stacks are the flame graph's widest towers, as text.",
       '',
     );
