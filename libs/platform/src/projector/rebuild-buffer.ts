@@ -4,7 +4,7 @@ import { FAN_OUT_LIMIT, type ProjectionContext } from './projection';
 /**
  * Documents held back at most: the benchmark log's working set (100,000 spaces and as many entries of
  * the audit register) fits, so none is written out and read back again mid-replay; a rebuild of its
- * 1,000,000 events then peaks near 650 MB of RSS (B5).
+ * 1,000,000 events then peaks at 750–900 MB of RSS (B5, with the CLI's larger young generation).
  */
 const DEFAULT_CAPACITY = 250_000;
 /** Entries found last, checked before the map: the documents of one event (see `lookUp`). */
@@ -77,9 +77,12 @@ export class RebuildBuffer {
   private batch: Write[] = [];
   /** Collections projections have read: their documents are held, and their writes found by key. */
   private readonly read = new Set<string>();
-  /** Writes handed out by `endBatch` and not yet `landed`, in order. */
+  /** Writes handed out by `endBatch` or `drain` and not yet `landed`, in order. */
   private inFlight: Write[][] = [];
-  /** Of this batch's and the in-flight writes, the latest per document of a collection in `read`. */
+  /**
+   * Writes not in the store yet, by key, the latest per document: those in flight of collections in
+   * `read` (and every drained one), and this batch's made before its collection's first read.
+   */
   private readonly pending = new ByCollection<Write>();
   /** Collections of which the store holds nothing yet: a document missing here is missing there. */
   private readonly empty = new Set<string>();
