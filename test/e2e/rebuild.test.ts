@@ -10,7 +10,7 @@ import { SqliteReadStore } from '@app/platform/readstore/sqlite-read-store';
 import { removeDir, startTestApp, type TestApp, tempDataDir } from '../support/app-harness';
 
 type Resource = { id: string; [field: string]: unknown };
-type List = { items: Resource[]; count: number };
+type List = { items: Resource[]; count: number; next?: { page: string } };
 
 async function dump(views: ReadStore): Promise<Record<string, unknown[]>> {
   const out: Record<string, unknown[]> = {};
@@ -73,14 +73,26 @@ async function populate(app: TestApp): Promise<void> {
 
 async function snapshot(app: TestApp): Promise<Snapshot> {
   const org = app.organizationId;
-  const spaceList = (await ok(app, `/v1/orgs/${org}/spaces?limit=1000`)) as List;
-  const collectionList = (await ok(app, `/v1/orgs/${org}/collections?limit=1000`)) as List;
+  const spaces = await listAll(app, `/v1/orgs/${org}/spaces`);
+  const collections = await listAll(app, `/v1/orgs/${org}/collections`);
   return {
-    spaces: spaceList.items,
-    collections: collectionList.items,
-    spaceList: spaceList.items.map((s) => s.id),
-    collectionList: collectionList.items.map((c) => c.id),
+    spaces,
+    collections,
+    spaceList: spaces.map((s) => s.id),
+    collectionList: collections.map((c) => c.id),
   };
+}
+
+/** Every item of a list, page after page: a writer running beside a slow rebuild can add a thousand spaces. */
+async function listAll(app: TestApp, path: string): Promise<Resource[]> {
+  const items: Resource[] = [];
+  for (let page: string | undefined; ; ) {
+    const query = page === undefined ? '' : `&page=${encodeURIComponent(page)}`;
+    const body = (await ok(app, `${path}?limit=1000${query}`)) as List;
+    items.push(...body.items);
+    page = body.next?.page;
+    if (page === undefined) return items;
+  }
 }
 
 /**
