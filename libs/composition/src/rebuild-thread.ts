@@ -38,7 +38,9 @@ export function rebuildOnThread(
     join(__dirname, '..', '..', '..', 'dist', 'libs', 'composition', 'src', 'rebuild-worker.js'),
   ].find((path) => existsSync(path));
   if (!script) return Promise.reject(new Error('the rebuild runs compiled code: run `npm run build` first'));
-  const request: RebuildRequest = { storage, options };
+  // Where the stores are, and nothing else of the configuration, crosses to the thread.
+  const { dataDir, eventstoreUrl, mongoUrl } = storage;
+  const request: RebuildRequest = { storage: { dataDir, eventstoreUrl, mongoUrl }, options };
   const worker = new Worker(script, {
     workerData: request,
     resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },
