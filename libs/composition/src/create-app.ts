@@ -1,5 +1,3 @@
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { Access } from '@app/platform/auth/access';
 import { type Clock, SystemClock } from '@app/platform/clock/clock';
 import type { Config } from '@app/platform/config/config';
@@ -9,6 +7,7 @@ import { createObservability, observeStorage } from '@app/platform/observability
 import { serveApiReference } from '@app/platform/openapi/api-reference';
 import { LIVE_PROJECTOR, type LiveProjector } from '@app/platform/projector/projector';
 import { CachedReadStore } from '@app/platform/readstore/cached-read-store';
+import { compiledScript } from '@app/platform/threads/compiled-script';
 import { StorageThread, type StorageThreadOptions } from '@app/platform/threads/storage-thread';
 import { Logger } from '@nestjs/common';
 import { StandaloneModule } from './app.module';
@@ -60,10 +59,7 @@ export async function createStandaloneApp(
  * TypeScript in memory), the build in dist/.
  */
 function storageThread(config: Config, onCommit: StorageThreadOptions['onCommit']): StorageThread {
-  const script = [
-    join(__dirname, 'storage-worker.js'),
-    join(__dirname, '..', '..', '..', 'dist', 'libs', 'composition', 'src', 'storage-worker.js'),
-  ].find((path) => existsSync(path));
+  const script = compiledScript(__dirname, 'storage-worker.js');
   if (!script) throw new Error('the storage thread runs compiled code: run `npm run build` first');
   const storage: StorageConfig = {
     dataDir: config.dataDir,

@@ -1,7 +1,6 @@
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { RebuildOptions, RebuildProgress } from '@app/platform/projector/projector';
+import { compiledScript } from '@app/platform/threads/compiled-script';
 import type { StorageConfig } from './storage';
 
 export interface RebuildRequest {
@@ -33,10 +32,7 @@ export function rebuildOnThread(
   options: RebuildOptions,
   onProgress?: RebuildProgress,
 ): Promise<number> {
-  const script = [
-    join(__dirname, 'rebuild-worker.js'),
-    join(__dirname, '..', '..', '..', 'dist', 'libs', 'composition', 'src', 'rebuild-worker.js'),
-  ].find((path) => existsSync(path));
+  const script = compiledScript(__dirname, 'rebuild-worker.js');
   if (!script) return Promise.reject(new Error('the rebuild runs compiled code: run `npm run build` first'));
   // Where the stores are, and nothing else of the configuration, crosses to the thread.
   const { dataDir, eventstoreUrl, mongoUrl } = storage;

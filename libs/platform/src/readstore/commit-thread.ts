@@ -1,6 +1,5 @@
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
+import { compiledScript } from '../threads/compiled-script';
 import type { CheckpointWrite, Doc, FindQuery, IndexSpec, Page, ReadStore, Write } from './read-store.port';
 
 /** What the commit thread is asked to do, in order. */
@@ -13,16 +12,6 @@ export type CommitRequest =
 export type CommitMessage = CommitRequest & { id: number };
 
 export type CommitReply = { id: number; ok: true } | { id: number; ok: false; message: string };
-
-/**
- * The compiled worker script, beside this module in dist/ or, when this module runs from source (a
- * test runner compiling TypeScript in memory), in the build in dist/; undefined when there is none.
- */
-function workerScript(): string | undefined {
-  const name = 'sqlite-commit-worker.js';
-  const built = join(__dirname, '..', '..', '..', '..', 'dist', 'libs', 'platform', 'src', 'readstore', name);
-  return [join(__dirname, name), built].find((path) => existsSync(path));
-}
 
 /**
  * A handle on one generation of the SQLite views for a rebuild to fill, whose writes (commits, index
@@ -41,7 +30,7 @@ export class CommitThread implements ReadStore {
 
   /** A commit thread for `generation` of the views file at `path`, or undefined without a compiled worker. */
   static open(path: string, generation: number, reads: ReadStore): CommitThread | undefined {
-    const script = workerScript();
+    const script = compiledScript(__dirname, 'sqlite-commit-worker.js');
     return script ? new CommitThread(script, path, generation, reads) : undefined;
   }
 
