@@ -42,6 +42,34 @@ describe('CommitThread', () => {
     expect(await store.get('spaces', 's1')).toEqual({ id: 's1', org: 'b', n: 2 });
   });
 
+  it('hands documents over as JSON with the column values its indexes name, and deletes', async () => {
+    const generation = await store.createGeneration();
+    // Columns the thread's caller never asked for (made through another handle) are read from the JSON.
+    await store.forGeneration(generation).ensureIndexes([{ collection: 'spaces', fields: ['kind'] }], {
+      deferred: true,
+    });
+    const target = store.forRebuild(generation);
+    await target.ensureIndexes([{ collection: 'spaces', fields: ['org', 'id'] }], { deferred: true });
+    await target.commit([
+      { collection: 'spaces', id: 's1', doc: { org: 'a', kind: 'doc', tags: ['x'] }, created: true },
+      { collection: 'spaces', id: 's2', doc: { id: 's2', org: { nested: true }, kind: null } },
+      { collection: 'spaces', id: 's3', doc: { id: 's3', org: 'a', kind: 'doc' } },
+    ]);
+    await target.commit([{ collection: 'spaces', id: 's3', doc: null }]);
+    await target.ensureIndexes([
+      { collection: 'spaces', fields: ['org'] },
+      { collection: 'spaces', fields: ['kind'] },
+    ]);
+    expect(await target.get('spaces', 's1')).toEqual({ id: 's1', org: 'a', kind: 'doc', tags: ['x'] });
+    expect(await target.get('spaces', 's3')).toBeNull();
+    const ids = async (where: Record<string, string | null>) =>
+      (await target.find('spaces', { where, limit: 10 })).items.map((doc) => doc.id);
+    expect(await ids({ org: 'a' })).toEqual(['s1']);
+    expect(await ids({ kind: 'doc' })).toEqual(['s1']);
+    expect(await ids({ kind: null })).toEqual(['s2']);
+    await target.close();
+  });
+
   it('fails a commit the thread cannot apply, and answers nothing more once closed', async () => {
     const generation = await store.createGeneration();
     const target = store.forRebuild(generation);

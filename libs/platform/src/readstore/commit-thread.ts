@@ -1,10 +1,11 @@
 import { Worker } from 'node:worker_threads';
 import { compiledScript } from '../threads/compiled-script';
 import type { CheckpointWrite, Doc, FindQuery, IndexSpec, Page, ReadStore, Write } from './read-store.port';
+import type { SerializedWrite } from './sqlite-read-store';
 
 /** What the commit thread is asked to do, in order. */
 export type CommitRequest =
-  | { type: 'commit'; writes: Write[]; checkpoint?: CheckpointWrite }
+  | { type: 'commit'; writes: SerializedWrite[]; checkpoint?: CheckpointWrite }
   | { type: 'ensureIndexes'; indexes: IndexSpec[]; options?: { deferred?: boolean } }
   | { type: 'clear' }
   | { type: 'close' };
@@ -20,6 +21,10 @@ export type CommitReply = { id: number; ok: true } | { id: number; ok: false; me
  * need nothing of the projections; done on the second core, they overlap the projecting of the next
  * batch. A read sees what the thread has committed: the caller answers reads of writes still on their
  * way itself (RebuildBuffer does).
+ *
+ * Documents cross as JSON, serialized here: copying a document to another thread (structured clone)
+ * costs about what serializing it does, and the other thread would then serialize it again. Their
+ * column values cross beside them, for the fields the indexes asked for name.
  */
 export class CommitThread implements ReadStore {
   private readonly worker: Worker;
@@ -27,6 +32,8 @@ export class CommitThread implements ReadStore {
   private readonly waiting = new Map<number, { resolve: () => void; reject: (error: Error) => void }>();
   private failure?: Error;
   private readonly exited: Promise<void>;
+  /** Per collection, the fields its indexes name: the columns its table has, as far as this side knows. */
+  private readonly columnFields = new Map<string, string[]>();
 
   /** A commit thread for `generation` of the views file at `path`, or undefined without a compiled worker. */
   static open(path: string, generation: number, reads: ReadStore): CommitThread | undefined {
@@ -57,10 +64,15 @@ export class CommitThread implements ReadStore {
   }
 
   commit(writes: Write[], checkpoint?: CheckpointWrite): Promise<void> {
-    return this.call({ type: 'commit', writes, checkpoint });
+    return this.call({ type: 'commit', writes: writes.map((write) => this.serialize(write)), checkpoint });
   }
 
   ensureIndexes(indexes: IndexSpec[], options?: { deferred?: boolean }): Promise<void> {
+    for (const { collection, fields } of indexes) {
+      const known = this.columnFields.get(collection) ?? [];
+      const added = fields.filter((field) => field !== 'id' && !known.includes(field));
+      if (added.length > 0) this.columnFields.set(collection, [...known, ...added]);
+    }
     return this.call({ type: 'ensureIndexes', indexes, options });
   }
 
@@ -115,6 +127,20 @@ export class CommitThread implements ReadStore {
 
   promote(generation: number, options?: { checkpoint?: string }): Promise<boolean> {
     return this.reads.promote(generation, options);
+  }
+
+  private serialize({ collection, id, doc, created }: Write): SerializedWrite {
+    const fields = this.columnFields.get(collection) ?? [];
+    if (doc === null) return { collection, id, json: null, created, fields: [], values: [] };
+    const stored = doc.id === id ? doc : { ...doc, id };
+    return {
+      collection,
+      id,
+      json: JSON.stringify(stored),
+      created,
+      fields,
+      values: fields.map((f) => stored[f]),
+    };
   }
 
   private call(request: CommitRequest): Promise<void> {

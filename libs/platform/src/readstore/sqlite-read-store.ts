@@ -236,6 +236,32 @@ function sortValue(doc: Doc, orderBy: string): Scalar {
   return value === undefined ? null : (value as Scalar);
 }
 
+/**
+ * A write whose document its sender serialized already: the rebuild's commit thread takes these, so
+ * that the thread projecting does the serializing it would otherwise do to hand the document over.
+ */
+export interface SerializedWrite {
+  collection: string;
+  id: string;
+  /** The document as stored (its `id` included), or null to delete it. */
+  json: string | null;
+  created?: true;
+  /** Values of the document's `fields`, in order: the fields its table keeps in columns, as far as the sender knows. */
+  fields: readonly string[];
+  values: unknown[];
+}
+
+/** Reads a serialized write's field values, parsing the document only for a column the sender did not know. */
+function serializedValues({ json, fields, values }: SerializedWrite): (field: string) => unknown {
+  let parsed: Doc | undefined;
+  return (field) => {
+    const at = fields.indexOf(field);
+    if (at >= 0) return values[at];
+    parsed ??= JSON.parse(json as string) as Doc;
+    return parsed[field];
+  };
+}
+
 /** One generation's tables and the statements prepared on them, shared by every handle of a store. */
 class Generation {
   private readonly prefix: string;
@@ -634,14 +660,18 @@ export class SqliteReadStore implements ReadStore {
   }
 
   async commit(writes: Write[], checkpoint?: CheckpointWrite): Promise<void> {
-    this.write((g) => {
-      if (checkpoint?.expected !== undefined) {
-        const stored = g.checkpoint(checkpoint.name);
-        if (stored !== checkpoint.expected)
-          throw new CheckpointConflictError(checkpoint.name, checkpoint.expected, stored);
-      }
+    this.commitWith(checkpoint, (g) => {
       for (const write of writes) this.applyWrite(g, write);
-      if (checkpoint) g.createCheckpoints().put.run(checkpoint.name, checkpoint.position);
+    });
+  }
+
+  /** `commit` for writes whose documents were serialized by the caller (see SerializedWrite). */
+  async commitSerialized(writes: SerializedWrite[], checkpoint?: CheckpointWrite): Promise<void> {
+    this.commitWith(checkpoint, (g) => {
+      for (const write of writes) {
+        if (write.json === null) g.table(write.collection)?.delete.run(write.id);
+        else this.putRow(g, write.collection, write.id, write.json, write.created, serializedValues(write));
+      }
     });
   }
 
@@ -692,7 +722,7 @@ export class SqliteReadStore implements ReadStore {
     });
   }
 
-  forGeneration(generation: number): ReadStore {
+  forGeneration(generation: number): SqliteReadStore {
     return new SqliteReadStore({ core: this.core, generation });
   }
 
@@ -811,28 +841,52 @@ export class SqliteReadStore implements ReadStore {
     }
   }
 
+  private commitWith(checkpoint: CheckpointWrite | undefined, apply: (g: Generation) => void): void {
+    this.write((g) => {
+      if (checkpoint?.expected !== undefined) {
+        const stored = g.checkpoint(checkpoint.name);
+        if (stored !== checkpoint.expected)
+          throw new CheckpointConflictError(checkpoint.name, checkpoint.expected, stored);
+      }
+      apply(g);
+      if (checkpoint) g.createCheckpoints().put.run(checkpoint.name, checkpoint.position);
+    });
+  }
+
   private applyWrite(g: Generation, { collection, id, doc, created }: Write): void {
     if (doc === null) {
       g.table(collection)?.delete.run(id);
       return;
     }
-    const table = g.createTable(collection);
     const stored = doc.id === id ? doc : { ...doc, id };
-    const values = table.fields.map((field) => columnValue(stored[field]));
+    this.putRow(g, collection, id, JSON.stringify(stored), created, (field) => stored[field]);
+  }
+
+  /** Stores a document as `json`, with its column values read by `fieldValue`. */
+  private putRow(
+    g: Generation,
+    collection: string,
+    id: string,
+    json: string,
+    created: true | undefined,
+    fieldValue: (field: string) => unknown,
+  ): void {
+    const table = g.createTable(collection);
+    const values = table.fields.map((field) => columnValue(fieldValue(field)));
     if (!table.indexed) {
-      table.upsert.run(id, JSON.stringify(stored), ...values);
+      table.upsert.run(id, json, ...values);
       return;
     }
     // A document its writer knows to be new (an audit entry) has no stored columns to compare with.
     const current = created ? undefined : (table.columnsOf.get(id) as Bind[] | undefined);
     if (!current) {
-      table.insert.run(id, JSON.stringify(stored), ...values);
+      table.insert.run(id, json, ...values);
       return;
     }
     // Only the columns whose value changed are set: SQLite rewrites the index entries of every column an
     // UPDATE sets, and most updates (a new title) change no indexed field.
     const changed = values.flatMap((value, i) => (sameValue(value, current[i]) ? [] : [i]));
-    table.update(changed).run(JSON.stringify(stored), ...changed.map((i) => values[i]), id);
+    table.update(changed).run(json, ...changed.map((i) => values[i]), id);
   }
 
   /** Reads segments in order until `need` rows are collected. */
