@@ -97,15 +97,16 @@ async function moveAll(
  * feed the register with display names.
  *
  * Listing reads `(organization[, action | actorId | targetId], sortKey)` newest first; the indexes
- * match those queries so every page is one range scan.
+ * match those queries so every page is one range scan. They are unique: a sort key holds the event's
+ * log position, and an event has one entry per organization.
  */
 export const auditProjection = projection(
   'audit',
   [
-    { collection: AUDIT_EVENTS, fields: ['organization', 'sortKey'] },
-    { collection: AUDIT_EVENTS, fields: ['organization', 'action', 'sortKey'] },
-    { collection: AUDIT_EVENTS, fields: ['organization', 'actorId', 'sortKey'] },
-    { collection: AUDIT_EVENTS, fields: ['organization', 'targetId', 'sortKey'] },
+    { collection: AUDIT_EVENTS, fields: ['organization', 'sortKey'], unique: true },
+    { collection: AUDIT_EVENTS, fields: ['organization', 'action', 'sortKey'], unique: true },
+    { collection: AUDIT_EVENTS, fields: ['organization', 'actorId', 'sortKey'], unique: true },
+    { collection: AUDIT_EVENTS, fields: ['organization', 'targetId', 'sortKey'], unique: true },
   ],
   {
     UserCreated: async (e, ctx) => {

@@ -51,7 +51,12 @@ describe('CommitThread', () => {
     const target = store.forRebuild(generation);
     await target.ensureIndexes([{ collection: 'spaces', fields: ['org', 'id'] }], { deferred: true });
     await target.commit([
-      { collection: 'spaces', id: 's1', doc: { org: 'a', kind: 'doc', tags: ['x'] }, created: true },
+      {
+        collection: 'spaces',
+        id: 's1',
+        doc: { id: 's1', org: 'a', kind: 'doc', tags: ['x'] },
+        created: true,
+      },
       { collection: 'spaces', id: 's2', doc: { id: 's2', org: { nested: true }, kind: null } },
       { collection: 'spaces', id: 's3', doc: { id: 's3', org: 'a', kind: 'doc' } },
     ]);

@@ -41,6 +41,13 @@ export interface Write {
 export interface IndexSpec {
   collection: string;
   fields: string[];
+  /**
+   * The writer's promise that no two documents share these fields' values (none of them null), e.g. a
+   * log's `(organization, sortKey)`. An adapter may then leave out the `id` tie-breaker, from the index
+   * and from the order of a `find` on it: the same pages, from a smaller index. SQLite does, with a
+   * UNIQUE index, so a write that breaks the promise fails there; MongoDB keeps the tie-breaker.
+   */
+  unique?: true;
 }
 
 /** A projection's checkpoint as committed with its writes. */

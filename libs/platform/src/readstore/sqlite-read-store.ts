@@ -80,6 +80,8 @@ interface TableStatements {
   upsert: Stmt;
   /** Whether the table has indexes of its own (field indexes), whose entries an update may rewrite. */
   indexed: boolean;
+  /** The `where` fields and `orderBy` (see uniqueOrderKey) that a unique index orders without a tie. */
+  uniqueOrders: Set<string>;
   /** Sets `doc` and the field columns whose positions are given, no others: see `applyWrite`. */
   update(changed: number[]): Stmt;
   delete: Stmt;
@@ -111,7 +113,7 @@ type FieldSql = (field: string) => string;
 type Segment =
   | { kind: 'id'; afterId?: string }
   | { kind: 'nulls'; afterId?: string }
-  | { kind: 'values'; after?: { value: Bind; id: string } };
+  | { kind: 'values'; after?: { value: Bind; id: string }; unique: boolean };
 
 function checkField(field: string): string {
   if (!FIELD_NAME.test(field)) throw new Error(`Unsupported field name for a read-store query: ${field}`);
@@ -183,18 +185,32 @@ function whereTerms(where: WhereClause, sql: FieldSql): string[] {
   return where.terms.map(({ field, isNull }) => `${sql(field)} ${isNull ? 'IS NULL' : '= ?'}`);
 }
 
-/** The segments still to read, in order, for a page starting after `after`. */
-function segmentsFor(orderBy: string, direction: Direction, after: FindQuery['after']): Segment[] {
+/**
+ * The segments still to read, in order, for a page starting after `after`. `unique`: the sort values
+ * have no ties within the `where` (a unique index), so they are read without the `id` tie-breaker.
+ */
+function segmentsFor(
+  orderBy: string,
+  direction: Direction,
+  after: FindQuery['after'],
+  unique = false,
+): Segment[] {
   if (orderBy === 'id') return [{ kind: 'id', afterId: after?.id }];
   const asc = direction === 'asc';
-  if (!after) return asc ? [{ kind: 'nulls' }, { kind: 'values' }] : [{ kind: 'values' }, { kind: 'nulls' }];
+  const allValues: Segment = { kind: 'values', unique };
+  if (!after) return asc ? [{ kind: 'nulls' }, allValues] : [allValues, { kind: 'nulls' }];
   const value = columnValue(after.value);
   if (value === null) {
     const nulls: Segment = { kind: 'nulls', afterId: after.id };
-    return asc ? [nulls, { kind: 'values' }] : [nulls];
+    return asc ? [nulls, allValues] : [nulls];
   }
-  const values: Segment = { kind: 'values', after: { value, id: after.id } };
+  const values: Segment = { kind: 'values', after: { value, id: after.id }, unique };
   return asc ? [values] : [values, { kind: 'nulls' }];
+}
+
+/** How `uniqueOrders` names a `where` (its fields, none matched against null) and an `orderBy`. */
+function uniqueOrderKey(whereFields: string[], orderBy: string): string {
+  return JSON.stringify([[...whereFields].sort(), orderBy]);
 }
 
 function segmentHasCursor(segment: Segment): boolean {
@@ -205,7 +221,7 @@ function segmentArgs(segment: Segment): Bind[] {
   if (segment.kind !== 'values') return segment.afterId === undefined ? [] : [segment.afterId];
   if (!segment.after) return [];
   const { value, id } = segment.after;
-  return [value, value, id];
+  return segment.unique ? [value] : [value, value, id];
 }
 
 /** Filter terms and ORDER BY of one segment; a value cursor is `s >= ? AND (s > ? OR id > ?)` so it seeks. */
@@ -221,6 +237,10 @@ function segmentSql(
   if (segment.kind === 'id') return { terms: idCursor, order: `id ${dir}` };
   const sort = sql(orderBy);
   if (segment.kind === 'nulls') return { terms: [`${sort} IS NULL`, ...idCursor], order: `id ${dir}` };
+  if (segment.unique) {
+    const terms = segment.after ? [`${sort} ${cmp} ?`] : [`${sort} >= ${ABOVE_NULL}`];
+    return { terms, order: `${sort} ${dir}` };
+  }
   const terms = segment.after
     ? [`${sort} ${cmpOrEq} ?`, `(${sort} ${cmp} ? OR id ${cmp} ?)`]
     : [`${sort} >= ${ABOVE_NULL}`];
@@ -286,9 +306,22 @@ class Generation {
     return sqlIdentifier(`${this.prefix}${CHECKPOINTS}`);
   }
 
-  /** An index's name as stored in the schema (unquoted). */
-  indexName(collection: string, fields: string[]): string {
-    return `${this.prefix}ix${JSON.stringify([collection, fields])}`;
+  /** An index's name as stored in the schema (unquoted): `ux` for a unique index, `ix` for the others. */
+  indexName(collection: string, fields: string[], unique = false): string {
+    return `${this.prefix}${unique ? 'ux' : 'ix'}${JSON.stringify([collection, fields])}`;
+  }
+
+  /** What the unique indexes of `collection` order without ties (see uniqueOrderKey). */
+  private uniqueOrders(collection: string): Set<string> {
+    const prefix = `${this.prefix}ux`;
+    const names = this.core.indexNames(`${this.prefix}${DOCS}${collection}`);
+    return new Set(
+      names.flatMap((name) => {
+        if (!name.startsWith(prefix)) return [];
+        const [, fields] = JSON.parse(name.slice(prefix.length)) as [string, string[]];
+        return [uniqueOrderKey(fields.slice(0, -1), fields[fields.length - 1])];
+      }),
+    );
   }
 
   /** How queries read each field of `collection`: its column, or the JSON expression while it has none. */
@@ -395,6 +428,7 @@ class Generation {
     const statements: TableStatements = {
       fields,
       indexed: this.core.hasIndexes(`${this.prefix}${DOCS}${collection}`),
+      uniqueOrders: this.uniqueOrders(collection),
       get: this.core.prepare(`SELECT doc FROM ${table} WHERE id = ?`).pluck(),
       all: this.core.prepare(`SELECT doc FROM ${table} ORDER BY id`).pluck(),
       columnsOf: this.core.prepare(`SELECT ${columns.join(', ') || 'NULL'} FROM ${table} WHERE id = ?`).raw(),
@@ -429,6 +463,7 @@ class SqliteCore {
   private readonly transaction: Database.Transaction<(body: () => unknown) => unknown>;
   private readonly tableExistsStmt: Stmt;
   private readonly hasIndexesStmt: Stmt;
+  private readonly indexNamesStmt: Stmt;
   private readonly indexExistsStmt: Stmt;
   private readonly tableNamesStmt: Stmt;
   private readonly allTablesStmt: Stmt;
@@ -459,6 +494,9 @@ class SqliteCore {
     ).pluck();
     this.indexExistsStmt = this.prepare(
       "SELECT 1 FROM sqlite_schema WHERE type = 'index' AND name = ?",
+    ).pluck();
+    this.indexNamesStmt = this.prepare(
+      "SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL",
     ).pluck();
     this.hasIndexesStmt = this.prepare(
       "SELECT 1 FROM sqlite_schema WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL",
@@ -558,6 +596,11 @@ class SqliteCore {
     return this.hasIndexesStmt.get(table) !== undefined;
   }
 
+  /** The names of a table's indexes besides its primary key's. */
+  indexNames(table: string): string[] {
+    return this.indexNamesStmt.all(table) as string[];
+  }
+
   tableNamesWithPrefix(prefix: string): string[] {
     return this.tableNamesStmt.all(prefix.length, prefix.length, prefix) as string[];
   }
@@ -611,20 +654,22 @@ export class SqliteReadStore implements ReadStore {
    * field last so that `find` with that `where` and `orderBy` is one index range scan.
    */
   async ensureIndexes(indexes: IndexSpec[], options: { deferred?: boolean } = {}): Promise<void> {
-    const specs = indexes.map(({ collection, fields }) => {
+    const specs = indexes.map(({ collection, fields, unique = false }) => {
       const columns = fields.map((field) => (field === 'id' ? 'id' : columnName(field)));
-      if (!fields.includes('id')) columns.push('id');
-      return { collection, fields, columns };
+      if (!fields.includes('id') && !unique) columns.push('id');
+      return { collection, fields, unique, columns };
     });
     this.write((g) => {
-      for (const { collection, fields, columns } of specs) {
+      for (const { collection, fields, unique, columns } of specs) {
         g.ensureColumns(collection, fields);
         g.dropLegacyIndexes(collection);
         if (options.deferred) continue;
-        const name = g.indexName(collection, fields);
+        const name = g.indexName(collection, fields, unique);
         if (this.core.indexExists(name)) continue;
+        // The same fields indexed the other way (a spec that became unique, or stopped being) go.
+        this.core.db.exec(`DROP INDEX IF EXISTS ${sqlIdentifier(g.indexName(collection, fields, !unique))}`);
         this.core.buildIndex(
-          `CREATE INDEX ${sqlIdentifier(name)} ON ${g.tableName(collection)} (${columns.join(', ')})`,
+          `CREATE ${unique ? 'UNIQUE ' : ''}INDEX ${sqlIdentifier(name)} ON ${g.tableName(collection)} (${columns.join(', ')})`,
         );
       }
     });
@@ -787,7 +832,7 @@ export class SqliteReadStore implements ReadStore {
     const where = whereClause(query.where);
     return this.read((g) => {
       if (!g.table(collection)) return MISSING;
-      return segmentsFor(orderBy, direction, after).flatMap((segment) => {
+      return this.segments(g, collection, where, orderBy, direction, after).flatMap((segment) => {
         const sql = this.segmentStatement(g, collection, where, orderBy, direction, segment).source;
         const args = [...where.args, ...segmentArgs(segment), 1];
         const rows = this.core.db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...args) as { detail: string }[];
@@ -889,6 +934,25 @@ export class SqliteReadStore implements ReadStore {
     table.update(changed).run(json, ...changed.map((i) => values[i]), id);
   }
 
+  /** The segments a page reads (see segmentsFor), without the `id` tie-breaker where a unique index allows. */
+  private segments(
+    g: Generation,
+    collection: string,
+    where: WhereClause,
+    orderBy: string,
+    direction: Direction,
+    after: FindQuery['after'],
+  ): Segment[] {
+    const orders = g.table(collection)?.uniqueOrders;
+    const fields = where.terms.map((term) => term.field);
+    const unique =
+      orders !== undefined &&
+      orders.size > 0 &&
+      !where.terms.some((term) => term.isNull) &&
+      orders.has(uniqueOrderKey(fields, orderBy));
+    return segmentsFor(orderBy, direction, after, unique);
+  }
+
   /** Reads segments in order until `need` rows are collected. */
   private fetch(
     g: Generation,
@@ -900,7 +964,7 @@ export class SqliteReadStore implements ReadStore {
     need: number,
   ): string[] {
     const rows: string[] = [];
-    for (const segment of segmentsFor(orderBy, direction, after)) {
+    for (const segment of this.segments(g, collection, where, orderBy, direction, after)) {
       const stmt = this.segmentStatement(g, collection, where, orderBy, direction, segment);
       rows.push(...(stmt.all(...where.args, ...segmentArgs(segment), need - rows.length) as string[]));
       if (rows.length >= need) break;
@@ -916,7 +980,16 @@ export class SqliteReadStore implements ReadStore {
     direction: Direction,
     segment: Segment,
   ): Stmt {
-    const shape = [collection, where.key, orderBy, direction, segment.kind, segmentHasCursor(segment)];
+    const unique = segment.kind === 'values' && segment.unique;
+    const shape = [
+      collection,
+      where.key,
+      orderBy,
+      direction,
+      segment.kind,
+      segmentHasCursor(segment),
+      unique,
+    ];
     return g.shape(`find\u0000${shape.join('\u0000')}`, () => {
       const sql = g.fieldSql(collection);
       const { terms, order } = segmentSql(segment, orderBy, direction, sql);
