@@ -33,6 +33,11 @@ export const CHECKPOINT = 'projector';
  * the young generation, which a larger batch outgrows: B5 took 29 s with batches of 20,000, 25 s with 2,000).
  */
 const REBUILD_BATCH = 2_000;
+/**
+ * A rebuild's commits sent and not yet landed, at most: with two, the thread that commits has the next
+ * batch at hand when it finishes one, and the rebuild goes on projecting while it works.
+ */
+const COMMITS_IN_FLIGHT = 2;
 /** Checkpoint conflicts in a row on one batch before it fails (the subscription then retries it). */
 const MAX_CONFLICTS = 5;
 /** Pause before trying to promote again while the live views are ahead of the rebuilt ones. */
@@ -286,17 +291,23 @@ export class Projector implements LiveProjector {
     const buffer = new RebuildBuffer(target, undefined, (collection) => indexes.build(collection));
     // The new generation holds nothing of the collections replayed (a one-projection rebuild copies the others).
     buffer.startEmpty(scope.flatMap((p) => p.collections));
-    // One batch's commit runs while the next batch is applied (the store may commit on another thread).
-    let committing: Promise<unknown> = Promise.resolve();
-    const landed = async () => {
-      const failure = await committing;
-      if (failure) throw failure;
+    // Batches' commits run while the next batches are applied (the store may commit on another thread),
+    // up to COMMITS_IN_FLIGHT of them, landing in the order sent.
+    const committing: Promise<unknown>[] = [];
+    const landedUpTo = async (inFlight: number) => {
+      while (committing.length > inFlight) {
+        const failure = await committing.shift();
+        if (failure) throw failure;
+      }
     };
+    const landed = () => landedUpTo(0);
     const send = async (writes: Write[], checkpoint?: CheckpointWrite) => {
-      await landed();
-      committing = target.commit(writes, checkpoint).then(
-        () => buffer.landed(writes),
-        (error: unknown) => error ?? new Error('commit failed'),
+      await landedUpTo(COMMITS_IN_FLIGHT - 1);
+      committing.push(
+        target.commit(writes, checkpoint).then(
+          () => buffer.landed(writes),
+          (error: unknown) => error ?? new Error('commit failed'),
+        ),
       );
     };
     let position = 0;

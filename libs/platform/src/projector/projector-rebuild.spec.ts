@@ -1,0 +1,115 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { EventMetadata } from '../eventstore/event-store.port';
+import { SqliteEventStore } from '../eventstore/sqlite-event-store';
+import type { ReadStore, Write } from '../readstore/read-store.port';
+import { SqliteReadStore } from '../readstore/sqlite-read-store';
+import { projection } from './projection';
+import { Projector } from './projector';
+
+const metadata: EventMetadata = {
+  schemaVersion: 1,
+  occurredAt: '2026-01-01T00:00:00.000Z',
+  actor: { source: 'system' } as EventMetadata['actor'],
+  correlationId: 'c',
+  causationId: null,
+};
+
+/** Counts per key: each event adds one to its key's document, which it reads first. */
+const counts = projection('counts', [{ collection: 'counts', fields: ['key'] }], {
+  Counted: async (event, ctx) => {
+    const { key } = event.data as { key: string };
+    const current = await ctx.get<{ id: string; key: string; n: number }>('counts', key);
+    await ctx.put('counts', { id: key, key, n: (current?.n ?? 0) + 1 });
+  },
+});
+
+describe('Projector.rebuild with commits in flight', () => {
+  let dir: string;
+  let events: SqliteEventStore;
+  let views: SqliteReadStore;
+
+  beforeEach(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'projector-rebuild-'));
+    events = new SqliteEventStore({ path: join(dir, 'events.sqlite') });
+    views = new SqliteReadStore({ path: join(dir, 'views.sqlite') });
+    for (let i = 0; i < 60; i++) {
+      const event = { id: `e${i}`, type: 'Counted', data: { key: `k${i % 7}` }, metadata };
+      await events.append(`s${i % 3}`, [event], 'any');
+    }
+  });
+  afterEach(async () => {
+    await events.close();
+    await views.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** Most commits of a rebuild handle seen on their way at once. */
+  let mostInFlight = 0;
+
+  /** `views` whose rebuild handle runs `onCommit` before each commit, and delays every commit a little. */
+  function withCommitHook(onCommit: (n: number, writes: Write[]) => void): ReadStore {
+    let commits = 0;
+    let inFlight = 0;
+    mostInFlight = 0;
+    return new Proxy(views, {
+      get(target, name) {
+        if (name !== 'forRebuild') return Reflect.get(target, name, target);
+        return (generation: number) => {
+          const handle = target.forRebuild(generation);
+          return new Proxy(handle, {
+            get(inner, method) {
+              const value = Reflect.get(inner, method, inner);
+              if (method !== 'commit') return typeof value === 'function' ? value.bind(inner) : value;
+              return async (writes: Write[], checkpoint?: unknown) => {
+                onCommit(++commits, writes);
+                mostInFlight = Math.max(mostInFlight, ++inFlight);
+                try {
+                  // Later batches are projected while this one is still on its way.
+                  await new Promise((resolve) => setTimeout(resolve, 5));
+                  return await value.call(inner, writes, checkpoint);
+                } finally {
+                  inFlight--;
+                }
+              };
+            },
+          });
+        };
+      },
+    });
+  }
+
+  it('reads writes still on their way and ends with what a projection from scratch gives', async () => {
+    const live = new Projector(events, views, [counts]);
+    await live.prepare();
+    const sent: number[] = [];
+    const rebuilding = new Projector(
+      events,
+      withCommitHook((_n, writes) => sent.push(writes.length)),
+      [counts],
+    );
+    expect(await rebuilding.rebuild(undefined, { batchSize: 4 })).toBe(60);
+    expect(sent.length).toBeGreaterThan(2);
+    expect(mostInFlight).toBe(2);
+    const docs = await views.all<{ id: string; n: number }>('counts');
+    expect(docs.map(({ id, n }) => [id, n])).toEqual(
+      ['k0', 'k1', 'k2', 'k3', 'k4', 'k5', 'k6'].map((key, i) => [key, i < 4 ? 9 : 8]),
+    );
+    expect(await views.getCheckpoint('projector')).toBe(60);
+  });
+
+  it('fails when a commit fails, even with a later one in flight, and leaves the live views as they were', async () => {
+    const before = await views.generation();
+    const rebuilding = new Projector(
+      events,
+      withCommitHook((n) => {
+        if (n === 3) throw new Error('disk full');
+      }),
+      [counts],
+    );
+    await expect(rebuilding.rebuild(undefined, { batchSize: 4 })).rejects.toThrow('disk full');
+    expect(await views.generation()).toBe(before);
+    expect(await views.all('counts')).toEqual([]);
+  });
+});
