@@ -1,11 +1,11 @@
 import { Worker } from 'node:worker_threads';
 import { compiledScript } from '../threads/compiled-script';
 import type { CheckpointWrite, Doc, FindQuery, IndexSpec, Page, ReadStore, Write } from './read-store.port';
-import type { SerializedWrite } from './sqlite-read-store';
+import { type SerializedBatch, serializeBatch } from './serialized-batch';
 
 /** What the commit thread is asked to do, in order. */
 export type CommitRequest =
-  | { type: 'commit'; writes: SerializedWrite[]; checkpoint?: CheckpointWrite }
+  | { type: 'commit'; batch: SerializedBatch; checkpoint?: CheckpointWrite }
   | { type: 'ensureIndexes'; indexes: IndexSpec[]; options?: { deferred?: boolean } }
   | { type: 'clear' }
   | { type: 'close' };
@@ -22,9 +22,8 @@ export type CommitReply = { id: number; ok: true } | { id: number; ok: false; me
  * batch. A read sees what the thread has committed: the caller answers reads of writes still on their
  * way itself (RebuildBuffer does).
  *
- * Documents cross as JSON, serialized here: copying a document to another thread (structured clone)
- * costs about what serializing it does, and the other thread would then serialize it again. Their
- * column values cross beside them, for the fields the indexes asked for name.
+ * Documents cross as JSON, serialized here (SerializedBatch), with the values of the fields the
+ * indexes asked for name: the table's columns.
  */
 export class CommitThread implements ReadStore {
   private readonly worker: Worker;
@@ -64,7 +63,8 @@ export class CommitThread implements ReadStore {
   }
 
   commit(writes: Write[], checkpoint?: CheckpointWrite): Promise<void> {
-    return this.call({ type: 'commit', writes: writes.map((write) => this.serialize(write)), checkpoint });
+    const batch = serializeBatch(writes, (collection) => this.columnFields.get(collection) ?? []);
+    return this.call({ type: 'commit', batch, checkpoint });
   }
 
   ensureIndexes(indexes: IndexSpec[], options?: { deferred?: boolean }): Promise<void> {
@@ -127,20 +127,6 @@ export class CommitThread implements ReadStore {
 
   promote(generation: number, options?: { checkpoint?: string }): Promise<boolean> {
     return this.reads.promote(generation, options);
-  }
-
-  private serialize({ collection, id, doc, created }: Write): SerializedWrite {
-    const fields = this.columnFields.get(collection) ?? [];
-    if (doc === null) return { collection, id, json: null, created, fields: [], values: [] };
-    const stored = doc.id === id ? doc : { ...doc, id };
-    return {
-      collection,
-      id,
-      json: JSON.stringify(stored),
-      created,
-      fields,
-      values: fields.map((f) => stored[f]),
-    };
   }
 
   private call(request: CommitRequest): Promise<void> {

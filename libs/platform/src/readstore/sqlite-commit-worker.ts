@@ -17,7 +17,7 @@ const target = store.forGeneration(generation);
 function run(request: CommitRequest): Promise<void> {
   switch (request.type) {
     case 'commit':
-      return target.commitSerialized(request.writes, request.checkpoint);
+      return target.commitSerialized(request.batch, request.checkpoint);
     case 'ensureIndexes':
       return target.ensureIndexes(request.indexes, request.options);
     case 'clear':

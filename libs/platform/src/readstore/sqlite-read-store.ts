@@ -13,6 +13,7 @@ import {
   type Scalar,
   type Write,
 } from './read-store.port';
+import { forEachSerialized, type SerializedBatch } from './serialized-batch';
 
 /*
  * Storage: one table per collection, `"docs:<collection>" (id TEXT PRIMARY KEY, doc TEXT)`, rather
@@ -254,32 +255,6 @@ function whereSql(terms: string[]): string {
 function sortValue(doc: Doc, orderBy: string): Scalar {
   const value = doc[orderBy];
   return value === undefined ? null : (value as Scalar);
-}
-
-/**
- * A write whose document its sender serialized already: the rebuild's commit thread takes these, so
- * that the thread projecting does the serializing it would otherwise do to hand the document over.
- */
-export interface SerializedWrite {
-  collection: string;
-  id: string;
-  /** The document as stored (its `id` included), or null to delete it. */
-  json: string | null;
-  created?: true;
-  /** Values of the document's `fields`, in order: the fields its table keeps in columns, as far as the sender knows. */
-  fields: readonly string[];
-  values: unknown[];
-}
-
-/** Reads a serialized write's field values, parsing the document only for a column the sender did not know. */
-function serializedValues({ json, fields, values }: SerializedWrite): (field: string) => unknown {
-  let parsed: Doc | undefined;
-  return (field) => {
-    const at = fields.indexOf(field);
-    if (at >= 0) return values[at];
-    parsed ??= JSON.parse(json as string) as Doc;
-    return parsed[field];
-  };
 }
 
 /** One generation's tables and the statements prepared on them, shared by every handle of a store. */
@@ -710,13 +685,13 @@ export class SqliteReadStore implements ReadStore {
     });
   }
 
-  /** `commit` for writes whose documents were serialized by the caller (see SerializedWrite). */
-  async commitSerialized(writes: SerializedWrite[], checkpoint?: CheckpointWrite): Promise<void> {
+  /** `commit` for writes whose documents the caller serialized (see SerializedBatch). */
+  async commitSerialized(batch: SerializedBatch, checkpoint?: CheckpointWrite): Promise<void> {
     this.commitWith(checkpoint, (g) => {
-      for (const write of writes) {
-        if (write.json === null) g.table(write.collection)?.delete.run(write.id);
-        else this.putRow(g, write.collection, write.id, write.json, write.created, serializedValues(write));
-      }
+      forEachSerialized(batch, ({ collection, id, json, created, value }) => {
+        if (json === null) g.table(collection)?.delete.run(id);
+        else this.putRow(g, collection, id, json, created, value);
+      });
     });
   }
 
