@@ -81,11 +81,11 @@ function sidesTable(sides) {
         return [`— of which \`${name}\`${REBUILD_CALLS[name] ? ` (${REBUILD_CALLS[name]})` : ''}`, ms];
       }),
     [
-      'projection side (projection code, rebuild buffer, handing writes over, their garbage collection, waits for a commit)',
+      'projection side (projection code, rebuild buffer, serializing and handing writes over, their garbage collection, waits for a commit)',
       sides.totalMs - views - logReads,
     ],
     [
-      'commits, from hand-over to landing (serializing rows, SQLite writes: on the commit thread, overlapping the above)',
+      'commits, from hand-over to landing (serializing the batch, here and in the side above, then the SQLite writes on the commit thread, overlapping the above; two may be on their way at once, so this can pass 100%)',
       sides.ms['views.commit'] ?? 0,
     ],
   ];
