@@ -17,13 +17,14 @@ export type CommitReply = { id: number; ok: true } | { id: number; ok: false; me
 /**
  * A handle on one generation of the SQLite views for a rebuild to fill, whose writes (commits, index
  * builds) run in order on a thread of their own while reads go through `reads`, a handle of this
- * thread. Why: most of a rebuild's time on SQLite is serializing documents and inserting rows, which
- * need nothing of the projections; done on the second core, they overlap the projecting of the next
- * batch. A read sees what the thread has committed: the caller answers reads of writes still on their
- * way itself (RebuildBuffer does).
+ * thread. Why: much of a rebuild's time on SQLite is inserting rows and building indexes, which need
+ * nothing of the projections; done on the second core, they overlap the projecting of the next batch.
+ * A read sees what the thread has committed: the caller answers reads of writes still on their way
+ * itself (RebuildBuffer does).
  *
- * Documents cross as JSON, serialized here (SerializedBatch), with the values of the fields the
- * indexes asked for name: the table's columns.
+ * Documents cross as JSON, serialized on this side (SerializedBatch: handing an object over would cost
+ * as much, and the thread would serialize it again), with the values of the fields the indexes asked
+ * for name: the table's columns.
  */
 export class CommitThread implements ReadStore {
   private readonly worker: Worker;
