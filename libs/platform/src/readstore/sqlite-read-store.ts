@@ -286,10 +286,9 @@ class Generation {
     return `${this.prefix}${unique ? 'ux' : 'ix'}${JSON.stringify([collection, fields])}`;
   }
 
-  /** What the unique indexes of `collection` order without ties (see uniqueOrderKey). */
-  private uniqueOrders(collection: string): Set<string> {
+  /** What the unique indexes among a table's `names` order without ties (see uniqueOrderKey). */
+  private uniqueOrders(names: string[]): Set<string> {
     const prefix = `${this.prefix}ux`;
-    const names = this.core.indexNames(`${this.prefix}${DOCS}${collection}`);
     return new Set(
       names.flatMap((name) => {
         if (!name.startsWith(prefix)) return [];
@@ -398,12 +397,13 @@ class Generation {
       name.startsWith('f:') ? [name.slice(2)] : [],
     );
     const columns = fields.map(columnName);
+    const indexNames = this.core.indexNames(`${this.prefix}${DOCS}${collection}`);
     const updates = new Map<string, Stmt>();
     const insert = `INSERT INTO ${table} (id, doc${columns.map((c) => `, ${c}`).join('')}) VALUES (?, ?${', ?'.repeat(columns.length)})`;
     const statements: TableStatements = {
       fields,
-      indexed: this.core.hasIndexes(`${this.prefix}${DOCS}${collection}`),
-      uniqueOrders: this.uniqueOrders(collection),
+      indexed: indexNames.length > 0,
+      uniqueOrders: this.uniqueOrders(indexNames),
       get: this.core.prepare(`SELECT doc FROM ${table} WHERE id = ?`).pluck(),
       all: this.core.prepare(`SELECT doc FROM ${table} ORDER BY id`).pluck(),
       columnsOf: this.core.prepare(`SELECT ${columns.join(', ') || 'NULL'} FROM ${table} WHERE id = ?`).raw(),
@@ -437,7 +437,6 @@ class SqliteCore {
   private readonly generations = new Map<number, Generation>();
   private readonly transaction: Database.Transaction<(body: () => unknown) => unknown>;
   private readonly tableExistsStmt: Stmt;
-  private readonly hasIndexesStmt: Stmt;
   private readonly indexNamesStmt: Stmt;
   private readonly indexExistsStmt: Stmt;
   private readonly tableNamesStmt: Stmt;
@@ -472,9 +471,6 @@ class SqliteCore {
     ).pluck();
     this.indexNamesStmt = this.prepare(
       "SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL",
-    ).pluck();
-    this.hasIndexesStmt = this.prepare(
-      "SELECT 1 FROM sqlite_schema WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL",
     ).pluck();
     this.tableNamesStmt = this.prepare(
       `SELECT substr(name, ? + 1) FROM sqlite_schema
@@ -566,12 +562,7 @@ class SqliteCore {
     }
   }
 
-  /** Whether a table has indexes besides its primary key's (which has no SQL of its own). */
-  hasIndexes(table: string): boolean {
-    return this.hasIndexesStmt.get(table) !== undefined;
-  }
-
-  /** The names of a table's indexes besides its primary key's. */
+  /** The names of a table's indexes besides its primary key's (which has no SQL of its own). */
   indexNames(table: string): string[] {
     return this.indexNamesStmt.all(table) as string[];
   }
