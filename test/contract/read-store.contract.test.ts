@@ -775,6 +775,41 @@ describe('SqliteReadStore specifics', () => {
     }
   });
 
+  it('drops the generation a promote retires after the switch, and at the next open what is left', async () => {
+    const db = (store as unknown as { core: { db: import('better-sqlite3').Database } }).core.db;
+    const tables = () =>
+      db
+        .prepare("SELECT name FROM sqlite_schema WHERE type = 'table' AND name <> 'meta' ORDER BY name")
+        .pluck()
+        .all();
+    await store.ensureIndexes([{ collection: 'pages', fields: ['n'] }]);
+    await store.commit([put('pages', { id: 'a', n: 1 })], { name: 'p', position: 1 });
+    const generation = await store.createGeneration();
+    const next = store.forGeneration(generation);
+    await next.ensureIndexes([{ collection: 'pages', fields: ['n'] }]);
+    await next.commit([put('pages', { id: 'a', n: 2 })], { name: 'p', position: 1 });
+
+    expect(await store.promote(generation)).toBe(true);
+    // The switch renamed the old tables out of the way; a commit made next does not wait for their drop.
+    await store.commit([put('pages', { id: 'b', n: 3 })]);
+    expect(tables()).toEqual([
+      'g2:checkpoints',
+      'g2:docs:pages',
+      'retired:checkpoints',
+      'retired:docs:pages',
+    ]);
+    await eventually(async () => tables().every((name) => !String(name).startsWith('retired:')));
+    expect((await store.find('pages', { where: { n: 3 }, limit: 5 })).items).toEqual([{ id: 'b', n: 3 }]);
+
+    // As a process that stopped before dropping them all leaves them: the next store to open drops them.
+    db.exec('CREATE TABLE "retired:docs:old" (id TEXT PRIMARY KEY, doc TEXT NOT NULL, "f:n")');
+    db.exec('CREATE INDEX "ix[""old"",[""n""]]" ON "retired:docs:old" ("f:n", id)');
+    const again = await reopen();
+    // Closing waits for the drop.
+    await again.close();
+    expect(tables()).toEqual(['g2:checkpoints', 'g2:docs:pages']);
+  });
+
   it('sees collections created through another connection to the same file', async () => {
     expect(await store.get('late', 'a')).toBeNull();
     const writer = await reopen();

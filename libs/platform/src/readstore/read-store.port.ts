@@ -119,7 +119,8 @@ export interface ReadStore {
    */
   copyCollections(to: number, collections: string[], checkpoint: string): Promise<number>;
   /**
-   * Makes `generation` live and drops the data of every older generation; handles of other
+   * Makes `generation` live and drops the data of every older generation (soon after, in the background,
+   * on SQLite and MongoDB; `close` waits for it); handles of other
    * processes follow. With `checkpoint`, only if the generation's checkpoint of that name is at or past
    * the live generation's; otherwise nothing changes and it resolves false (catch up and try again).
    * Throws if `generation` is older than the live one.
