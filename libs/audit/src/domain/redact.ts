@@ -22,7 +22,9 @@ export function redact(value: unknown): unknown {
   const record = value as Record<string, unknown>;
   const keys = Object.keys(record);
   let copy: Record<string, unknown> | undefined;
-  for (const [i, key] of keys.entries()) {
+  // An indexed loop: `keys.entries()` made an iterator and a pair per field, for every event of a rebuild.
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i];
     const next = SECRET_FIELD.test(key) ? REDACTED : redact(record[key]);
     // At the first change, a copy of what came before it; from then on, every field.
     if (!copy && next !== record[key]) copy = Object.fromEntries(keys.slice(0, i).map((k) => [k, record[k]]));
