@@ -55,7 +55,8 @@ const REBUILD_CALLS = {
   ensureIndexes: 'the deferred index builds',
   get: 'documents read back',
   find: 'fan-out queries',
-  promote: 'switching over, dropping the old generation',
+  promote: 'switching over',
+  close: "waiting for the replaced generation's drop, which runs after the switch",
 };
 
 /** The rebuild's time by side as a Markdown table, from this script's `RESULT` (also used by `run.js`). */
