@@ -42,9 +42,9 @@ describe('CommitThread', () => {
     expect(await store.get('spaces', 's1')).toEqual({ id: 's1', org: 'b', n: 2 });
   });
 
-  it('hands documents over as JSON with the column values its indexes name, and deletes', async () => {
+  it('hands documents over as JSON, from which the thread fills the columns, and deletes', async () => {
     const generation = await store.createGeneration();
-    // Columns the thread's caller never asked for (made through another handle) are read from the JSON.
+    // Columns the thread's caller never asked for (made through another handle) are filled too.
     await store.forGeneration(generation).ensureIndexes([{ collection: 'spaces', fields: ['kind'] }], {
       deferred: true,
     });

@@ -23,8 +23,7 @@ export type CommitReply = { id: number; ok: true } | { id: number; ok: false; me
  * itself (RebuildBuffer does).
  *
  * Documents cross as JSON, serialized on this side (SerializedBatch: handing an object over would cost
- * as much, and the thread would serialize it again), with the values of the fields the indexes asked
- * for name: the table's columns.
+ * as much, and the thread would serialize it again); the thread parses the values of its columns from it.
  */
 export class CommitThread implements ReadStore {
   private readonly worker: Worker;
@@ -32,8 +31,6 @@ export class CommitThread implements ReadStore {
   private readonly waiting = new Map<number, { resolve: () => void; reject: (error: Error) => void }>();
   private failure?: Error;
   private readonly exited: Promise<void>;
-  /** Per collection, the fields its indexes name: the columns its table has, as far as this side knows. */
-  private readonly columnFields = new Map<string, string[]>();
 
   /** A commit thread for `generation` of the views file at `path`, or undefined without a compiled worker. */
   static open(path: string, generation: number, reads: ReadStore): CommitThread | undefined {
@@ -64,16 +61,10 @@ export class CommitThread implements ReadStore {
   }
 
   commit(writes: Write[], checkpoint?: CheckpointWrite): Promise<void> {
-    const batch = serializeBatch(writes, (collection) => this.columnFields.get(collection) ?? []);
-    return this.call({ type: 'commit', batch, checkpoint });
+    return this.call({ type: 'commit', batch: serializeBatch(writes), checkpoint });
   }
 
   ensureIndexes(indexes: IndexSpec[], options?: { deferred?: boolean }): Promise<void> {
-    for (const { collection, fields } of indexes) {
-      const known = this.columnFields.get(collection) ?? [];
-      const added = fields.filter((field) => field !== 'id' && !known.includes(field));
-      if (added.length > 0) this.columnFields.set(collection, [...known, ...added]);
-    }
     return this.call({ type: 'ensureIndexes', indexes, options });
   }
 
