@@ -73,6 +73,20 @@ const TRUE = Buffer.from([1]);
 type Stmt = Database.Statement<Bind[], unknown>;
 type Direction = 'asc' | 'desc';
 
+/** What a page of `find` reads, with the defaults applied and the filter compiled. */
+interface PageRead {
+  collection: string;
+  where: WhereClause;
+  orderBy: string;
+  direction: Direction;
+  after: FindQuery['after'];
+}
+
+function pageRead(collection: string, query: FindQuery): PageRead {
+  const { orderBy = 'id', direction = 'asc', after } = query;
+  return { collection, where: whereClause(query.where), orderBy, direction, after };
+}
+
 /** The statements every known collection needs, prepared once its table exists. */
 interface TableStatements {
   /** Fields with a column of their own, in the order `put` binds them after id and doc. */
@@ -707,8 +721,9 @@ export class SqliteReadStore implements ReadStore {
   }
 
   async find<T extends Doc = Doc>(collection: string, query: FindQuery): Promise<Page<T>> {
-    const { orderBy = 'id', direction = 'asc', after, limit } = query;
-    const where = whereClause(query.where);
+    const { limit } = query;
+    const read = pageRead(collection, query);
+    const { where, orderBy } = read;
     if (orderBy !== 'id') checkField(orderBy);
     this.core.followSchema();
     return this.read(
@@ -716,7 +731,7 @@ export class SqliteReadStore implements ReadStore {
         if (!g.table(collection)) return MISSING;
         const count = this.countStatement(g, collection, where).get(...where.args) as number;
         if (limit <= 0) return { items: [], count };
-        const rows = this.fetch(g, collection, where, orderBy, direction, after, limit + 1);
+        const rows = this.fetch(g, read, limit + 1);
         const docs = rows.map((json) => JSON.parse(json) as T);
         if (docs.length <= limit) return { items: docs, count };
         const items = docs.slice(0, limit);
@@ -854,13 +869,12 @@ export class SqliteReadStore implements ReadStore {
 
   /** The query plan lines of the statements `find` runs, to check index use. */
   explain(collection: string, query: FindQuery): string[] {
-    const { orderBy = 'id', direction = 'asc', after } = query;
-    const where = whereClause(query.where);
+    const read = pageRead(collection, query);
     return this.read((g) => {
       if (!g.table(collection)) return MISSING;
-      return this.segments(g, collection, where, orderBy, direction, after).flatMap((segment) => {
-        const sql = this.segmentStatement(g, collection, where, orderBy, direction, segment).source;
-        const args = [...where.args, ...segmentArgs(segment), 1];
+      return this.segments(g, read).flatMap((segment) => {
+        const sql = this.segmentStatement(g, read, segment).source;
+        const args = [...read.where.args, ...segmentArgs(segment), 1];
         const rows = this.core.db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...args) as { detail: string }[];
         return rows.map((row) => row.detail);
       });
@@ -961,14 +975,7 @@ export class SqliteReadStore implements ReadStore {
   }
 
   /** The segments a page reads (see segmentsFor), without the `id` tie-breaker where a unique index allows. */
-  private segments(
-    g: Generation,
-    collection: string,
-    where: WhereClause,
-    orderBy: string,
-    direction: Direction,
-    after: FindQuery['after'],
-  ): Segment[] {
+  private segments(g: Generation, { collection, where, orderBy, direction, after }: PageRead): Segment[] {
     const orders = g.table(collection)?.uniqueOrders;
     const fields = where.terms.map((term) => term.field);
     const unique =
@@ -980,19 +987,11 @@ export class SqliteReadStore implements ReadStore {
   }
 
   /** Reads segments in order until `need` rows are collected. */
-  private fetch(
-    g: Generation,
-    collection: string,
-    where: WhereClause,
-    orderBy: string,
-    direction: Direction,
-    after: FindQuery['after'],
-    need: number,
-  ): string[] {
+  private fetch(g: Generation, read: PageRead, need: number): string[] {
     const rows: string[] = [];
-    for (const segment of this.segments(g, collection, where, orderBy, direction, after)) {
-      const stmt = this.segmentStatement(g, collection, where, orderBy, direction, segment);
-      rows.push(...(stmt.all(...where.args, ...segmentArgs(segment), need - rows.length) as string[]));
+    for (const segment of this.segments(g, read)) {
+      const stmt = this.segmentStatement(g, read, segment);
+      rows.push(...(stmt.all(...read.where.args, ...segmentArgs(segment), need - rows.length) as string[]));
       if (rows.length >= need) break;
     }
     return rows;
@@ -1000,10 +999,7 @@ export class SqliteReadStore implements ReadStore {
 
   private segmentStatement(
     g: Generation,
-    collection: string,
-    where: WhereClause,
-    orderBy: string,
-    direction: Direction,
+    { collection, where, orderBy, direction }: PageRead,
     segment: Segment,
   ): Stmt {
     const unique = segment.kind === 'values' && segment.unique;
