@@ -6,7 +6,8 @@
  * raw results) go to .tmp/bench/. Environment knobs (defaults follow the rules of the issue):
  *   BENCH_SECONDS=10 BENCH_WARMUP_SECONDS=3 BENCH_RUNS=3 BENCH_CONNECTIONS=100 BENCH_SPACES=1000
  *   BENCH_EVENTS=1000000 BENCH_REBUILD_RUNS=3 BENCH_STARTS=3 BENCH_JOBS=10000 BENCH_JOB_RUNS=3
- *   BENCH_LOG_LEVEL=info (the server's LOG_LEVEL)   BENCH_PROFILE=1 (profile every missed target)
+ *   BENCH_LOG_LEVEL=info (the server's LOG_LEVEL)   BENCH_PROFILE=1 (profile every missed target;
+ *   BENCH_PROFILE=all profiles every HTTP and log scenario, met or not)
  *   BENCH_ONLY=B1,B5,...   (subset; the report then goes to .tmp/bench/BENCHMARKS.partial.md)
  *   BENCH_KEEP=1           (keep the temporary data directory)
  */
@@ -44,6 +45,7 @@ const CFG = {
   jobRuns: num('BENCH_JOB_RUNS', 3),
   logLevel: env.BENCH_LOG_LEVEL || 'info',
   profile: env.BENCH_PROFILE !== '0',
+  profileAll: env.BENCH_PROFILE === 'all',
   only: env.BENCH_ONLY ? new Set(env.BENCH_ONLY.split(',').map((s) => s.trim().toUpperCase())) : null,
   keep: env.BENCH_KEEP === '1',
 };
@@ -1116,9 +1118,9 @@ function report(results, rows, elapsedMs) {
   const profiled = Object.entries(results.profiles);
   if (profiled.length > 0) {
     lines.push(
-      '## Profiles of the missed targets',
+      CFG.profileAll ? '## Profiles' : '## Profiles of the missed targets',
       '',
-      'Each missed target was run again under `node --cpu-prof` (same load; profiles in `.tmp/bench/profiles/`, open',
+      `${CFG.profileAll ? 'Each scenario (`BENCH_PROFILE=all`)' : 'Each missed target'} was run again under \`node --cpu-prof\` (same load; profiles in \`.tmp/bench/profiles/\`, open`,
       'them in Chrome DevTools or speedscope for the flame graph). Each thread writes a profile; the one shown is the',
       "busiest thread's. Self time is where that thread was executing; inclusive time counts callees too; the",
       "heaviest stacks are the flame graph's widest towers, as text.",
@@ -1163,7 +1165,9 @@ async function main() {
   const t0 = Date.now();
   let httpCtx;
   const missedOf = (rows, names) =>
-    rows.filter((r) => !r.pass && !results.errors[r.id] && names.includes(r.id)).map((r) => r.id);
+    rows
+      .filter((r) => (CFG.profileAll || !r.pass) && !results.errors[r.id] && names.includes(r.id))
+      .map((r) => r.id);
   if (wants('B1', 'B2', 'B3', 'B4', 'RSS')) {
     httpCtx = await attempt(results, ['B1', 'B2', 'B3', 'B4', 'RSS'], () => httpScenarios(results));
   }
