@@ -460,8 +460,7 @@ class SqliteCore {
   private readonly indexExistsStmt: Stmt;
   private readonly tableNamesStmt: Stmt;
   private readonly allTablesStmt: Stmt;
-  private readonly retiredIndexStmt: Stmt;
-  private readonly retiredTableStmt: Stmt;
+  private readonly nextRetiredStmt: Stmt;
   private readonly metaGetStmt: Stmt;
   private readonly metaPutStmt: Stmt;
   private readonly schemaVersionStmt: Stmt;
@@ -500,13 +499,13 @@ class SqliteCore {
        WHERE type = 'table' AND substr(name, 1, ?) = ? ORDER BY name`,
     ).pluck();
     this.allTablesStmt = this.prepare("SELECT name FROM sqlite_schema WHERE type = 'table'").pluck();
-    // Indexes first: dropped one at a time, each holds the write lock for its own pages only.
-    this.retiredIndexStmt = this.prepare(
-      `SELECT name FROM sqlite_schema WHERE type = 'index' AND sql IS NOT NULL AND substr(tbl_name, 1, ${RETIRED.length}) = '${RETIRED}' LIMIT 1`,
-    ).pluck();
-    this.retiredTableStmt = this.prepare(
-      `SELECT name FROM sqlite_schema WHERE type = 'table' AND substr(name, 1, ${RETIRED.length}) = '${RETIRED}' LIMIT 1`,
-    ).pluck();
+    // Indexes first (not those SQLite makes itself, which go with their table): dropped one at a time,
+    // each holds the write lock for its own pages only.
+    this.nextRetiredStmt = this.prepare(
+      `SELECT type, name FROM sqlite_schema
+       WHERE substr(tbl_name, 1, ${RETIRED.length}) = '${RETIRED}' AND (type = 'table' OR sql IS NOT NULL)
+       ORDER BY type = 'table' LIMIT 1`,
+    );
     this.metaGetStmt = this.prepare('SELECT value FROM meta WHERE key = ?').pluck();
     this.metaPutStmt = this.prepare(
       'INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
@@ -636,14 +635,9 @@ class SqliteCore {
   /** Drops one retired index, else one retired table; false once none is left. */
   private dropRetiredStep(): boolean {
     return this.write(() => {
-      const index = this.retiredIndexStmt.get() as string | undefined;
-      if (index !== undefined) {
-        this.db.exec(`DROP INDEX ${sqlIdentifier(index)}`);
-        return true;
-      }
-      const table = this.retiredTableStmt.get() as string | undefined;
-      if (table !== undefined) this.db.exec(`DROP TABLE ${sqlIdentifier(table)}`);
-      return table !== undefined;
+      const next = this.nextRetiredStmt.get() as { type: 'index' | 'table'; name: string } | undefined;
+      if (next) this.db.exec(`DROP ${next.type === 'index' ? 'INDEX' : 'TABLE'} ${sqlIdentifier(next.name)}`);
+      return next !== undefined;
     });
   }
 
