@@ -2,12 +2,8 @@
 const fs = require('node:fs');
 const swcrc = JSON.parse(fs.readFileSync(`${__dirname}/.swcrc`, 'utf8'));
 delete swcrc.$schema;
-const libs = ['platform', 'identity', 'organizations', 'collections', 'spaces', 'audit', 'composition'];
-const moduleNameMapper = {};
-for (const lib of libs) {
-  moduleNameMapper[`^@app/${lib}$`] = `<rootDir>/libs/${lib}/src`;
-  moduleNameMapper[`^@app/${lib}/(.*)$`] = `<rootDir>/libs/${lib}/src/$1`;
-}
+// The one path alias (`@app/<lib>/…` is `libs/<lib>/…`), as tsconfig.json and .swcrc declare it.
+const moduleNameMapper = { '^@app/(.*)$': '<rootDir>/libs/$1' };
 const transform = { '^.+\\.(t|j|mj)s$': ['@swc/jest', { ...swcrc, swcrc: false, module: { type: 'commonjs' } }] };
 const common = {
   transform,

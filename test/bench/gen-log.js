@@ -16,7 +16,7 @@ const { join, resolve } = require('node:path');
 const Database = require('better-sqlite3');
 
 const DIST = process.env.BENCH_DIST ?? resolve(__dirname, '../../dist');
-const { SqliteEventStore } = require(join(DIST, 'libs/platform/src/eventstore/sqlite-event-store'));
+const { SqliteEventStore } = require(join(DIST, 'libs/platform/eventstore/sqlite-event-store'));
 
 const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 const ORGANIZATIONS = 10;

@@ -103,14 +103,14 @@ async function baseline() {
 
 function app() {
   return {
-    ...require(`${DIST}/platform/src/eventstore/sqlite-event-store`),
-    ...require(`${DIST}/platform/src/jobs/bullmq-job-queue`),
-    ...require(`${DIST}/platform/src/write/command-runner`),
-    ...require(`${DIST}/platform/src/clock/clock`),
-    ...require(`${DIST}/spaces/src/write/space-purge.job`),
-    ...require(`${DIST}/spaces/src/domain/space.decider`),
-    ...require(`${DIST}/composition/src/storage`),
-    ...require(`${DIST}/platform/src/config/config`),
+    ...require(`${DIST}/platform/eventstore/sqlite-event-store`),
+    ...require(`${DIST}/platform/jobs/bullmq-job-queue`),
+    ...require(`${DIST}/platform/write/command-runner`),
+    ...require(`${DIST}/platform/clock/clock`),
+    ...require(`${DIST}/spaces/write/space-purge.job`),
+    ...require(`${DIST}/spaces/domain/space.decider`),
+    ...require(`${DIST}/composition/storage`),
+    ...require(`${DIST}/platform/config/config`),
   };
 }
 

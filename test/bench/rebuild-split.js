@@ -21,10 +21,10 @@ function application() {
   const dist = process.env.BENCH_DIST ?? resolve(__dirname, '../../dist');
   const load = (path) => require(join(dist, path));
   return {
-    ...load('libs/platform/src/eventstore/sqlite-event-store'),
-    ...load('libs/platform/src/readstore/sqlite-read-store'),
-    ...load('libs/platform/src/projector/projector'),
-    ...load('libs/composition/src/projections'),
+    ...load('libs/platform/eventstore/sqlite-event-store'),
+    ...load('libs/platform/readstore/sqlite-read-store'),
+    ...load('libs/platform/projector/projector'),
+    ...load('libs/composition/projections'),
   };
 }
 

@@ -13,8 +13,8 @@ const os = require('node:os');
 const { join, resolve } = require('node:path');
 
 const DIST = process.env.BENCH_DIST ?? resolve(__dirname, '../../dist');
-const { SqliteReadStore } = require(join(DIST, 'libs/platform/src/readstore/sqlite-read-store'));
-const { auditProjection, AUDIT_EVENTS } = require(join(DIST, 'libs/audit/src/read/audit.projection'));
+const { SqliteReadStore } = require(join(DIST, 'libs/platform/readstore/sqlite-read-store'));
+const { auditProjection, AUDIT_EVENTS } = require(join(DIST, 'libs/audit/read/audit.projection'));
 
 const batchSize = Number(process.argv[2] ?? 38);
 const documents = Number(process.argv[3] ?? 180_000);

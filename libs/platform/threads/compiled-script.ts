@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 
-/** The repository's root when this module runs from source (libs/platform/src/threads). */
-const SOURCE_ROOT = resolve(__dirname, '..', '..', '..', '..');
+/** The repository's root when this module runs from source (libs/platform/threads). */
+const SOURCE_ROOT = resolve(__dirname, '..', '..', '..');
 
 /**
  * A worker script of this repository, `name` in the directory `dir` of the module asking: beside it when
