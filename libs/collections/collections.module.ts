@@ -1,10 +1,10 @@
+import { Placement } from '@app/placement/placement';
 import type { ServiceRole } from '@app/platform/rpc/feature-module';
 import { featureModule } from '@app/platform/rpc/feature-module';
 import { type DynamicModule, Module } from '@nestjs/common';
-import { CollectionPresenter } from './http/collection.presenter';
 import { CollectionsController } from './http/collections.controller';
+import { CollectionPresenter } from './read/collection.presenter';
 import { CollectionQueries } from './read/collections.queries';
-import { Placement } from './read/placement';
 import { CollectionCommandHandler, CollectionService } from './write/collection.commands';
 
 @Module({})

@@ -1,20 +1,10 @@
-import { AuditModule } from '@app/audit/audit.module';
-import { CollectionsModule } from '@app/collections/collections.module';
-import { IdentityModule } from '@app/identity/identity.module';
-import { OrganizationsModule } from '@app/organizations/organizations.module';
-import type { ServiceRole } from '@app/platform/rpc/feature-module';
-import { SpacesModule } from '@app/spaces/spaces.module';
+import type { ServiceRole } from '@app/platform/feature/service-role';
 import type { DynamicModule } from '@nestjs/common';
+import { FEATURES } from './features';
 
-export { PROJECTION_LIST } from './projections';
+export { FEATURES, PROJECTION_LIST } from './features';
 
-/** Every feature library, composed for one role; the apps and the CLI all use this list. */
-export function featureModules(role: ServiceRole): DynamicModule[] {
-  return [
-    IdentityModule.forRole(role),
-    OrganizationsModule.forRole(role),
-    CollectionsModule.forRole(role),
-    SpacesModule.forRole(role),
-    AuditModule.forRole(role),
-  ];
+/** Every feature library's Nest module, composed for one role; the apps and the CLI all use this. */
+export function featureModules(role: ServiceRole): Promise<DynamicModule>[] {
+  return FEATURES.map(async (feature) => (await feature.module()).forRole(role, FEATURES));
 }

@@ -1,4 +1,5 @@
 import { Access } from '@app/platform/auth/access';
+import { ROUTE_SCOPES } from '@app/platform/auth/route-scopes';
 import { CLOCK, type Clock } from '@app/platform/clock/clock';
 import type { Config } from '@app/platform/config/config';
 import { CONFIG } from '@app/platform/config/config.module';
@@ -14,8 +15,9 @@ import { FollowedViewChanges } from '@app/platform/rpc/followed-view-changes';
 import { ViewsCheckpoint } from '@app/platform/rpc/views-checkpoint';
 import { CommandRunner } from '@app/platform/write/command-runner';
 import { type DynamicModule, Global, Module, type Provider } from '@nestjs/common';
+import { DiscoveryModule } from '@nestjs/core';
 import { CqrsModule } from '@nestjs/cqrs';
-import { PROJECTION_LIST } from './catalog';
+import { PROJECTION_LIST, ROUTE_SCOPE_LIST } from './features';
 import type { Storage } from './storage';
 
 export const STORAGE = Symbol('STORAGE');
@@ -52,7 +54,7 @@ export class CoreModule {
   ): DynamicModule {
     return {
       module: CoreModule,
-      imports: [CqrsModule.forRoot()],
+      imports: [CqrsModule.forRoot(), DiscoveryModule],
       providers: [
         { provide: CONFIG, useValue: config },
         { provide: CLOCK, useValue: clock },
@@ -60,6 +62,7 @@ export class CoreModule {
         { provide: EVENT_STORE, useValue: storage.events },
         { provide: READ_STORE, useValue: storage.views },
         { provide: JOB_QUEUE, useValue: storage.jobs },
+        { provide: ROUTE_SCOPES, useValue: ROUTE_SCOPE_LIST },
         {
           provide: Projector,
           useFactory: () => new Projector(storage.events, storage.views, PROJECTION_LIST),
@@ -88,6 +91,8 @@ export class CoreModule {
         Urls,
         ReadYourWrites,
         CqrsModule,
+        DiscoveryModule,
+        ROUTE_SCOPES,
       ],
     };
   }

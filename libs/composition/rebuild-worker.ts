@@ -4,7 +4,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { Projector } from '@app/platform/projector/projector';
-import { PROJECTION_LIST } from './projections';
+import { PROJECTION_LIST } from './features';
 import type { RebuildMessage, RebuildRequest } from './rebuild-thread';
 import { openEventStore, openReadStore } from './storage';
 

@@ -2,9 +2,9 @@ import { IdentityService } from '@app/identity/write/identity.commands';
 import { OrganizationService } from '@app/organizations/write/organization.commands';
 import type { Config } from '@app/platform/config/config';
 import { CONFIG } from '@app/platform/config/config.module';
+import { isReaction, JobHandler, type JobSource, jobHandlerProblems } from '@app/platform/jobs/job-handler';
 import { LIVE_PROJECTOR, type LiveProjector } from '@app/platform/projector/projector';
 import { Reactor } from '@app/platform/projector/reactor';
-import { SpacePurges } from '@app/spaces/write/space-purge.job';
 import {
   Inject,
   Injectable,
@@ -12,9 +12,10 @@ import {
   type OnApplicationBootstrap,
   type OnApplicationShutdown,
 } from '@nestjs/common';
-import { ModuleRef } from '@nestjs/core';
+import { DiscoveryService, ModuleRef } from '@nestjs/core';
 import { type BootstrapResult, bootstrapIfEmpty } from './bootstrap';
 import { STORAGE } from './core.module';
+import { DECLARED_JOBS } from './features';
 import { closeStorage, type Storage } from './storage';
 
 /** Follows the log into the read models (standalone and the projector service). */
@@ -25,43 +26,49 @@ export class ProjectorRunner {
 }
 
 /**
- * Runs jobs: registers handlers, schedules purges from the log and sweeps for due ones that a crash
- * may have lost (standalone and the worker service).
+ * Runs jobs: registers every job handler, starts from the log the jobs of those that react to events,
+ * and sweeps for due work that a crash may have lost (standalone and the worker service).
  */
 export class WorkerRunner {
   private readonly logger = new Logger('worker');
-  private reactor?: Reactor;
+  private reactors: Reactor[] = [];
   private timer?: NodeJS.Timeout;
 
   constructor(
     private readonly storage: Storage,
-    private readonly purges: SpacePurges,
+    private readonly sources: readonly JobSource[],
     private readonly sweepMs: number,
   ) {}
 
   async start(): Promise<void> {
-    this.purges.register();
+    for (const source of this.sources) source.register();
     await this.storage.jobs.start();
-    this.reactor = new Reactor(this.storage.events, this.storage.views, this.purges);
-    await this.reactor.start();
+    this.reactors = this.sources
+      .filter(isReaction)
+      .map((reaction) => new Reactor(this.storage.events, this.storage.views, reaction));
+    for (const reactor of this.reactors) await reactor.start();
     await this.sweep();
     this.timer = setInterval(() => void this.sweep(), this.sweepMs);
     this.timer.unref();
   }
 
-  /** Re-enqueues due purges; returns how many. */
+  /** Re-enqueues due work of every handler that sweeps; returns how many jobs. */
   async sweep(): Promise<number> {
-    try {
-      return await this.purges.sweep();
-    } catch (error) {
-      this.logger.error(`purge sweep failed: ${(error as Error).message}`);
-      return 0;
+    let enqueued = 0;
+    for (const source of this.sources) {
+      if (!source.sweep) continue;
+      try {
+        enqueued += await source.sweep();
+      } catch (error) {
+        this.logger.error(`sweep of ${source.jobNames.join(', ')} failed: ${(error as Error).message}`);
+      }
     }
+    return enqueued;
   }
 
   async stop(): Promise<void> {
     clearInterval(this.timer);
-    await this.reactor?.stop();
+    for (const reactor of this.reactors) await reactor.stop();
   }
 }
 
@@ -85,6 +92,7 @@ export class Runtime implements OnApplicationBootstrap, OnApplicationShutdown {
     @Inject(RUNTIME_PARTS) private readonly parts: RuntimePart[],
     @Inject(LIVE_PROJECTOR) private readonly projector: LiveProjector,
     private readonly moduleRef: ModuleRef,
+    private readonly discovery: DiscoveryService,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -103,13 +111,22 @@ export class Runtime implements OnApplicationBootstrap, OnApplicationShutdown {
         await this.projector.waitFor(this.bootstrapped.position, 30_000);
     }
     if (this.parts.includes('worker')) {
-      const purges = this.moduleRef.get(SpacePurges, { strict: false });
-      this.workerRunner = new WorkerRunner(this.storage, purges, this.config.purgeSweepMs);
+      this.workerRunner = new WorkerRunner(this.storage, this.jobSources(), this.config.purgeSweepMs);
       await this.workerRunner.start();
     }
     this.logger.log(
       `storage: ${this.storage.describe}; running ${this.parts.join(', ') || 'no background part'}`,
     );
+  }
+
+  /** Every `@JobHandler()` provider, once each job the manifests declare has exactly one. */
+  private jobSources(): JobSource[] {
+    const sources = this.discovery
+      .getProviders({ metadataKey: JobHandler.KEY })
+      .map((wrapper) => wrapper.instance as JobSource);
+    const problems = jobHandlerProblems(DECLARED_JOBS, sources);
+    if (problems.length > 0) throw new Error(`job handlers: ${problems.join('; ')}`);
+    return sources;
   }
 
   sweep(): Promise<number> {

@@ -13,7 +13,7 @@ import {
   type StorageThreadMessage,
   type StorageThreadRequest,
 } from '@app/platform/threads/storage-thread';
-import { PROJECTION_LIST } from './projections';
+import { PROJECTION_LIST } from './features';
 import { openEventStore, openReadStore, type StorageConfig } from './storage';
 
 if (!parentPort) throw new Error('storage-worker runs as a worker thread');

@@ -1,8 +1,8 @@
 import type { ServiceRole } from '@app/platform/rpc/feature-module';
 import { featureModule } from '@app/platform/rpc/feature-module';
 import { type DynamicModule, Module } from '@nestjs/common';
-import { OrganizationPresenter } from './http/organization.presenter';
 import { OrganizationsController } from './http/organizations.controller';
+import { OrganizationPresenter } from './read/organization.presenter';
 import { OrganizationQueries } from './read/organizations.queries';
 import { OrganizationCommandHandler, OrganizationService } from './write/organization.commands';
 

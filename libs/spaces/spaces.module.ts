@@ -1,9 +1,9 @@
-import { Placement } from '@app/collections/read/placement';
+import { Placement } from '@app/placement/placement';
 import type { ServiceRole } from '@app/platform/rpc/feature-module';
 import { featureModule } from '@app/platform/rpc/feature-module';
 import { type DynamicModule, Module } from '@nestjs/common';
-import { SpacePresenter } from './http/space.presenter';
 import { SpacesController } from './http/spaces.controller';
+import { SpacePresenter } from './read/space.presenter';
 import { SpaceQueries } from './read/spaces.queries';
 import { SpaceCommandHandler, SpaceService } from './write/space.commands';
 import { SpacePurges } from './write/space-purge.job';

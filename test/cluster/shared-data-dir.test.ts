@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-const DIST = join(__dirname, '..', '..', 'dist', 'libs', 'platform', 'src');
+const DIST = join(__dirname, '..', '..', 'dist', 'libs', 'platform');
 
 // Each child waits for the same instant, then opens both embedded stores on the shared directory.
 const OPEN_AT_ONCE = `

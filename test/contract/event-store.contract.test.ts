@@ -26,7 +26,7 @@ function sqliteTarget() {
  */
 function storageThreadTarget(onHandover?: (appends: number) => void) {
   const dir = mkdtempSync(join(tmpdir(), 'event-store-thread-'));
-  const script = join(__dirname, '..', '..', 'dist', 'libs', 'composition', 'src', 'storage-worker.js');
+  const script = join(__dirname, '..', '..', 'dist', 'libs', 'composition', 'storage-worker.js');
   if (!existsSync(script)) throw new Error('dist/ is missing: run `npm run build` first');
   return {
     open: () => {

@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
+import { FEATURES } from '@app/composition/features';
 import { IdentityService } from '@app/identity/write/identity.commands';
 import { OrganizationService } from '@app/organizations/write/organization.commands';
 import type { Role } from '@app/platform/domain/roles';
+import type { PathFixture } from '@app/platform/feature/path-fixture';
 import type { CommandContext } from '@app/platform/write/command-context';
 import { addOrganization, addUser, liveProjector, type TestApp } from './app-harness';
 import type { DtoModel, FieldModel } from './dto-model';
@@ -9,40 +11,29 @@ import type { Route } from './route-table';
 
 const SETUP: CommandContext = { source: 'script', correlationId: 'route-fixtures', causationId: null };
 
-/** Resources created through the API for one set of checks: two organizations, a collection and a space. */
+/** Resources for one set of checks: two organizations, and one resource per path parameter of the features. */
 export interface World {
   organizationId: string;
   /** A second organization the same people belong to: the destination of transfers. */
   otherOrganizationId: string;
-  collectionId: string;
-  spaceId: string;
+  /** The id of every path parameter a feature has a fixture for, made in the features' order. */
+  ids: Record<string, string>;
 }
 
-type Resolver = (app: TestApp, world: World) => Promise<string>;
-
 /**
- * How each path parameter gets a real id. A route with a parameter missing here fails the suites, saying so:
- * a new kind of resource needs a fixture before its routes can be checked.
+ * How each path parameter gets a real id: the fixtures the feature manifests declare. A route with a
+ * parameter missing here fails the suites, saying so: a new kind of resource needs a fixture in its
+ * manifest before its routes can be checked.
  */
-const PATH_FIXTURES: Record<string, Resolver> = {
-  organizationId: async (_app, world) => world.organizationId,
-  collectionId: async (_app, world) => world.collectionId,
-  spaceId: async (_app, world) => world.spaceId,
-  auditEventId: async (app, world) => {
-    const reply = await app.http('GET', `/v1/orgs/${world.organizationId}/audit-events?limit=1`);
-    const first = (reply.body as { items?: { id: string }[] } | undefined)?.items?.[0]?.id;
-    if (reply.status !== 200 || !first) {
-      throw new Error(`No audit event to use as the auditEventId fixture (HTTP ${reply.status})`);
-    }
-    return first;
-  },
-};
+const PATH_FIXTURES: [string, PathFixture][] = FEATURES.flatMap((feature) =>
+  Object.entries(feature.fixtures ?? {}),
+);
 
 /**
  * Required body fields whose valid value is an existing resource, by field name. A required field that is
  * constrained (pattern, enumeration) and not listed here fails the authorization suite, saying so.
  */
-const BODY_FIXTURES: Record<string, keyof World> = {
+const BODY_FIXTURES: Record<string, 'organizationId' | 'otherOrganizationId'> = {
   organization: 'otherOrganizationId',
 };
 
@@ -59,34 +50,35 @@ const BODY_EXAMPLES: Record<string, (world: World) => Record<string, unknown>> =
 export function missingFixtures(routes: Route[]): string[] {
   return routes.flatMap((route) =>
     route.pathParams
-      .filter((param) => !(param.name in PATH_FIXTURES))
+      .filter((param) => !PATH_FIXTURES.some(([name]) => name === param.name))
       .map(
         (param) =>
-          `${route.key}: path parameter ${param.name} has no fixture; add a resolver to PATH_FIXTURES in test/support/route-fixtures.ts`,
+          `${route.key}: path parameter ${param.name} has no fixture; add one to its feature's manifest (fixtures)`,
       ),
   );
 }
 
+/** Two organizations, then every feature's fixture in the features' order, as the administrator. */
 export async function createWorld(app: TestApp, label: string): Promise<World> {
   const organizationId = await addOrganization(app, `${label} organization`);
   const otherOrganizationId = await addOrganization(app, `${label} destination`);
-  const created = async (path: string, body: object) => {
-    const reply = await app.http('POST', path, { body });
-    if (reply.status !== 201)
-      throw new Error(`Fixture POST ${path} answered ${reply.status} ${JSON.stringify(reply.body)}`);
-    return (reply.body as { id: string }).id;
+  const call = async (method: string, path: string, body?: unknown) => {
+    const reply = await app.http(method, path, body === undefined ? {} : { body });
+    if (reply.status < 200 || reply.status >= 300)
+      throw new Error(`Fixture ${method} ${path} answered ${reply.status} ${JSON.stringify(reply.body)}`);
+    return reply.body;
   };
-  const collectionId = await created(`/v1/orgs/${organizationId}/collections`, { title: `${label} box` });
-  const spaceId = await created(`/v1/orgs/${organizationId}/spaces`, { title: `${label} space` });
-  return { organizationId, otherOrganizationId, collectionId, spaceId };
+  const ids: Record<string, string> = {};
+  const world = { organizationId, otherOrganizationId };
+  for (const [name, fixture] of PATH_FIXTURES) ids[name] = await fixture({ call, ids, world, label });
+  return { ...world, ids };
 }
 
-/** The id of every path parameter of the routes, resolved once. */
-export async function pathIds(app: TestApp, world: World, routes: Route[]): Promise<Record<string, string>> {
+/** The id of every path parameter of the routes that the world has. */
+export async function pathIds(_app: TestApp, world: World, routes: Route[]): Promise<Record<string, string>> {
   const ids: Record<string, string> = {};
   for (const name of new Set(routes.flatMap((r) => r.pathParams.map((p) => p.name)))) {
-    const resolve = PATH_FIXTURES[name];
-    if (resolve) ids[name] = await resolve(app, world);
+    if (name in world.ids) ids[name] = world.ids[name];
   }
   return ids;
 }

@@ -1,5 +1,7 @@
-import { AuditPresenter } from '@app/audit/http/audit.presenter';
+import { AuditCatalog } from '@app/audit/domain/audited-events';
+import { AuditPresenter } from '@app/audit/read/audit.presenter';
 import { AuditStream } from '@app/audit/read/audit-stream';
+import { FEATURES } from '@app/composition/features';
 import type { Storage } from '@app/composition/storage';
 import { loadConfig } from '@app/platform/config/config';
 import { invalid } from '@app/platform/domain/decider';
@@ -59,7 +61,7 @@ export async function auditTail(
   const start = first === undefined ? await storage.events.headPosition() : Math.max(first - 1, 0);
   const publicUrl = options['public-url']?.replace(/\/$/, '');
   const presenter = new AuditPresenter(new Urls({ ...loadConfig(), ...(publicUrl ? { publicUrl } : {}) }));
-  const stream = new AuditStream();
+  const stream = new AuditStream(new AuditCatalog(FEATURES));
   for (let after = 0; after < start; ) {
     const batch = (await storage.events.readAll(after, WARM_UP_BATCH)).filter((e) => e.position <= start);
     if (batch.length === 0) break;

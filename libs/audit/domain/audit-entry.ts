@@ -1,7 +1,6 @@
 import type { EventSource, RecordedEvent } from '@app/platform/eventstore/event-store.port';
 import type { Doc } from '@app/platform/readstore/read-store.port';
 import { auditAction } from './actions';
-import type { TargetType } from './audited-events';
 import { redact } from './redact';
 
 /** GitBook's `AuditEvent.source` is a closed list of entry points. */
@@ -33,7 +32,8 @@ export interface AuditEntry extends Doc {
   actorId: string;
   actorLabel: string | null;
   source: AuditSource;
-  targetType: TargetType;
+  /** Kind of resource: `organization`, `member`, `collection`, `space`, … (a free string in GitBook). */
+  targetType: string;
   targetId: string;
   targetLabel: string | null;
   correlationId: string;
@@ -80,7 +80,7 @@ function canonicalTime(value: string): string {
 export function auditEntry(
   event: RecordedEvent,
   organization: string,
-  target: Labelled<TargetType>,
+  target: Labelled<string>,
   actor: Labelled<ActorType>,
 ): AuditEntry {
   const occurredAt = canonicalTime(event.metadata.occurredAt);

@@ -1,5 +1,3 @@
-import type { Viewer } from '@app/platform/auth/access';
-import { CurrentViewer } from '@app/platform/auth/auth.guard';
 import { RequiresRole } from '@app/platform/auth/requires-role';
 import { id } from '@app/platform/http/ids.pipe';
 import { BadRequestException, Controller, Get, Param, type PipeTransform, Query } from '@nestjs/common';
@@ -25,23 +23,19 @@ export class AuditController {
 
   @RequiresRole('admin')
   @Get('orgs/:organizationId/audit-events')
-  list(@organizationId() org: string, @Query() query: AuditEventsQueryDto, @CurrentViewer() viewer: Viewer) {
-    return this.queries.list(org, query, viewer);
+  list(@organizationId() org: string, @Query() query: AuditEventsQueryDto) {
+    return this.queries.list(org, query);
   }
 
   @RequiresRole('admin')
   @Get('orgs/:organizationId/audit-events/:auditEventId')
-  get(
-    @organizationId() org: string,
-    @Param('auditEventId', new AuditEventIdPipe()) auditEventId: string,
-    @CurrentViewer() viewer: Viewer,
-  ) {
-    return this.queries.get(org, auditEventId, viewer);
+  get(@organizationId() org: string, @Param('auditEventId', new AuditEventIdPipe()) auditEventId: string) {
+    return this.queries.get(org, auditEventId);
   }
 
   @RequiresRole('admin')
   @Get('orgs/:organizationId/audit-event-actions')
-  actions(@organizationId() org: string, @CurrentViewer() viewer: Viewer) {
-    return this.queries.actions(org, viewer);
+  actions(@organizationId() _org: string) {
+    return this.queries.actions();
   }
 }

@@ -1,11 +1,10 @@
 import { Type } from 'class-transformer';
 import { IsInt, IsOptional, IsRFC3339, IsString, Max, MaxLength, Min } from 'class-validator';
+import type { AuditEventsQuery } from '../read/audit.queries';
 
-/** GitBook's `listOrganizationAuditEvents`: 20 by default, up to 100. */
-export const DEFAULT_AUDIT_PAGE_SIZE = 20;
 export const MAX_AUDIT_PAGE_SIZE = 100;
 
-export class AuditEventsQueryDto {
+export class AuditEventsQueryDto implements AuditEventsQuery {
   @IsOptional()
   @IsString()
   @MaxLength(512)

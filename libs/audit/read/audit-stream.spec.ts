@@ -1,4 +1,8 @@
+import { collectionAuditSubjects } from '@app/collections/domain/collection.audit';
+import { organizationAuditSubjects } from '@app/organizations/domain/organization.audit';
 import type { RecordedEvent } from '@app/platform/eventstore/event-store.port';
+import { spaceAuditSubjects } from '@app/spaces/domain/space.audit';
+import { AuditCatalog } from '../domain/audited-events';
 import { AuditStream } from './audit-stream';
 
 let position = 0;
@@ -24,9 +28,15 @@ const event = (type: string, data: unknown, userId?: string): RecordedEvent => {
 const summary = async (stream: AuditStream, e: RecordedEvent) =>
   (await stream.push(e)).map((x) => [x.organization, x.action, x.targetId, x.targetLabel, x.actorLabel]);
 
+const catalog = new AuditCatalog([
+  { name: 'organizations', audited: organizationAuditSubjects },
+  { name: 'collections', audited: collectionAuditSubjects },
+  { name: 'spaces', audited: spaceAuditSubjects },
+]);
+
 describe('AuditStream (the audit projection in memory)', () => {
   it('attributes every event to the organization its resource belonged to at that event', async () => {
-    const stream = new AuditStream();
+    const stream = new AuditStream(catalog);
     expect(await summary(stream, event('UserCreated', { userId: 'u1', displayName: 'Ada' }))).toEqual([]);
     const created = {
       id: 's1',
@@ -67,7 +77,7 @@ describe('AuditStream (the audit projection in memory)', () => {
   });
 
   it('skips what it cannot attribute and what touches no organization', async () => {
-    const stream = new AuditStream();
+    const stream = new AuditStream(catalog);
     expect(await stream.push(event('SpaceDeleted', { spaceId: 'unknown' }))).toEqual([]);
     expect(await stream.push(event('ApiTokenIssued', { userId: 'u', tokenHash: 'h' }))).toEqual([]);
     expect(await stream.push(event('SystemBootstrapped', {}))).toEqual([]);

@@ -1,11 +1,10 @@
 import type { RecordedEvent } from '@app/platform/eventstore/event-store.port';
 import { upcast } from '@app/platform/eventstore/upcasters';
-import type { ProjectionContext } from '@app/platform/projector/projection';
+import type { Projection, ProjectionContext } from '@app/platform/projector/projection';
 import { type Doc, documentKey, type Scalar } from '@app/platform/readstore/read-store.port';
 import type { AuditEntry } from '../domain/audit-entry';
+import type { AuditCatalog } from '../domain/audited-events';
 import { AUDIT_EVENTS, auditProjection } from './audit.projection';
-
-const handled = new Set(auditProjection.handles);
 
 /**
  * The audit projection run in memory: each event goes through the very handlers the projector uses
@@ -15,9 +14,16 @@ const handled = new Set(auditProjection.handles);
  */
 export class AuditStream {
   private readonly docs = new Map<string, Doc>();
+  private readonly projection: Projection;
+  private readonly handled: Set<string>;
+
+  constructor(catalog: AuditCatalog) {
+    this.projection = auditProjection(catalog);
+    this.handled = new Set(this.projection.handles);
+  }
 
   async push(event: RecordedEvent): Promise<AuditEntry[]> {
-    if (!handled.has(event.type)) return [];
+    if (!this.handled.has(event.type)) return [];
     const entries: AuditEntry[] = [];
     const ctx: ProjectionContext = {
       get: async <T extends Doc>(collection: string, id: string) =>
@@ -28,14 +34,14 @@ export class AuditStream {
           .map(([, doc]) => doc as T)
           .filter((doc) => Object.entries(where).every(([f, v]) => (doc[f] ?? null) === v)),
       put: async (collection, doc) => {
-        if (collection === AUDIT_EVENTS) entries.push(doc as AuditEntry);
+        if (collection === AUDIT_EVENTS) entries.push(doc as unknown as AuditEntry);
         else this.docs.set(documentKey(collection, doc.id), doc);
       },
       delete: async (collection, id) => {
         this.docs.delete(documentKey(collection, id));
       },
     };
-    await auditProjection.apply(upcast(event), ctx);
+    await this.projection.apply(upcast(event), ctx);
     return entries;
   }
 }

@@ -1,12 +1,15 @@
-import type { CollectionContents } from '@app/collections/domain/collection.decider';
+import type { Subject } from '@app/platform/domain/audit-subject';
 import type { RecordedEvent } from '@app/platform/eventstore/event-store.port';
-import { type ProjectionContext, projection } from '@app/platform/projector/projection';
-import type { Doc } from '@app/platform/readstore/read-store.port';
-import { type ActorType, auditEntry, type Labelled, SYSTEM_ACTOR } from '../domain/audit-entry';
-import { AUDITED_TYPES, type AuditedType, subjectOf } from '../domain/audited-events';
-
-export const AUDIT_EVENTS = 'audit_events';
-export const AUDIT_RESOURCES = 'audit_resources';
+import { type Projection, type ProjectionContext, projection } from '@app/platform/projector/projection';
+import { collectionName, type Doc } from '@app/platform/readstore/read-store.port';
+import {
+  type ActorType,
+  type AuditEntry,
+  auditEntry,
+  type Labelled,
+  SYSTEM_ACTOR,
+} from '../domain/audit-entry';
+import type { AuditCatalog } from '../domain/audited-events';
 
 /**
  * The audit log's own register of resources: which organization each belongs to and its label.
@@ -18,13 +21,16 @@ export interface AuditResourceDoc extends Doc {
   label: string | null;
 }
 
-type Registered = 'organization' | 'collection' | 'space' | 'user';
-const resourceKey = (type: Registered, id: string) => `${type}:${id}`;
+export const AUDIT_EVENTS = collectionName<AuditEntry>('audit_events');
+export const AUDIT_RESOURCES = collectionName<AuditResourceDoc>('audit_resources');
+
+/** Resources are registered by kind and id; users too, for the labels of actors and members. */
+const resourceKey = (type: string, id: string) => `${type}:${id}`;
 
 /** Registers the resource's organization and label; `known` is its entry when the caller has read it. */
 async function remember(
   ctx: ProjectionContext,
-  type: Registered,
+  type: string,
   id: string,
   next: { organization: string | null; label: string | null },
   known?: AuditResourceDoc | null,
@@ -52,8 +58,8 @@ async function actorOf(event: RecordedEvent, ctx: ProjectionContext): Promise<La
  * resource and the destination gains it, and each log must explain its own content; the acting user
  * administers both, so neither learns anything it could not already see.
  */
-async function record(event: RecordedEvent, ctx: ProjectionContext): Promise<void> {
-  const subject = subjectOf(event.type as AuditedType, event.data);
+async function record(event: RecordedEvent, subject: Subject, ctx: ProjectionContext): Promise<void> {
+  // A member is labelled by its user, whose register entry `UserCreated` keeps.
   const registered = subject.type === 'member' ? null : subject.type;
   const known = registered
     ? await ctx.get<AuditResourceDoc>(AUDIT_RESOURCES, resourceKey(registered, subject.id))
@@ -71,23 +77,12 @@ async function record(event: RecordedEvent, ctx: ProjectionContext): Promise<voi
     const next = { organization: subject.destination ?? organization, label: target.label };
     await remember(ctx, registered, subject.id, next, known);
   }
-  if (event.type === 'CollectionTransferred' && subject.destination) {
-    const { contents } = event.data as { contents: CollectionContents };
-    await moveAll(ctx, 'collection', contents.collections, subject.destination);
-    await moveAll(ctx, 'space', contents.spaces, subject.destination);
-  }
-}
-
-/** Everything below a transferred collection moves with it, as the collection's projection does. */
-async function moveAll(
-  ctx: ProjectionContext,
-  type: 'collection' | 'space',
-  ids: string[],
-  organization: string,
-): Promise<void> {
-  for (const id of ids) {
-    const known = await ctx.get<AuditResourceDoc>(AUDIT_RESOURCES, resourceKey(type, id));
-    await remember(ctx, type, id, { organization, label: known?.label ?? null });
+  // What a transfer takes along (everything below a collection) moves with it, as its own views do.
+  if (subject.destination) {
+    for (const { type, id } of subject.carries ?? []) {
+      const carried = await ctx.get<AuditResourceDoc>(AUDIT_RESOURCES, resourceKey(type, id));
+      await remember(ctx, type, id, { organization: subject.destination, label: carried?.label ?? null });
+    }
   }
 }
 
@@ -100,20 +95,24 @@ async function moveAll(
  * match those queries so every page is one range scan. They are unique: a sort key holds the event's
  * log position, and an event has one entry per organization.
  */
-export const auditProjection = projection(
-  'audit',
-  [
-    { collection: AUDIT_EVENTS, fields: ['organization', 'sortKey'], unique: true },
-    { collection: AUDIT_EVENTS, fields: ['organization', 'action', 'sortKey'], unique: true },
-    { collection: AUDIT_EVENTS, fields: ['organization', 'actorId', 'sortKey'], unique: true },
-    { collection: AUDIT_EVENTS, fields: ['organization', 'targetId', 'sortKey'], unique: true },
-  ],
-  {
-    UserCreated: async (e, ctx) => {
-      await remember(ctx, 'user', e.data.userId, { organization: null, label: e.data.displayName });
+export function auditProjection(catalog: AuditCatalog): Projection {
+  const recordIt = (event: RecordedEvent, ctx: ProjectionContext) =>
+    record(event, catalog.subjectOf(event.type, event.data), ctx);
+  return projection(
+    'audit',
+    [
+      { collection: AUDIT_EVENTS, fields: ['organization', 'sortKey'], unique: true },
+      { collection: AUDIT_EVENTS, fields: ['organization', 'action', 'sortKey'], unique: true },
+      { collection: AUDIT_EVENTS, fields: ['organization', 'actorId', 'sortKey'], unique: true },
+      { collection: AUDIT_EVENTS, fields: ['organization', 'targetId', 'sortKey'], unique: true },
+    ],
+    {
+      UserCreated: async (e, ctx) => {
+        await remember(ctx, 'user', e.data.userId, { organization: null, label: e.data.displayName });
+      },
+      ...Object.fromEntries(catalog.types.map((type) => [type, recordIt])),
     },
-    ...Object.fromEntries(AUDITED_TYPES.map((type) => [type, record])),
-  },
-  // Self-contained (it reads no other view), so this projection can be rebuilt on its own.
-  [AUDIT_EVENTS, AUDIT_RESOURCES],
-);
+    // Self-contained (it reads no other view), so this projection can be rebuilt on its own.
+    [AUDIT_EVENTS, AUDIT_RESOURCES],
+  );
+}

@@ -1,3 +1,4 @@
+import { MoveDto, TransferDto } from '@app/placement/position.dto';
 import type { Viewer } from '@app/platform/auth/access';
 import { CurrentViewer } from '@app/platform/auth/auth.guard';
 import { RequiresRole } from '@app/platform/auth/requires-role';
@@ -8,7 +9,6 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } fr
 import { CollectionQueries } from '../read/collections.queries';
 import { CollectionService } from '../write/collection.commands';
 import { CreateCollectionDto, ListCollectionsQueryDto, UpdateCollectionDto } from './collections.dto';
-import { MoveDto, TransferDto } from './position.dto';
 
 const collectionId = () => Param('collectionId', id('collectionId'));
 const organizationId = () => Param('organizationId', id('organizationId'));
@@ -34,13 +34,9 @@ export class CollectionsController {
   @RequiresRole('create')
   @Post('orgs/:organizationId/collections')
   @HttpCode(201)
-  async create(
-    @organizationId() org: string,
-    @Body() body: CreateCollectionDto,
-    @CurrentViewer() viewer: Viewer,
-  ) {
-    const write = await this.service.create(org, body, viewer);
-    return this.views.after(write, () => this.queries.get(write.collectionId, viewer));
+  create(@organizationId() org: string, @Body() body: CreateCollectionDto, @CurrentViewer() viewer: Viewer) {
+    const write = this.service.create(org, body, viewer);
+    return this.views.after(write, (w) => this.queries.get(w.collectionId, viewer));
   }
 
   @RequiresRole('read')
@@ -51,14 +47,15 @@ export class CollectionsController {
 
   @RequiresRole('admin')
   @Patch('collections/:collectionId')
-  async update(
+  update(
     @collectionId() id: string,
     @Body() body: UpdateCollectionDto,
     @CurrentViewer() viewer: Viewer,
     @IfMatch() ifMatch?: number,
   ) {
-    const write = await this.service.update(id, body, viewer, ifMatch);
-    return this.views.after(write, () => this.queries.get(id, viewer));
+    return this.views.after(this.service.update(id, body, viewer, ifMatch), () =>
+      this.queries.get(id, viewer),
+    );
   }
 
   @RequiresRole('admin')
@@ -69,22 +66,20 @@ export class CollectionsController {
     @CurrentViewer() viewer: Viewer,
     @IfMatch() ifMatch?: number,
   ): Promise<void> {
-    await this.views.wait(await this.service.delete(id, viewer, ifMatch));
+    await this.views.wait(this.service.delete(id, viewer, ifMatch));
   }
 
   @RequiresRole('admin')
   @Post('collections/:collectionId/move')
   @HttpCode(200)
-  async move(@collectionId() id: string, @Body() body: MoveDto, @CurrentViewer() viewer: Viewer) {
-    const write = await this.service.move(id, body, viewer);
-    return this.views.after(write, () => this.queries.get(id, viewer));
+  move(@collectionId() id: string, @Body() body: MoveDto, @CurrentViewer() viewer: Viewer) {
+    return this.views.after(this.service.move(id, body, viewer), () => this.queries.get(id, viewer));
   }
 
   @RequiresRole('admin')
   @Post('collections/:collectionId/transfer')
   @HttpCode(200)
-  async transfer(@collectionId() id: string, @Body() body: TransferDto, @CurrentViewer() viewer: Viewer) {
-    const write = await this.service.transfer(id, body, viewer);
-    return this.views.after(write, () => this.queries.get(id, viewer));
+  transfer(@collectionId() id: string, @Body() body: TransferDto, @CurrentViewer() viewer: Viewer) {
+    return this.views.after(this.service.transfer(id, body, viewer), () => this.queries.get(id, viewer));
   }
 }

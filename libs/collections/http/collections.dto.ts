@@ -4,8 +4,10 @@ import { BooleanQuery, IsDefaultLevel } from '@app/platform/http/fields';
 import { ListQueryDto } from '@app/platform/http/pagination';
 import { IsAbsentOr } from '@app/platform/http/validation';
 import { IsString, Matches, MaxLength } from 'class-validator';
+import type { ListCollectionsQuery } from '../read/collections.queries';
+import type { CreateCollectionInput, UpdateCollectionInput } from '../write/collection.commands';
 
-export class CreateCollectionDto {
+export class CreateCollectionDto implements CreateCollectionInput {
   @IsAbsentOr()
   @IsString()
   @MaxLength(50)
@@ -17,7 +19,7 @@ export class CreateCollectionDto {
   parent?: string;
 }
 
-export class UpdateCollectionDto {
+export class UpdateCollectionDto implements UpdateCollectionInput {
   @IsAbsentOr()
   @IsString()
   @MaxLength(50)
@@ -32,7 +34,7 @@ export class UpdateCollectionDto {
   defaultLevel?: DefaultLevel;
 }
 
-export class ListCollectionsQueryDto extends ListQueryDto {
+export class ListCollectionsQueryDto extends ListQueryDto implements ListCollectionsQuery {
   @BooleanQuery()
   nested?: boolean;
 }

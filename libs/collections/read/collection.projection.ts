@@ -1,6 +1,6 @@
 import type { DefaultLevel } from '@app/platform/domain/roles';
 import { projection } from '@app/platform/projector/projection';
-import type { Doc } from '@app/platform/readstore/read-store.port';
+import { collectionName, type Doc } from '@app/platform/readstore/read-store.port';
 
 export interface CollectionDoc extends Doc {
   organization: string;
@@ -15,21 +15,24 @@ export interface CollectionDoc extends Doc {
   streamRevision: number;
 }
 
+export const COLLECTIONS = collectionName<CollectionDoc>('collections');
+
 /**
- * Collections. A transfer also moves everything below the collection to the new organization, and a
- * deletion hands the collection's children to its parent, so nothing it held is lost.
+ * Collections. A transfer also moves the collections below the collection to the new organization, and
+ * a deletion hands the collection's children to its parent, so nothing it held is lost (the spaces'
+ * projection does the same for the spaces it held).
  */
 export const collectionProjection = projection(
   'collections',
   [
-    { collection: 'collections', fields: ['organization', 'position'] },
-    { collection: 'collections', fields: ['organization', 'parent', 'position'] },
-    { collection: 'collections', fields: ['parent'] },
+    { collection: COLLECTIONS, fields: ['organization', 'position'] },
+    { collection: COLLECTIONS, fields: ['organization', 'parent', 'position'] },
+    { collection: COLLECTIONS, fields: ['parent'] },
   ],
   {
     CollectionCreated: async (e, ctx) => {
       const { id, organization, parent, title, description, defaultLevel, position, createdAt } = e.data;
-      await ctx.put('collections', {
+      await ctx.put(COLLECTIONS, {
         id,
         organization,
         parent,
@@ -43,16 +46,16 @@ export const collectionProjection = projection(
       });
     },
     CollectionUpdated: async (e, ctx) => {
-      const doc = await ctx.get<CollectionDoc>('collections', e.data.collectionId);
+      const doc = await ctx.get(COLLECTIONS, e.data.collectionId);
       if (doc) {
         const changed = { ...doc, ...e.data.changes, updatedAt: e.data.updatedAt };
-        await ctx.put('collections', { ...changed, streamRevision: e.revision });
+        await ctx.put(COLLECTIONS, { ...changed, streamRevision: e.revision });
       }
     },
     CollectionMoved: async (e, ctx) => {
-      const doc = await ctx.get<CollectionDoc>('collections', e.data.collectionId);
+      const doc = await ctx.get(COLLECTIONS, e.data.collectionId);
       if (doc) {
-        await ctx.put('collections', {
+        await ctx.put(COLLECTIONS, {
           ...doc,
           parent: e.data.parent,
           position: e.data.position,
@@ -63,9 +66,9 @@ export const collectionProjection = projection(
     },
     CollectionTransferred: async (e, ctx) => {
       const { collectionId, organization, position, contents, transferredAt } = e.data;
-      const doc = await ctx.get<CollectionDoc>('collections', collectionId);
+      const doc = await ctx.get(COLLECTIONS, collectionId);
       if (doc) {
-        await ctx.put('collections', {
+        await ctx.put(COLLECTIONS, {
           ...doc,
           organization,
           parent: null,
@@ -75,27 +78,16 @@ export const collectionProjection = projection(
         });
       }
       for (const id of contents.collections) {
-        const child = await ctx.get<CollectionDoc>('collections', id);
-        if (child) await ctx.put('collections', { ...child, organization, updatedAt: transferredAt });
-      }
-      for (const id of contents.spaces) {
-        const space = await ctx.get('spaces', id);
-        if (space) await ctx.put('spaces', { ...space, organization, updatedAt: transferredAt });
+        const child = await ctx.get(COLLECTIONS, id);
+        if (child) await ctx.put(COLLECTIONS, { ...child, organization, updatedAt: transferredAt });
       }
     },
     CollectionDeleted: async (e, ctx) => {
       const { collectionId, parent, deletedAt } = e.data;
-      await ctx.delete('collections', collectionId);
-      for (const child of await ctx.find<CollectionDoc>('collections', { parent: collectionId })) {
-        await ctx.put('collections', { ...child, parent, updatedAt: deletedAt });
-      }
-      for (const space of await ctx.find('spaces', { parent: collectionId })) {
-        const visibility =
-          parent === null && space.visibility === 'in-collection' ? 'private' : space.visibility;
-        await ctx.put('spaces', { ...space, parent, visibility, updatedAt: deletedAt });
+      await ctx.delete(COLLECTIONS, collectionId);
+      for (const child of await ctx.find(COLLECTIONS, { parent: collectionId })) {
+        await ctx.put(COLLECTIONS, { ...child, parent, updatedAt: deletedAt });
       }
     },
   },
-  // A transfer or a deletion also rewrites the spaces below the collection.
-  ['collections', 'spaces'],
 );

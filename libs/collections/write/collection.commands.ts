@@ -1,9 +1,13 @@
+import { Placement } from '@app/placement/placement';
+import type { MoveInput, TransferInput } from '@app/placement/position';
 import { Access, type Viewer } from '@app/platform/auth/access';
-import { conflict, invalid } from '@app/platform/domain/decider';
+import { conflict, invalid, notFound } from '@app/platform/domain/decider';
 import { newId } from '@app/platform/domain/ids';
+import type { DefaultLevel } from '@app/platform/domain/roles';
 import { READ_STORE, type ReadStore } from '@app/platform/readstore/read-store.port';
-import type { CommandContext, WriteResult } from '@app/platform/write/command-context';
+import { apiContext, type CommandContext, type WriteResult } from '@app/platform/write/command-context';
 import { CommandRunner } from '@app/platform/write/command-runner';
+import { SPACES } from '@app/spaces/read/space.projection';
 import { Inject, Injectable } from '@nestjs/common';
 import { CommandBus, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import {
@@ -12,10 +16,18 @@ import {
   collectionDecider,
   collectionStream,
 } from '../domain/collection.decider';
-import type { CreateCollectionDto, UpdateCollectionDto } from '../http/collections.dto';
-import type { MoveDto, TransferDto } from '../http/position.dto';
-import type { CollectionDoc } from '../read/collection.projection';
-import { Placement } from '../read/placement';
+import { COLLECTIONS, type CollectionDoc } from '../read/collection.projection';
+
+export interface CreateCollectionInput {
+  title?: string;
+  parent?: string;
+}
+
+export interface UpdateCollectionInput {
+  title?: string;
+  description?: string;
+  defaultLevel?: DefaultLevel;
+}
 
 export class RunCollectionCommand {
   constructor(
@@ -33,15 +45,10 @@ export class CollectionCommandHandler implements ICommandHandler<RunCollectionCo
   }
 }
 
-export const apiContext = (viewer: Viewer): CommandContext => ({
-  userId: viewer.userId,
-  tokenId: viewer.tokenId,
-  source: 'api',
-  correlationId: viewer.correlationId,
-  causationId: null,
-});
-
-/** Checks what the caller may do and what the read side knows (parents, positions), then dispatches. */
+/**
+ * Turns requests into collection commands with what only the read side knows (parents, positions,
+ * contents) and dispatches them. The caller's role was checked by the route (`@RequiresRole`).
+ */
 @Injectable()
 export class CollectionService {
   constructor(
@@ -58,20 +65,13 @@ export class CollectionService {
     );
   }
 
-  /** The collection, once the caller's role allows `action` on it. */
-  private authorize(collectionId: string, viewer: Viewer, action: string) {
-    return this.access.requireOn<CollectionDoc>(
-      'collections',
-      collectionId,
-      viewer,
-      'admin',
-      'Collection',
-      action,
-    );
+  private async collection(collectionId: string): Promise<CollectionDoc> {
+    const doc = await this.views.get(COLLECTIONS, collectionId);
+    if (!doc) throw notFound('Collection not found');
+    return doc;
   }
 
-  async create(organization: string, body: CreateCollectionDto, viewer: Viewer) {
-    await this.access.require(organization, viewer, 'create', 'Organization', 'create collections');
+  async create(organization: string, body: CreateCollectionInput, viewer: Viewer) {
     const parent = body.parent ?? null;
     await this.placement.parentCollection(organization, parent);
     const collectionId = newId();
@@ -91,21 +91,19 @@ export class CollectionService {
     return { collectionId, ...result };
   }
 
-  async update(collectionId: string, body: UpdateCollectionDto, viewer: Viewer, ifMatch?: number) {
-    await this.authorize(collectionId, viewer, 'update this collection');
+  update(collectionId: string, body: UpdateCollectionInput, viewer: Viewer, ifMatch?: number) {
     const command = { type: 'UpdateCollection' as const, changes: body, at: this.runner.now() };
     return this.run(collectionId, command, viewer, ifMatch);
   }
 
-  async delete(collectionId: string, viewer: Viewer, ifMatch?: number) {
-    await this.authorize(collectionId, viewer, 'delete this collection');
+  delete(collectionId: string, viewer: Viewer, ifMatch?: number) {
     return this.run(collectionId, { type: 'DeleteCollection', at: this.runner.now() }, viewer, ifMatch);
   }
 
-  async move(collectionId: string, body: MoveDto, viewer: Viewer) {
+  async move(collectionId: string, body: MoveInput, viewer: Viewer) {
     if (body.parent === undefined && body.position === undefined)
       throw invalid('body: give parent, position or both');
-    const doc = await this.authorize(collectionId, viewer, 'move this collection');
+    const doc = await this.collection(collectionId);
     const parent = body.parent === undefined ? doc.parent : body.parent;
     if (parent !== null) {
       await this.placement.parentCollection(doc.organization, parent);
@@ -123,8 +121,9 @@ export class CollectionService {
     );
   }
 
-  async transfer(collectionId: string, body: TransferDto, viewer: Viewer) {
-    await this.authorize(collectionId, viewer, 'transfer this collection');
+  /** The route checks the caller administers the collection; the destination needs the same. */
+  async transfer(collectionId: string, body: TransferInput, viewer: Viewer) {
+    await this.collection(collectionId);
     await this.access.require(body.organization, viewer, 'admin', 'Organization', 'transfer content into it');
     const position = await this.placement.positionFor(body.organization, null, undefined);
     const contents = await this.contents(collectionId);
@@ -148,8 +147,8 @@ export class CollectionService {
     for (let queue = [collectionId]; queue.length > 0; ) {
       const parent = queue.shift() as string;
       const [subs, inside] = await Promise.all([
-        this.views.find<CollectionDoc>('collections', { where: { parent }, limit: 10_000 }),
-        this.views.find('spaces', { where: { parent }, limit: 10_000 }),
+        this.views.find(COLLECTIONS, { where: { parent }, limit: 10_000 }),
+        this.views.find(SPACES, { where: { parent }, limit: 10_000 }),
       ]);
       collections.push(...subs.items.map((c) => c.id));
       spaces.push(...inside.items.map((s) => s.id));
@@ -161,7 +160,7 @@ export class CollectionService {
   private async ancestors(collectionId: string): Promise<string[]> {
     const out: string[] = [];
     for (let id: string | null = collectionId; id && out.length < 100; ) {
-      const doc: CollectionDoc | null = await this.views.get<CollectionDoc>('collections', id);
+      const doc: CollectionDoc | null = await this.views.get(COLLECTIONS, id);
       id = doc?.parent ?? null;
       if (id) out.push(id);
     }

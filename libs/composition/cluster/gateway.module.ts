@@ -1,4 +1,5 @@
 import { Access } from '@app/platform/auth/access';
+import { ROUTE_SCOPES } from '@app/platform/auth/route-scopes';
 import type { Config } from '@app/platform/config/config';
 import { CONFIG } from '@app/platform/config/config.module';
 import { HTTP_PIPELINE } from '@app/platform/http/pipeline';
@@ -17,6 +18,7 @@ import { RpcClient } from '@app/platform/rpc/rpc.client';
 import { ConsistencyProbe } from '@app/platform/rpc/rpc.controller';
 import { type DynamicModule, Global, Module } from '@nestjs/common';
 import { featureModules } from '../catalog';
+import { ROUTE_SCOPE_LIST } from '../features';
 import type { ClusterConfig } from './cluster.config';
 import { GatewayHealthController } from './gateway-health.controller';
 
@@ -33,6 +35,7 @@ class GatewayCoreModule {
       module: GatewayCoreModule,
       providers: [
         { provide: CONFIG, useValue: config },
+        { provide: ROUTE_SCOPES, useValue: ROUTE_SCOPE_LIST },
         {
           provide: RPC_CLIENT,
           useFactory: async () => {
@@ -50,6 +53,7 @@ class GatewayCoreModule {
       ],
       exports: [
         CONFIG,
+        ROUTE_SCOPES,
         RPC_CLIENT,
         CONSISTENCY_FLOOR,
         REQUEST_ID_SOURCE,

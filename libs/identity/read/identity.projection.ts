@@ -1,6 +1,6 @@
-import type { TokenDoc } from '@app/platform/auth/access';
+import { TOKENS } from '@app/platform/auth/access';
 import { projection } from '@app/platform/projector/projection';
-import type { Doc } from '@app/platform/readstore/read-store.port';
+import { collectionName, type Doc } from '@app/platform/readstore/read-store.port';
 
 export interface UserDoc extends Doc {
   displayName: string;
@@ -8,13 +8,15 @@ export interface UserDoc extends Doc {
   createdAt: string;
 }
 
+export const USERS = collectionName<UserDoc>('users');
+
 /** Users, and API tokens keyed by their hash so that authentication is one lookup. */
 export const identityProjection = projection(
   'identity',
-  [{ collection: 'tokens', fields: ['userId'] }],
+  [{ collection: TOKENS, fields: ['userId'] }],
   {
     UserCreated: async (e, ctx) => {
-      await ctx.put('users', {
+      await ctx.put(USERS, {
         id: e.data.userId,
         displayName: e.data.displayName,
         email: e.data.email,
@@ -22,7 +24,7 @@ export const identityProjection = projection(
       });
     },
     ApiTokenIssued: async (e, ctx) => {
-      await ctx.put('tokens', {
+      await ctx.put(TOKENS, {
         id: e.data.tokenHash,
         tokenId: e.data.tokenId,
         userId: e.data.userId,
@@ -32,9 +34,9 @@ export const identityProjection = projection(
       });
     },
     ApiTokenRevoked: async (e, ctx) => {
-      const token = await ctx.get<TokenDoc>('tokens', e.data.tokenHash);
-      if (token) await ctx.put('tokens', { ...token, revoked: true });
+      const token = await ctx.get(TOKENS, e.data.tokenHash);
+      if (token) await ctx.put(TOKENS, { ...token, revoked: true });
     },
   },
-  ['users', 'tokens'],
+  [USERS, TOKENS],
 );

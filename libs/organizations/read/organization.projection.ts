@@ -1,6 +1,7 @@
+import { MEMBERS } from '@app/platform/auth/access';
 import { memberKey } from '@app/platform/auth/member-key';
 import { projection } from '@app/platform/projector/projection';
-import type { Doc } from '@app/platform/readstore/read-store.port';
+import { collectionName, type Doc } from '@app/platform/readstore/read-store.port';
 
 export interface OrganizationDoc extends Doc {
   title: string;
@@ -8,16 +9,18 @@ export interface OrganizationDoc extends Doc {
   createdAt: string;
 }
 
+export const ORGANIZATIONS = collectionName<OrganizationDoc>('organizations');
+
 /** Organizations and memberships (`members`, keyed `<organization>:<user>`, the lookup every request makes). */
 export const organizationProjection = projection(
   'organizations',
   [
-    { collection: 'members', fields: ['userId', 'organization'] },
-    { collection: 'members', fields: ['organization', 'joinedAt'] },
+    { collection: MEMBERS, fields: ['userId', 'organization'] },
+    { collection: MEMBERS, fields: ['organization', 'joinedAt'] },
   ],
   {
     OrganizationCreated: async (e, ctx) => {
-      await ctx.put('organizations', {
+      await ctx.put(ORGANIZATIONS, {
         id: e.data.organizationId,
         title: e.data.title,
         emailDomains: e.data.emailDomains,
@@ -25,7 +28,7 @@ export const organizationProjection = projection(
       });
     },
     MemberAdded: async (e, ctx) => {
-      await ctx.put('members', {
+      await ctx.put(MEMBERS, {
         id: memberKey(e.data.organizationId, e.data.userId),
         organization: e.data.organizationId,
         userId: e.data.userId,
@@ -35,9 +38,9 @@ export const organizationProjection = projection(
     },
     MemberRoleChanged: async (e, ctx) => {
       const id = memberKey(e.data.organizationId, e.data.userId);
-      const member = await ctx.get('members', id);
-      if (member) await ctx.put('members', { ...member, role: e.data.role });
+      const member = await ctx.get(MEMBERS, id);
+      if (member) await ctx.put(MEMBERS, { ...member, role: e.data.role });
     },
   },
-  ['organizations', 'members'],
+  [ORGANIZATIONS, MEMBERS],
 );

@@ -1,10 +1,10 @@
-import { Access, type MemberDoc, type Viewer } from '@app/platform/auth/access';
+import { Access, MEMBERS, type Viewer } from '@app/platform/auth/access';
 import { notFound } from '@app/platform/domain/decider';
-import { type ListQueryDto, pageQuery, toList } from '@app/platform/http/pagination';
+import { type ListQuery, pageQuery, toList } from '@app/platform/http/pagination';
 import { READ_STORE, type ReadStore } from '@app/platform/readstore/read-store.port';
 import { Inject, Injectable } from '@nestjs/common';
-import { OrganizationPresenter } from '../http/organization.presenter';
-import type { OrganizationDoc } from './organization.projection';
+import { OrganizationPresenter } from './organization.presenter';
+import { ORGANIZATIONS } from './organization.projection';
 
 @Injectable()
 export class OrganizationQueries {
@@ -15,14 +15,12 @@ export class OrganizationQueries {
   ) {}
 
   /** The caller's organizations, paged over their memberships. */
-  async listForViewer(viewer: Viewer, query: ListQueryDto) {
-    const page = await this.views.find<MemberDoc>(
-      'members',
+  async listForViewer(viewer: Viewer, query: ListQuery) {
+    const page = await this.views.find(
+      MEMBERS,
       pageQuery(query, { where: { userId: viewer.userId }, orderBy: 'organization' }),
     );
-    const orgs = await Promise.all(
-      page.items.map((m) => this.views.get<OrganizationDoc>('organizations', m.organization)),
-    );
+    const orgs = await Promise.all(page.items.map((m) => this.views.get(ORGANIZATIONS, m.organization)));
     return toList(
       { ...page, items: page.items.map((m, i) => ({ member: m, org: orgs[i] })) },
       ({ member, org }) => this.presenter.present(org ?? missing(member.organization), member.role),
@@ -31,7 +29,7 @@ export class OrganizationQueries {
 
   async get(organizationId: string, viewer: Viewer) {
     const role = await this.access.member(organizationId, viewer, 'Organization');
-    const org = await this.views.get<OrganizationDoc>('organizations', organizationId);
+    const org = await this.views.get(ORGANIZATIONS, organizationId);
     if (!org) throw notFound('Organization not found');
     return this.presenter.present(org, role);
   }

@@ -1,8 +1,9 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { DomainError, notFound } from '../domain/decider';
 import { atLeast, type Role } from '../domain/roles';
+import type { RouteScope } from '../feature/route-scope';
 import { VIEW_CHANGES, type ViewChanges } from '../projector/view-changes';
-import { type Doc, READ_STORE, type ReadStore } from '../readstore/read-store.port';
+import { collectionName, type Doc, READ_STORE, type ReadStore } from '../readstore/read-store.port';
 import { AccessCache } from './access-cache';
 import { memberKey } from './member-key';
 
@@ -22,6 +23,9 @@ export interface TokenDoc extends Doc {
   revoked: boolean;
 }
 
+/** The views every request reads (written by the identity and organizations features). */
+export const TOKENS = collectionName<TokenDoc>('tokens');
+
 function identityOf(doc: TokenDoc | null): Identity | null {
   return !doc || doc.revoked ? null : { userId: doc.userId, tokenId: doc.tokenId };
 }
@@ -32,6 +36,8 @@ export interface MemberDoc extends Doc {
   role: Role;
   joinedAt: string;
 }
+
+export const MEMBERS = collectionName<MemberDoc>('members');
 
 /**
  * Who may do what, answered from the read models. Resources of an organization the caller is not a
@@ -46,16 +52,16 @@ export class Access {
     @Inject(READ_STORE) private readonly views: ReadStore,
     @Optional() @Inject(VIEW_CHANGES) changes?: ViewChanges,
   ) {
-    this.cache = new AccessCache(changes, ['tokens', 'members']);
+    this.cache = new AccessCache(changes, [TOKENS, MEMBERS]);
   }
 
   /** Whom the token with this hash (`bearerHash`) stands for; null when unknown or revoked. */
   async authenticateHash(hash: string): Promise<Identity | null> {
     // Unknown tokens are not kept, so guessing cannot crowd out the tokens in use.
     const doc = await this.cache.lookup(
-      'tokens',
+      TOKENS,
       hash,
-      () => this.views.get<TokenDoc>('tokens', hash),
+      () => this.views.get(TOKENS, hash),
       (found) => found !== null,
     );
     return identityOf(doc);
@@ -63,13 +69,13 @@ export class Access {
 
   /** What `authenticateHash` answers, without waiting, when the token is in memory; else undefined. */
   knownIdentity(hash: string): Identity | null | undefined {
-    const doc = this.cache.peek<TokenDoc | null>('tokens', hash);
+    const doc = this.cache.peek<TokenDoc | null>(TOKENS, hash);
     return doc === undefined ? undefined : identityOf(doc);
   }
 
   async roleIn(organization: string, userId: string): Promise<Role | null> {
     const key = memberKey(organization, userId);
-    const member = await this.cache.lookup('members', key, () => this.views.get<MemberDoc>('members', key));
+    const member = await this.cache.lookup(MEMBERS, key, () => this.views.get(MEMBERS, key));
     return member?.role ?? null;
   }
 
@@ -98,18 +104,15 @@ export class Access {
     return role;
   }
 
-  /** A resource of `collection` (a read model carrying its organization), once `require` allows `action` on it. */
-  async requireOn<T extends Doc & { organization: string }>(
-    collection: string,
-    id: string,
-    viewer: Viewer,
-    required: Role,
-    what: string,
-    action: string,
-  ): Promise<T> {
-    const doc = await this.views.get<T>(collection, id);
-    if (!doc) throw notFound(`${what} not found`);
-    await this.require(doc.organization, viewer, required, what, action);
-    return doc;
+  /**
+   * A route's authorization (`@RequiresRole`): the caller's role in the organization that `id` leads to
+   * through `scope`, once it is at least `required`; 404 when the resource is missing or the caller is
+   * not a member there, 403 when the role is too low.
+   */
+  async authorize(scope: RouteScope, id: string, viewer: Viewer, required: Role): Promise<Role> {
+    if (scope.kind === 'organization') return this.require(id, viewer, required, 'Organization', 'do this');
+    const doc = await this.views.get(scope.collection, id);
+    if (!doc) throw notFound(`${scope.what} not found`);
+    return this.require(doc.organization, viewer, required, scope.what, 'do this');
   }
 }

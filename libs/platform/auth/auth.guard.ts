@@ -2,13 +2,18 @@ import {
   type CanActivate,
   createParamDecorator,
   type ExecutionContext,
+  Inject,
   Injectable,
   SetMetadata,
   UnauthorizedException,
 } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
+import type { Role } from '../domain/roles';
+import { checkId } from '../http/ids.pipe';
 import { Access, type Viewer } from './access';
 import { bearerHash } from './bearer';
+import { REQUIRED_ROLE } from './requires-role';
+import { ROUTE_SCOPES, type RouteScopes, scopeOf } from './route-scopes';
 
 const PUBLIC = 'public-route';
 /** Marks a route that needs no token (health checks only). */
@@ -18,15 +23,21 @@ interface AuthedRequest {
   /** Fastify's request id: the correlation id (`correlationIdFrom`, the adapter's `genReqId`). */
   id: string;
   headers: Record<string, string | string[] | undefined>;
+  params?: Record<string, string | undefined>;
   viewer?: Viewer;
 }
 
-/** Every route needs a valid bearer token unless marked @Public(). */
+/**
+ * Every route needs a valid bearer token unless marked @Public(), and the role its `@RequiresRole`
+ * declares in the organization its scoped path parameter leads to. The parameter's format is checked
+ * first, as its pipe would, so a malformed id is still a 400 naming it.
+ */
 @Injectable()
 export class AuthGuard implements CanActivate {
   constructor(
     private readonly access: Access,
     private readonly reflector: Reflector,
+    @Inject(ROUTE_SCOPES) private readonly scopes: RouteScopes,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -40,6 +51,14 @@ export class AuthGuard implements CanActivate {
     if (!identity) throw new UnauthorizedException('Invalid or revoked API token');
     // The id the request's log lines and X-Request-Id response header carry.
     request.viewer = { ...identity, correlationId: request.id };
+    const required = this.reflector.getAllAndOverride<Role | undefined>(REQUIRED_ROLE, [
+      context.getHandler(),
+      context.getClass(),
+    ]);
+    const scoped = required ? scopeOf(this.scopes, request.params) : undefined;
+    if (required && scoped) {
+      await this.access.authorize(scoped.scope, checkId(scoped.name, scoped.id), request.viewer, required);
+    }
     return true;
   }
 }

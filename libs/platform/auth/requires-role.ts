@@ -4,8 +4,9 @@ import type { Role } from '../domain/roles';
 export const REQUIRED_ROLE = 'required-role';
 
 /**
- * The least member role a route needs. Services enforce it against the resource's organization; this
- * declaration makes it visible to the API reference and to the authorization test matrix, which checks
- * every route against it.
+ * The least member role a route needs, declared once: `AuthGuard` enforces it against the organization
+ * the route's first scoped path parameter leads to (`ROUTE_SCOPES`: an organization id, or a resource
+ * that carries its organization), before any pipe or handler runs. The API reference and the
+ * authorization test matrix read the same declaration.
  */
 export const RequiresRole = (role: Role) => SetMetadata(REQUIRED_ROLE, role);

@@ -5,11 +5,16 @@ import { ID_PATTERN } from '../domain/ids';
 export class IdPipe implements PipeTransform<string, string> {
   constructor(private readonly name: string) {}
   transform(value: string): string {
-    if (typeof value !== 'string' || !ID_PATTERN.test(value)) {
-      throw new BadRequestException(`${this.name}: must be an id of 1 to 64 letters, digits, "-" or "_"`);
-    }
-    return value;
+    return checkId(this.name, value);
   }
+}
+
+/** `value` when it is a well-formed id; else the 400 naming the parameter `name`. */
+export function checkId(name: string, value: unknown): string {
+  if (typeof value !== 'string' || !ID_PATTERN.test(value)) {
+    throw new BadRequestException(`${name}: must be an id of 1 to 64 letters, digits, "-" or "_"`);
+  }
+  return value;
 }
 
 export const id = (name: string) => new IdPipe(name);

@@ -6,7 +6,13 @@ import type { FindQuery, Page, Scalar } from '../readstore/read-store.port';
 export const DEFAULT_PAGE_SIZE = 50;
 export const MAX_PAGE_SIZE = 1000;
 
-export class ListQueryDto {
+/** A page request: how many and from where (the opaque token of a previous page). */
+export interface ListQuery {
+  page?: string;
+  limit?: number;
+}
+
+export class ListQueryDto implements ListQuery {
   @IsOptional()
   @IsString()
   @MaxLength(512)
@@ -45,7 +51,7 @@ export function decodePage(page: string | undefined): { value: Scalar; id: strin
   throw new BadRequestException('page: not a valid page token');
 }
 
-export function pageQuery(query: ListQueryDto, base: Omit<FindQuery, 'limit' | 'after'>): FindQuery {
+export function pageQuery(query: ListQuery, base: Omit<FindQuery, 'limit' | 'after'>): FindQuery {
   return { ...base, limit: query.limit ?? DEFAULT_PAGE_SIZE, after: decodePage(query.page) };
 }
 

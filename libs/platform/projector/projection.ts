@@ -1,16 +1,16 @@
 import type { RecordedEvent } from '../eventstore/event-store.port';
-import type { Doc, IndexSpec, Scalar } from '../readstore/read-store.port';
+import type { CollectionName, Doc, IndexSpec, Scalar } from '../readstore/read-store.port';
 
 /** Documents a projection's `find` answers at most: it serves small fan-outs, not scans. */
 export const FAN_OUT_LIMIT = 10_000;
 
 /** What a projection sees while applying one event: reads include the batch's earlier writes. */
 export interface ProjectionContext {
-  get<T extends Doc>(collection: string, id: string): Promise<T | null>;
+  get<T extends Doc>(collection: CollectionName<T>, id: string): Promise<T | null>;
   /** Every document matching the equality filter (projections use it for small fan-outs). */
-  find<T extends Doc>(collection: string, where: Record<string, Scalar>): Promise<T[]>;
+  find<T extends Doc>(collection: CollectionName<T>, where: Record<string, Scalar>): Promise<T[]>;
   /** Hands `doc` over: the context may keep it as it is (and stamp it), so build a new one for each write. */
-  put(collection: string, doc: Doc): Promise<void>;
+  put<T extends Doc>(collection: CollectionName<T>, doc: T): Promise<void>;
   delete(collection: string, id: string): Promise<void>;
 }
 

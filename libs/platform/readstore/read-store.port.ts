@@ -7,6 +7,14 @@ export interface Doc {
 
 export type Scalar = string | number | boolean | null;
 
+declare const documentType: unique symbol;
+/**
+ * A read-model collection's name, typed with its documents: `get(SPACES, id)` answers a `SpaceDoc`. The
+ * owning feature declares it once (`collectionName<SpaceDoc>('spaces')`); a plain string still works.
+ */
+export type CollectionName<T extends Doc = Doc> = string & { readonly [documentType]?: T };
+export const collectionName = <T extends Doc>(name: string) => name as CollectionName<T>;
+
 export interface FindQuery {
   /** Equality on top-level fields; `null` matches a missing or null field. */
   where?: Record<string, Scalar>;
@@ -86,13 +94,13 @@ export interface ReadStore {
    * index once, sorted, instead of inserting into it row by row.
    */
   ensureIndexes(indexes: IndexSpec[], options?: { deferred?: boolean }): Promise<void>;
-  get<T extends Doc = Doc>(collection: string, id: string): Promise<T | null>;
-  find<T extends Doc = Doc>(collection: string, query: FindQuery): Promise<Page<T>>;
+  get<T extends Doc = Doc>(collection: CollectionName<T>, id: string): Promise<T | null>;
+  find<T extends Doc = Doc>(collection: CollectionName<T>, query: FindQuery): Promise<Page<T>>;
   /** Applies writes in order, then records the checkpoint; atomically where the backend can. */
   commit(writes: Write[], checkpoint?: CheckpointWrite): Promise<void>;
   getCheckpoint(name: string): Promise<number>;
   /** Every document of a collection, in id order (for rebuild checks and exports). */
-  all<T extends Doc = Doc>(collection: string): Promise<T[]>;
+  all<T extends Doc = Doc>(collection: CollectionName<T>): Promise<T[]>;
   collections(): Promise<string[]>;
   /** Drops every document and checkpoint of this handle's generation. */
   clear(): Promise<void>;

@@ -1,9 +1,9 @@
 import type { DynamicModule, Provider, Type } from '@nestjs/common';
+import type { ServiceRole } from '../feature/service-role';
 import { remoteProvider } from './remote';
 import { rpcToken } from './rpc.protocol';
 
-/** What a process does; each app composes the feature modules for its role. */
-export type ServiceRole = 'standalone' | 'gateway' | 'command' | 'query' | 'worker' | 'cli';
+export type { ServiceRole };
 
 /** The parts of a feature library, sorted by the role that needs them. */
 export interface Feature {
@@ -12,7 +12,7 @@ export interface Feature {
   commands?: Provider[];
   /** Query services and presenters. */
   queries?: Provider[];
-  /** Job handlers and the reactions that start them. */
+  /** Job handlers (`@JobHandler()` providers) and what they need. */
   jobs?: Provider[];
   /** Services the controllers call, reached over RPC when the controllers run in the gateway. */
   remote?: { command?: Type[]; query?: Type[] };

@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import type { Written } from '../projector/read-your-writes';
 import { CONSISTENCY_FLOOR, type ConsistencyFloor } from './remote';
 import { ConsistencyProbe } from './rpc.controller';
 
@@ -13,11 +14,14 @@ export class GatewayReadYourWrites {
     private readonly probe: ConsistencyProbe,
   ) {}
 
-  after<T>(write: { position: number }, read: () => Promise<T>): Promise<T> {
-    return this.floor.within(write.position, read);
+  async after<W extends Written, T>(write: W | Promise<W>, read: (written: W) => Promise<T>): Promise<T> {
+    const written = await write;
+    return this.floor.within(written.position, () => read(written));
   }
 
-  async wait(write: { position: number }): Promise<void> {
-    await this.floor.within(write.position, () => this.probe.reached());
+  async wait<W extends Written>(write: W | Promise<W>): Promise<W> {
+    const written = await write;
+    await this.floor.within(written.position, () => this.probe.reached());
+    return written;
   }
 }

@@ -16,3 +16,16 @@ export interface WriteResult {
   position: number;
   revision: number;
 }
+
+/** The context of a change asked for over the API by `viewer`. */
+export const apiContext = (viewer: {
+  userId: string;
+  tokenId: string;
+  correlationId: string;
+}): CommandContext => ({
+  userId: viewer.userId,
+  tokenId: viewer.tokenId,
+  source: 'api',
+  correlationId: viewer.correlationId,
+  causationId: null,
+});

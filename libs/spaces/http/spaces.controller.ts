@@ -1,4 +1,4 @@
-import { MoveDto } from '@app/collections';
+import { MoveDto } from '@app/placement/position.dto';
 import type { Viewer } from '@app/platform/auth/access';
 import { CurrentViewer } from '@app/platform/auth/auth.guard';
 import { RequiresRole } from '@app/platform/auth/requires-role';
@@ -13,7 +13,9 @@ import { SpaceService } from '../write/space.commands';
 import { CreateSpaceDto, GetSpaceQueryDto, TransferSpaceDto, UpdateSpaceDto } from './spaces.dto';
 
 const spaceId = () => Param('spaceId', id('spaceId'));
+const organizationId = () => Param('organizationId', id('organizationId'));
 
+/** Each route declares the least role it needs on its space (or organization, or collection). */
 @Controller()
 export class SpacesController {
   constructor(
@@ -25,7 +27,7 @@ export class SpacesController {
   @RequiresRole('read')
   @Get('orgs/:organizationId/spaces')
   listInOrganization(
-    @Param('organizationId', id('organizationId')) org: string,
+    @organizationId() org: string,
     @Query() query: ListQueryDto,
     @CurrentViewer() viewer: Viewer,
   ) {
@@ -35,13 +37,10 @@ export class SpacesController {
   @RequiresRole('create')
   @Post('orgs/:organizationId/spaces')
   @HttpCode(201)
-  async create(
-    @Param('organizationId', id('organizationId')) org: string,
-    @Body() body: CreateSpaceDto,
-    @CurrentViewer() viewer: Viewer,
-  ) {
-    const write = await this.service.create(org, body, viewer);
-    return this.views.after(write, () => this.queries.get(write.spaceId, viewer));
+  create(@organizationId() org: string, @Body() body: CreateSpaceDto, @CurrentViewer() viewer: Viewer) {
+    return this.views.after(this.service.create(org, body, viewer), (w) =>
+      this.queries.get(w.spaceId, viewer),
+    );
   }
 
   @RequiresRole('read')
@@ -63,14 +62,15 @@ export class SpacesController {
 
   @RequiresRole('create')
   @Patch('spaces/:spaceId')
-  async update(
+  update(
     @spaceId() id: string,
     @Body() body: UpdateSpaceDto,
     @CurrentViewer() viewer: Viewer,
     @IfMatch() ifMatch?: number,
   ) {
-    const write = await this.service.update(id, body, viewer, ifMatch);
-    return this.views.after(write, () => this.queries.get(id, viewer));
+    return this.views.after(this.service.update(id, body, viewer, ifMatch), () =>
+      this.queries.get(id, viewer),
+    );
   }
 
   @RequiresRole('admin')
@@ -81,40 +81,35 @@ export class SpacesController {
     @Res() reply: FastifyReply,
     @IfMatch() ifMatch?: number,
   ) {
-    const write = await this.service.delete(id, viewer, ifMatch);
-    await this.views.wait(write);
+    const write = await this.views.wait(this.service.delete(id, viewer, ifMatch));
     reply.status(write.alreadyDeleted ? 204 : 205).send();
   }
 
   @RequiresRole('admin')
   @Post('spaces/:spaceId/restore')
   @HttpCode(200)
-  async restore(@spaceId() id: string, @CurrentViewer() viewer: Viewer) {
-    const write = await this.service.restore(id, viewer);
-    return this.views.after(write, () => this.queries.get(id, viewer));
+  restore(@spaceId() id: string, @CurrentViewer() viewer: Viewer) {
+    return this.views.after(this.service.restore(id, viewer), () => this.queries.get(id, viewer));
   }
 
   @RequiresRole('create')
   @Post('spaces/:spaceId/duplicate')
   @HttpCode(201)
-  async duplicate(@spaceId() id: string, @CurrentViewer() viewer: Viewer) {
-    const write = await this.service.duplicate(id, viewer);
-    return this.views.after(write, () => this.queries.get(write.spaceId, viewer));
+  duplicate(@spaceId() id: string, @CurrentViewer() viewer: Viewer) {
+    return this.views.after(this.service.duplicate(id, viewer), (w) => this.queries.get(w.spaceId, viewer));
   }
 
   @RequiresRole('create')
   @Post('spaces/:spaceId/move')
   @HttpCode(200)
-  async move(@spaceId() id: string, @Body() body: MoveDto, @CurrentViewer() viewer: Viewer) {
-    const write = await this.service.move(id, body, viewer);
-    return this.views.after(write, () => this.queries.get(id, viewer));
+  move(@spaceId() id: string, @Body() body: MoveDto, @CurrentViewer() viewer: Viewer) {
+    return this.views.after(this.service.move(id, body, viewer), () => this.queries.get(id, viewer));
   }
 
   @RequiresRole('admin')
   @Post('spaces/:spaceId/transfer')
   @HttpCode(200)
-  async transfer(@spaceId() id: string, @Body() body: TransferSpaceDto, @CurrentViewer() viewer: Viewer) {
-    const write = await this.service.transfer(id, body, viewer);
-    return this.views.after(write, () => this.queries.get(id, viewer));
+  transfer(@spaceId() id: string, @Body() body: TransferSpaceDto, @CurrentViewer() viewer: Viewer) {
+    return this.views.after(this.service.transfer(id, body, viewer), () => this.queries.get(id, viewer));
   }
 }

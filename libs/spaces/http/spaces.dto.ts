@@ -4,10 +4,11 @@ import { IsDefaultLevel } from '@app/platform/http/fields';
 import { IsAbsentOr } from '@app/platform/http/validation';
 import { IsBoolean, IsIn, IsString, Matches, MaxLength, ValidateIf } from 'class-validator';
 import type { EditMode } from '../domain/space.decider';
+import type { CreateSpaceInput, TransferSpaceInput, UpdateSpaceInput } from '../write/space.commands';
 
 const EDIT_MODES = ['live', 'locked'];
 
-export class CreateSpaceDto {
+export class CreateSpaceDto implements CreateSpaceInput {
   @IsAbsentOr()
   @IsString()
   @MaxLength(50)
@@ -33,7 +34,7 @@ export class CreateSpaceDto {
   empty?: boolean;
 }
 
-export class UpdateSpaceDto {
+export class UpdateSpaceDto implements UpdateSpaceInput {
   @IsAbsentOr()
   @IsIn(EDIT_MODES)
   editMode?: EditMode;
@@ -60,7 +61,7 @@ export class GetSpaceQueryDto {
   shareKey?: string;
 }
 
-export class TransferSpaceDto {
+export class TransferSpaceDto implements TransferSpaceInput {
   @IsString()
   @Matches(ID_PATTERN, { message: 'organization must be an organization id' })
   organization: string;

@@ -1,6 +1,6 @@
 import type { DefaultLevel } from '@app/platform/domain/roles';
 import { projection } from '@app/platform/projector/projection';
-import type { Doc } from '@app/platform/readstore/read-store.port';
+import { collectionName, type Doc } from '@app/platform/readstore/read-store.port';
 import { type EditMode, type Visibility, visibilityIn } from '../domain/space.decider';
 
 export interface SpaceDoc extends Doc {
@@ -28,20 +28,25 @@ export interface SpaceDoc extends Doc {
   streamRevision: number;
 }
 
-/** Spaces, including deleted ones until they are purged. */
+export const SPACES = collectionName<SpaceDoc>('spaces');
+
+/**
+ * Spaces, including deleted ones until they are purged. The spaces a collection holds go with it to
+ * another organization, and to its parent when it is deleted.
+ */
 export const spaceProjection = projection(
   'spaces',
   [
-    { collection: 'spaces', fields: ['organization', 'deleted', 'position'] },
-    { collection: 'spaces', fields: ['organization', 'parent', 'deleted', 'position'] },
-    { collection: 'spaces', fields: ['parent', 'deleted', 'position'] },
-    { collection: 'spaces', fields: ['deleted', 'purgeAfter'] },
+    { collection: SPACES, fields: ['organization', 'deleted', 'position'] },
+    { collection: SPACES, fields: ['organization', 'parent', 'deleted', 'position'] },
+    { collection: SPACES, fields: ['parent', 'deleted', 'position'] },
+    { collection: SPACES, fields: ['deleted', 'purgeAfter'] },
   ],
   {
     SpaceCreated: async (e, ctx) => {
       const { duplicatedFrom: _d, ...data } = e.data;
       // The event's fields last: V8 adds fields listed after a spread one by one, ~10 µs a space.
-      await ctx.put('spaces', {
+      await ctx.put(SPACES, {
         updatedAt: data.createdAt,
         deleted: false,
         deletedAt: null,
@@ -83,7 +88,7 @@ export const spaceProjection = projection(
       }));
     },
     SpacePurged: async (e, ctx) => {
-      await ctx.delete('spaces', e.data.spaceId);
+      await ctx.delete(SPACES, e.data.spaceId);
     },
     SpaceMoved: async (e, ctx) => {
       await change(e.data.spaceId, e.revision, ctx, (s) => ({
@@ -104,8 +109,21 @@ export const spaceProjection = projection(
         updatedAt: e.data.transferredAt,
       }));
     },
+    CollectionTransferred: async (e, ctx) => {
+      const { organization, contents, transferredAt } = e.data;
+      for (const id of contents.spaces as string[]) {
+        const space = await ctx.get(SPACES, id);
+        if (space) await ctx.put(SPACES, { ...space, organization, updatedAt: transferredAt });
+      }
+    },
+    CollectionDeleted: async (e, ctx) => {
+      const { collectionId, parent, deletedAt } = e.data;
+      for (const space of await ctx.find(SPACES, { parent: collectionId })) {
+        const visibility = visibilityIn(parent, space.visibility);
+        await ctx.put(SPACES, { ...space, parent, visibility, updatedAt: deletedAt });
+      }
+    },
   },
-  ['spaces'],
 );
 
 async function change(
@@ -114,10 +132,10 @@ async function change(
   ctx: Parameters<typeof spaceProjection.apply>[1],
   update: (doc: SpaceDoc) => SpaceDoc,
 ): Promise<void> {
-  const doc = await ctx.get<SpaceDoc>('spaces', spaceId);
+  const doc = await ctx.get(SPACES, spaceId);
   if (!doc) return;
   // `update` made a new document: set the revision on it rather than copy it again (a rebuild does this a million times).
   const next = update(doc);
   next.streamRevision = streamRevision;
-  await ctx.put('spaces', next);
+  await ctx.put(SPACES, next);
 }

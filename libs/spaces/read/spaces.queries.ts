@@ -1,12 +1,14 @@
+import { COLLECTIONS } from '@app/collections/read/collection.projection';
 import { Access, type Viewer } from '@app/platform/auth/access';
 import { notFound } from '@app/platform/domain/decider';
 import { withEtag } from '@app/platform/http/etag';
 import { type ListQueryDto, pageQuery, toList } from '@app/platform/http/pagination';
-import { type Doc, READ_STORE, type ReadStore } from '@app/platform/readstore/read-store.port';
+import { READ_STORE, type ReadStore } from '@app/platform/readstore/read-store.port';
 import { Inject, Injectable } from '@nestjs/common';
-import { SpacePresenter } from '../http/space.presenter';
-import type { SpaceDoc } from './space.projection';
+import { SpacePresenter } from './space.presenter';
+import { SPACES } from './space.projection';
 
+/** Members see spaces with `permissions` from their role (the routes checked they are members). */
 @Injectable()
 export class SpaceQueries {
   constructor(
@@ -16,7 +18,7 @@ export class SpaceQueries {
   ) {}
 
   async get(spaceId: string, viewer: Viewer) {
-    const doc = await this.views.get<SpaceDoc>('spaces', spaceId);
+    const doc = await this.views.get(SPACES, spaceId);
     if (!doc) throw notFound('Space not found');
     const role = await this.access.member(doc.organization, viewer, 'Space');
     return withEtag(this.presenter.present(doc, role), doc.streamRevision);
@@ -24,19 +26,19 @@ export class SpaceQueries {
 
   async listInOrganization(organization: string, query: ListQueryDto, viewer: Viewer) {
     const role = await this.access.member(organization, viewer, 'Organization');
-    const page = await this.views.find<SpaceDoc>(
-      'spaces',
+    const page = await this.views.find(
+      SPACES,
       pageQuery(query, { where: { organization, deleted: false }, orderBy: 'position' }),
     );
     return toList(page, (doc) => this.presenter.present(doc, role));
   }
 
   async listInCollection(collectionId: string, query: ListQueryDto, viewer: Viewer) {
-    const collection = await this.views.get<Doc & { organization: string }>('collections', collectionId);
+    const collection = await this.views.get(COLLECTIONS, collectionId);
     if (!collection) throw notFound('Collection not found');
     const role = await this.access.member(collection.organization, viewer, 'Collection');
-    const page = await this.views.find<SpaceDoc>(
-      'spaces',
+    const page = await this.views.find(
+      SPACES,
       pageQuery(query, { where: { parent: collectionId, deleted: false }, orderBy: 'position' }),
     );
     return toList(page, (doc) => this.presenter.present(doc, role));

@@ -1,14 +1,16 @@
 import { CLOCK, type Clock } from '@app/platform/clock/clock';
 import type { RecordedEvent } from '@app/platform/eventstore/event-store.port';
+import { JobHandler, type JobSource } from '@app/platform/jobs/job-handler';
 import { JOB_QUEUE, type Job, type JobLog, type JobQueue } from '@app/platform/jobs/job-queue.port';
 import type { Reaction } from '@app/platform/projector/reactor';
 import { READ_STORE, type ReadStore } from '@app/platform/readstore/read-store.port';
 import { CommandRunner } from '@app/platform/write/command-runner';
 import { Inject, Injectable } from '@nestjs/common';
 import { spaceDecider, spaceStream } from '../domain/space.decider';
-import type { SpaceDoc } from '../read/space.projection';
+import { PURGE_JOB, purgeJobId } from '../domain/space-purge';
+import { SPACES } from '../read/space.projection';
 
-export const PURGE_JOB = 'space.purge';
+export { PURGE_JOB };
 
 interface PurgeJobData {
   spaceId: string;
@@ -18,15 +20,14 @@ interface PurgeJobData {
   correlationId: string;
 }
 
-/** One purge per deletion: a space restored and deleted again gets a new job, the old one does nothing. */
-const purgeJobId = (deletionEventId: string) => `purge-${deletionEventId}`;
-
 /**
  * Purges deleted spaces when their 7 days are up: a job per deletion, scheduled from the log, plus a
  * periodic sweep over the views that re-enqueues any due purge a crash may have lost.
  */
+@JobHandler()
 @Injectable()
-export class SpacePurges implements Reaction {
+export class SpacePurges implements JobSource, Reaction {
+  readonly jobNames = [PURGE_JOB];
   readonly name = 'space-purge-scheduler';
   readonly handles = ['SpaceDeleted'] as const;
   /** `sweep` re-enqueues every due purge, so past deletions need no replay. */
@@ -54,7 +55,7 @@ export class SpacePurges implements Reaction {
     let enqueued = 0;
     let after: { value: string | number | boolean | null; id: string } | undefined;
     for (;;) {
-      const page = await this.views.find<SpaceDoc>('spaces', {
+      const page = await this.views.find(SPACES, {
         where: { deleted: true },
         orderBy: 'purgeAfter',
         after,

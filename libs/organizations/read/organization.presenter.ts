@@ -2,7 +2,7 @@ import type { Role } from '@app/platform/domain/roles';
 import { Urls } from '@app/platform/http/urls';
 import { Injectable } from '@nestjs/common';
 import { organizationPermissions } from '../domain/organization.permissions';
-import type { OrganizationDoc } from '../read/organization.projection';
+import type { OrganizationDoc } from './organization.projection';
 
 /** The API shape of an organization. Billing and trial do not apply to a self-hosted install. */
 @Injectable()

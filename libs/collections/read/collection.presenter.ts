@@ -2,7 +2,7 @@ import type { Role } from '@app/platform/domain/roles';
 import { Urls } from '@app/platform/http/urls';
 import { Injectable } from '@nestjs/common';
 import { collectionPermissions } from '../domain/collection.permissions';
-import type { CollectionDoc } from '../read/collection.projection';
+import type { CollectionDoc } from './collection.projection';
 
 @Injectable()
 export class CollectionPresenter {

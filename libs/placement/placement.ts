@@ -1,8 +1,9 @@
+import { COLLECTIONS, type CollectionDoc } from '@app/collections/read/collection.projection';
 import { invalid } from '@app/platform/domain/decider';
-import { type Doc, READ_STORE, type ReadStore } from '@app/platform/readstore/read-store.port';
+import { READ_STORE, type ReadStore } from '@app/platform/readstore/read-store.port';
+import { SPACES } from '@app/spaces/read/space.projection';
 import { Inject, Injectable } from '@nestjs/common';
-import type { ContentPointerDto, ContentPositionDto } from '../http/position.dto';
-import type { CollectionDoc } from './collection.projection';
+import type { ContentPointer, ContentPosition } from './position';
 
 interface Placed {
   id: string;
@@ -27,7 +28,7 @@ export class Placement {
     field = 'parent',
   ): Promise<CollectionDoc | null> {
     if (parent === null) return null;
-    const doc = await this.views.get<CollectionDoc>('collections', parent);
+    const doc = await this.views.get(COLLECTIONS, parent);
     if (!doc || doc.organization !== organization)
       throw invalid(`${field}: no such collection in this organization`);
     return doc;
@@ -37,7 +38,7 @@ export class Placement {
   async positionFor(
     organization: string,
     parent: string | null,
-    position: ContentPositionDto | undefined,
+    position: ContentPosition | undefined,
     moving?: string,
   ): Promise<number> {
     const siblings = (await this.siblings(organization, parent)).filter((s) => s.id !== moving);
@@ -57,12 +58,12 @@ export class Placement {
 
   private async siblings(organization: string, parent: string | null): Promise<Placed[]> {
     const [spaces, collections] = await Promise.all([
-      this.views.find<Doc & Placed>('spaces', {
+      this.views.find(SPACES, {
         where: { organization, parent, deleted: false },
         orderBy: 'position',
         limit: MAX_SIBLINGS,
       }),
-      this.views.find<Doc & Placed>('collections', {
+      this.views.find(COLLECTIONS, {
         where: { organization, parent },
         orderBy: 'position',
         limit: MAX_SIBLINGS,
@@ -74,6 +75,6 @@ export class Placement {
   }
 }
 
-function pointerId(pointer: ContentPointerDto): string {
+function pointerId(pointer: ContentPointer): string {
   return (pointer.type === 'space' ? pointer.space : pointer.collection) ?? '';
 }

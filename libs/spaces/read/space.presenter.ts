@@ -2,7 +2,7 @@ import type { Role } from '@app/platform/domain/roles';
 import { Urls } from '@app/platform/http/urls';
 import { Injectable } from '@nestjs/common';
 import { spacePermissions } from '../domain/space.permissions';
-import type { SpaceDoc } from '../read/space.projection';
+import type { SpaceDoc } from './space.projection';
 
 @Injectable()
 export class SpacePresenter {

@@ -2,9 +2,10 @@ import { ID_PATTERN } from '@app/platform/domain/ids';
 import { IsAbsentOr } from '@app/platform/http/validation';
 import { Type } from 'class-transformer';
 import { IsIn, IsObject, IsString, Matches, ValidateIf, ValidateNested } from 'class-validator';
+import type { ContentPointer, ContentPosition, MoveInput, TransferInput } from './position';
 
 /** Points at a sibling space or collection: `{type: space, space}` or `{type: collection, collection}`. */
-export class ContentPointerDto {
+export class ContentPointerDto implements ContentPointer {
   @IsIn(['space', 'collection'])
   type: 'space' | 'collection';
 
@@ -19,7 +20,7 @@ export class ContentPointerDto {
   collection?: string;
 }
 
-export class ContentPositionDto {
+export class ContentPositionDto implements ContentPosition {
   @IsAbsentOr()
   @IsObject()
   @ValidateNested()
@@ -34,7 +35,7 @@ export class ContentPositionDto {
 }
 
 /** Body of the move operations: a new parent collection (null for the top level), a position, or both. */
-export class MoveDto {
+export class MoveDto implements MoveInput {
   @ValidateIf((_o, value) => value !== undefined && value !== null)
   @IsString()
   @Matches(ID_PATTERN, { message: 'parent must be a collection id or null' })
@@ -47,7 +48,7 @@ export class MoveDto {
   position?: ContentPositionDto;
 }
 
-export class TransferDto {
+export class TransferDto implements TransferInput {
   @IsString()
   @Matches(ID_PATTERN, { message: 'organization must be an organization id' })
   organization: string;

@@ -1,0 +1,21 @@
+import type { FeatureManifest } from '@app/platform/feature/feature';
+import { resourceScope } from '@app/platform/feature/route-scope';
+import { collectionAuditSubjects } from './domain/collection.audit';
+import { COLLECTIONS, collectionProjection } from './read/collection.projection';
+
+/** Collections: containers of spaces and collections, nested. */
+export const collectionsFeature: FeatureManifest = {
+  name: 'collections',
+  module: async () => (await import('./collections.module')).CollectionsModule,
+  projections: [collectionProjection],
+  audited: collectionAuditSubjects,
+  scopes: { collectionId: resourceScope(COLLECTIONS, 'Collection') },
+  fixtures: {
+    collectionId: async ({ call, ids, label }) =>
+      (
+        (await call('POST', `/v1/orgs/${ids.organizationId}/collections`, { title: `${label} box` })) as {
+          id: string;
+        }
+      ).id,
+  },
+};

@@ -1,0 +1,30 @@
+import { auditFeature } from '@app/audit/audit.feature';
+import { collectionsFeature } from '@app/collections/collections.feature';
+import { identityFeature } from '@app/identity/identity.feature';
+import { organizationsFeature } from '@app/organizations/organizations.feature';
+import { type FeatureManifest, projectionsOf, routeScopesOf } from '@app/platform/feature/feature';
+import type { RouteScope } from '@app/platform/feature/route-scope';
+import type { Projection } from '@app/platform/projector/projection';
+import { spacesFeature } from '@app/spaces/spaces.feature';
+
+/**
+ * Every feature of the product, in dependency order (fixtures resolve in this order). Adding a feature
+ * is its folder plus one line here: everything below, and the apps, the CLI and the test suites, derive
+ * from this list. Nothing here loads Nest, so the projector's threads can read it cheaply.
+ */
+export const FEATURES: readonly FeatureManifest[] = [
+  identityFeature,
+  organizationsFeature,
+  collectionsFeature,
+  spacesFeature,
+  auditFeature,
+];
+
+/** Every read model of the product; the projector, the rebuild CLI and the tests all use this list. */
+export const PROJECTION_LIST: Projection[] = projectionsOf(FEATURES);
+
+/** Every job some feature runs. */
+export const DECLARED_JOBS: readonly string[] = FEATURES.flatMap((feature) => feature.jobs ?? []);
+
+/** Every path parameter that scopes a route to an organization, for `@RequiresRole`. */
+export const ROUTE_SCOPE_LIST: Readonly<Record<string, RouteScope>> = routeScopesOf(FEATURES);

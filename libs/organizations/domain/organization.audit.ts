@@ -1,0 +1,14 @@
+import { auditSubjects } from '@app/platform/domain/audit-subject';
+import type { OrganizationEvent } from './organization.decider';
+
+/** What each organization event is about, for the audit log. */
+export const organizationAuditSubjects = auditSubjects<OrganizationEvent>({
+  OrganizationCreated: (d) => ({
+    type: 'organization',
+    id: d.organizationId,
+    organization: d.organizationId,
+    label: d.title,
+  }),
+  MemberAdded: (d) => ({ type: 'member', id: d.userId, organization: d.organizationId }),
+  MemberRoleChanged: (d) => ({ type: 'member', id: d.userId, organization: d.organizationId }),
+});

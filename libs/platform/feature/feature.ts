@@ -1,0 +1,54 @@
+import type { DynamicModule } from '@nestjs/common';
+import type { AuditSubjects } from '../domain/audit-subject';
+import type { Projection } from '../projector/projection';
+import type { PathFixture } from './path-fixture';
+import type { RouteScope } from './route-scope';
+import type { ServiceRole } from './service-role';
+
+/** A feature's Nest module: the same class composed differently for each process role. */
+export interface FeatureModuleClass {
+  forRole(role: ServiceRole, features: readonly FeatureManifest[]): DynamicModule;
+}
+
+/**
+ * Everything the rest of the product needs to know about a feature library, declared once in its
+ * `<name>.feature.ts`; `libs/composition/features.ts` lists the manifests and derives every registry
+ * from them (modules per role, projections, audit subjects, jobs, route scopes, test fixtures).
+ *
+ * A manifest imports no Nest code at load: the projector's threads read projections and audit subjects
+ * from it without paying for Nest (about half a second), so the module is loaded on demand.
+ */
+export interface FeatureManifest {
+  name: string;
+  /** Loads the feature's Nest module. */
+  module(): Promise<FeatureModuleClass>;
+  /** The read models it projects; each writes only collections no other projection writes. */
+  projections?: readonly Projection[] | ((features: readonly FeatureManifest[]) => readonly Projection[]);
+  /** The audit log's subject of every event it appends inside an organization. */
+  audited?: AuditSubjects;
+  /** Names of the jobs its module handles (a `@JobHandler` provider for each, checked at start-up). */
+  jobs?: readonly string[];
+  /** Path parameters naming its resources, for route authorization (`@RequiresRole`). */
+  scopes?: Readonly<Record<string, RouteScope>>;
+  /** How the test suites get a real id for each of those path parameters. */
+  fixtures?: Readonly<Record<string, PathFixture>>;
+}
+
+export function projectionsOf(features: readonly FeatureManifest[]): Projection[] {
+  return features.flatMap((feature) => {
+    const declared = feature.projections ?? [];
+    return typeof declared === 'function' ? declared(features) : declared;
+  });
+}
+
+/** Every scoped path parameter of the product; two features may not claim the same name. */
+export function routeScopesOf(features: readonly FeatureManifest[]): Record<string, RouteScope> {
+  const scopes: Record<string, RouteScope> = {};
+  for (const feature of features) {
+    for (const [param, scope] of Object.entries(feature.scopes ?? {})) {
+      if (param in scopes) throw new Error(`path parameter ${param} is scoped by two features`);
+      scopes[param] = scope;
+    }
+  }
+  return scopes;
+}

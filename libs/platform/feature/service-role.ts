@@ -1,0 +1,2 @@
+/** What a process does; each app composes the feature modules for its role. */
+export type ServiceRole = 'standalone' | 'gateway' | 'command' | 'query' | 'worker' | 'cli';

@@ -1,0 +1,23 @@
+import type { FeatureManifest } from '@app/platform/feature/feature';
+import { resourceScope } from '@app/platform/feature/route-scope';
+import { spaceAuditSubjects } from './domain/space.audit';
+import { PURGE_JOB } from './domain/space-purge';
+import { SPACES, spaceProjection } from './read/space.projection';
+
+/** Spaces; the scheduled purge of deleted ones. */
+export const spacesFeature: FeatureManifest = {
+  name: 'spaces',
+  module: async () => (await import('./spaces.module')).SpacesModule,
+  projections: [spaceProjection],
+  audited: spaceAuditSubjects,
+  jobs: [PURGE_JOB],
+  scopes: { spaceId: resourceScope(SPACES, 'Space') },
+  fixtures: {
+    spaceId: async ({ call, ids, label }) =>
+      (
+        (await call('POST', `/v1/orgs/${ids.organizationId}/spaces`, { title: `${label} space` })) as {
+          id: string;
+        }
+      ).id,
+  },
+};
