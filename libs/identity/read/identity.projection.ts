@@ -1,4 +1,4 @@
-import { TOKENS } from '@app/platform/auth/access';
+import { TOKENS } from '@app/platform/auth/auth-views';
 import { projection } from '@app/platform/projector/projection';
 import { collectionName, type Doc } from '@app/platform/readstore/read-store.port';
 

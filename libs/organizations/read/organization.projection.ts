@@ -1,4 +1,4 @@
-import { MEMBERS } from '@app/platform/auth/access';
+import { MEMBERS } from '@app/platform/auth/auth-views';
 import { memberKey } from '@app/platform/auth/member-key';
 import { projection } from '@app/platform/projector/projection';
 import { collectionName, type Doc } from '@app/platform/readstore/read-store.port';

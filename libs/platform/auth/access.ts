@@ -3,8 +3,12 @@ import { DomainError, notFound } from '../domain/decider';
 import { atLeast, type Role } from '../domain/roles';
 import type { RouteScope } from '../feature/route-scope';
 import { VIEW_CHANGES, type ViewChanges } from '../projector/view-changes';
-import { collectionName, type Doc, READ_STORE, type ReadStore } from '../readstore/read-store.port';
+import { READ_STORE, type ReadStore } from '../readstore/read-store.port';
 import { AccessCache } from './access-cache';
+import { MEMBERS, type MemberDoc, TOKENS, type TokenDoc } from './auth-views';
+
+export { MEMBERS, type MemberDoc, TOKENS, type TokenDoc };
+
 import { memberKey } from './member-key';
 
 /** The authenticated caller of a request. */
@@ -17,27 +21,9 @@ export interface Viewer {
 /** Whom a valid token stands for. */
 export type Identity = Pick<Viewer, 'userId' | 'tokenId'>;
 
-export interface TokenDoc extends Doc {
-  tokenId: string;
-  userId: string;
-  revoked: boolean;
-}
-
-/** The views every request reads (written by the identity and organizations features). */
-export const TOKENS = collectionName<TokenDoc>('tokens');
-
 function identityOf(doc: TokenDoc | null): Identity | null {
   return !doc || doc.revoked ? null : { userId: doc.userId, tokenId: doc.tokenId };
 }
-
-export interface MemberDoc extends Doc {
-  organization: string;
-  userId: string;
-  role: Role;
-  joinedAt: string;
-}
-
-export const MEMBERS = collectionName<MemberDoc>('members');
 
 /**
  * Who may do what, answered from the read models. Resources of an organization the caller is not a

@@ -1,0 +1,54 @@
+/**
+ * The layering rules of the code, checked by `npm test` (`npm run deps`). A feature library is
+ * `libs/<feature>/` with `domain/`, `write/`, `read/`, `http/`; `libs/platform/` is the generic core;
+ * `libs/composition/` assembles features into apps.
+ */
+const FEATURE = '^libs/(?!platform/|composition/)[^/]+/';
+module.exports = {
+  forbidden: [
+    {
+      name: 'domain-is-pure',
+      comment: 'domain/ holds pure functions: it imports other domain code (and types), never Nest, storage or HTTP',
+      severity: 'error',
+      from: { path: '^libs/[^/]+/domain/' },
+      to: {
+        pathNot: ['^libs/[^/]+/domain/', '^node:crypto$', '^crypto$'],
+        dependencyTypesNot: ['type-only'],
+      },
+    },
+    {
+      name: 'read-write-not-http',
+      comment: "a feature's read/ and write/ do not depend on any feature's http/ (DTOs implement their input types)",
+      severity: 'error',
+      from: { path: `${FEATURE}(read|write)/` },
+      to: { path: `${FEATURE}http/` },
+    },
+    {
+      name: 'platform-is-generic',
+      comment: 'libs/platform knows no feature and no composition',
+      severity: 'error',
+      from: { path: '^libs/platform/' },
+      to: { path: '^libs/(?!platform/)' },
+    },
+    {
+      name: 'features-do-not-compose',
+      comment: 'only apps, the composition and tests know the list of features',
+      severity: 'error',
+      from: { path: FEATURE, pathNot: '\\.spec\\.ts$' },
+      to: { path: '^libs/composition/' },
+    },
+    {
+      name: 'no-circular',
+      comment: 'modules do not import each other in a cycle (type-only imports aside)',
+      severity: 'error',
+      from: {},
+      to: { circular: true, viaOnly: { dependencyTypesNot: ['type-only'] } },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '^dist/' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+  },
+};
