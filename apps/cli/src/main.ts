@@ -10,7 +10,7 @@ import { COMMANDS } from './commands';
 
 function usage(): string {
   return [
-    'usage: npm run cli -- <command> [options]',
+    'usage: npm run cli -- <command> [options]      (--help: this text)',
     ...Object.values(COMMANDS).map((c) => `  ${c.usage}`),
   ].join('\n');
 }
@@ -34,8 +34,15 @@ async function main(argv: string[]): Promise<number> {
   const { positionals, values } = parseArgs({
     args: argv,
     allowPositionals: true,
-    options: Object.fromEntries(names.map((n) => [n, { type: 'string' as const }])),
+    options: {
+      ...Object.fromEntries(names.map((n) => [n, { type: 'string' as const }])),
+      help: { type: 'boolean' as const, short: 'h' },
+    },
   });
+  if (values.help || positionals[0] === 'help') {
+    process.stdout.write(`${usage()}\n`);
+    return 0;
+  }
   const command = COMMANDS[positionals[0] ?? ''];
   if (!command) {
     process.stderr.write(`${usage()}\n`);

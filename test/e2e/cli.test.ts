@@ -1,0 +1,23 @@
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+
+const CLI = join(__dirname, '..', '..', 'dist', 'apps', 'cli', 'src', 'main.js');
+const run = (...args: string[]) => spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8' });
+
+describe('the command line', () => {
+  it.each([['--help'], ['-h'], ['help']])('prints its usage for %s and exits 0', (flag) => {
+    const result = run(flag);
+    expect(result.status).toBe(0);
+    expect(result.stdout).toMatch(/^usage: npm run cli -- <command> \[options\]/);
+    for (const command of ['user:create', 'org:create', 'token:create', 'rebuild', 'audit:tail'])
+      expect(result.stdout).toContain(command);
+  });
+
+  it('prints its usage on standard error and exits 2 for an unknown command or option', () => {
+    for (const args of [['nope'], ['--bogus'], []]) {
+      const result = run(...args);
+      expect(result.status).toBe(2);
+      expect(result.stderr).toContain('usage: npm run cli');
+    }
+  });
+});
