@@ -1,0 +1,90 @@
+#!/usr/bin/env node
+/**
+ * `npm run new:resource -- NAME [--plural NAMES]`: a new feature library `libs/<names>/` from the
+ * template beside this script (a resource with create, get, list, update and delete, its decider,
+ * projection, audit subjects, route scope and test fixture), and its line in the feature list.
+ * NAME is the singular in lower case (`widget`, `share-link`); the plural defaults to NAME + "s".
+ */
+const { mkdirSync, readdirSync, readFileSync, writeFileSync, existsSync, statSync } = require('node:fs');
+const { join, relative, dirname } = require('node:path');
+const { parseArgs } = require('node:util');
+
+const ROOT = join(__dirname, '..', '..');
+const TEMPLATE = join(__dirname, 'template');
+const FEATURE_LIST = join(ROOT, 'libs', 'composition', 'features.ts');
+
+const { positionals, values } = parseArgs({
+  allowPositionals: true,
+  options: { plural: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+});
+const USAGE = 'usage: npm run new:resource -- NAME [--plural NAMES]   (NAME: singular, lower case, e.g. share-link)';
+if (values.help) {
+  console.log(USAGE);
+  process.exit(0);
+}
+const name = positionals[0];
+if (!name || !/^[a-z][a-z0-9]*(-[a-z0-9]+)*$/.test(name)) {
+  console.error(USAGE);
+  process.exit(2);
+}
+const plural = values.plural ?? `${name}s`;
+
+const words = (kebab) => kebab.split('-');
+const pascal = (kebab) => words(kebab).map((w) => w[0].toUpperCase() + w.slice(1)).join('');
+const camel = (kebab) => pascal(kebab)[0].toLowerCase() + pascal(kebab).slice(1);
+const constant = (kebab) => words(kebab).join('_').toUpperCase();
+const snake = (kebab) => words(kebab).join('_');
+
+// Longest tokens first, so `Widgets` is not read as `Widget` + `s`.
+const replacements = [
+  ['WIDGETS', constant(plural)],
+  ['Widgets', pascal(plural)],
+  ['widgets', plural],
+  ['Widget', pascal(name)],
+  ['widget', camel(name)],
+];
+const apply = (text, kind) =>
+  replacements.reduce((out, [from, to]) => {
+    // In paths and URLs the kebab forms; in code the camel forms; collection names in snake case.
+    const target = kind === 'path' && from === 'widget' ? name : to;
+    return out.split(from).join(target);
+  }, text);
+
+const libDir = join(ROOT, 'libs', plural);
+if (existsSync(libDir)) {
+  console.error(`libs/${plural} exists already`);
+  process.exit(1);
+}
+
+function copy(dir) {
+  for (const entry of readdirSync(dir)) {
+    const source = join(dir, entry);
+    if (statSync(source).isDirectory()) {
+      copy(source);
+      continue;
+    }
+    const target = join(libDir, apply(relative(TEMPLATE, source), 'path').replace(/\.tpl$/, ''));
+    let text = readFileSync(source, 'utf8');
+    // URL segments and audit target types are kebab case; the read-model collection is snake case.
+    text = text.replace(/'\/v1\/orgs\/\$\{ids\.organizationId\}\/widgets'/g, `'/v1/orgs/\${ids.organizationId}/${plural}'`);
+    text = text.replace(/collectionName<WidgetDoc>\('widgets'\)/g, `collectionName<WidgetDoc>('${snake(plural)}')`);
+    text = text.replace(/(['/`])widgets([/'`])/g, `$1${plural}$2`).replace(/type: 'widget'/g, `type: '${name}'`);
+    text = text.replace(/object: 'widget'/g, `object: '${name}'`).replace(/`widget-\$/g, `\`${name}-$`);
+    mkdirSync(dirname(target), { recursive: true });
+    writeFileSync(target, apply(text, 'code'));
+    console.log(`created ${relative(ROOT, target)}`);
+  }
+}
+copy(TEMPLATE);
+
+// The one line in the feature list (and its import).
+const feature = `${camel(plural)}Feature`;
+let list = readFileSync(FEATURE_LIST, 'utf8');
+list = list.replace(
+  /(\nexport const FEATURES[^\n]*\n(?: {2}[^\n]*\n)*?)(\];)/,
+  (_m, head, end) => `${head}  ${feature},\n${end}`,
+);
+list = `import { ${feature} } from '@app/${plural}/${plural}.feature';\n${list}`;
+writeFileSync(FEATURE_LIST, list);
+console.log(`added ${feature} to ${relative(ROOT, FEATURE_LIST)}`);
+console.log('next: npm run format, then fill in the decider, the DTOs and the presenter; npm test covers the new routes.');

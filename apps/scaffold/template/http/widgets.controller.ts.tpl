@@ -1,0 +1,61 @@
+import type { Viewer } from '@app/platform/auth/access';
+import { CurrentViewer } from '@app/platform/auth/auth.guard';
+import { RequiresRole } from '@app/platform/auth/requires-role';
+import { IfMatch } from '@app/platform/http/etag';
+import { id } from '@app/platform/http/ids.pipe';
+import { ListQueryDto } from '@app/platform/http/pagination';
+import { ReadYourWrites } from '@app/platform/projector/read-your-writes';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
+import { WidgetQueries } from '../read/widgets.queries';
+import { WidgetService } from '../write/widget.commands';
+import { CreateWidgetDto, UpdateWidgetDto } from './widgets.dto';
+
+const widgetId = () => Param('widgetId', id('widgetId'));
+const organizationId = () => Param('organizationId', id('organizationId'));
+
+/** Each route declares the least role it needs on its widget (or organization). */
+@Controller()
+export class WidgetsController {
+  constructor(
+    private readonly service: WidgetService,
+    private readonly queries: WidgetQueries,
+    private readonly views: ReadYourWrites,
+  ) {}
+
+  @RequiresRole('read')
+  @Get('orgs/:organizationId/widgets')
+  list(@organizationId() org: string, @Query() query: ListQueryDto, @CurrentViewer() viewer: Viewer) {
+    return this.queries.list(org, query, viewer);
+  }
+
+  @RequiresRole('create')
+  @Post('orgs/:organizationId/widgets')
+  @HttpCode(201)
+  create(@organizationId() org: string, @Body() body: CreateWidgetDto, @CurrentViewer() viewer: Viewer) {
+    return this.views.after(this.service.create(org, body, viewer), (w) => this.queries.get(w.widgetId, viewer));
+  }
+
+  @RequiresRole('read')
+  @Get('widgets/:widgetId')
+  get(@widgetId() id: string, @CurrentViewer() viewer: Viewer) {
+    return this.queries.get(id, viewer);
+  }
+
+  @RequiresRole('create')
+  @Patch('widgets/:widgetId')
+  update(
+    @widgetId() id: string,
+    @Body() body: UpdateWidgetDto,
+    @CurrentViewer() viewer: Viewer,
+    @IfMatch() ifMatch?: number,
+  ) {
+    return this.views.after(this.service.update(id, body, viewer, ifMatch), () => this.queries.get(id, viewer));
+  }
+
+  @RequiresRole('admin')
+  @Delete('widgets/:widgetId')
+  @HttpCode(204)
+  async delete(@widgetId() id: string, @CurrentViewer() viewer: Viewer, @IfMatch() ifMatch?: number) {
+    await this.views.wait(this.service.delete(id, viewer, ifMatch));
+  }
+}

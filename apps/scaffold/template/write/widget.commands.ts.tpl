@@ -1,0 +1,59 @@
+import type { Viewer } from '@app/platform/auth/access';
+import { newId } from '@app/platform/domain/ids';
+import { apiContext, type CommandContext, type WriteResult } from '@app/platform/write/command-context';
+import { CommandRunner } from '@app/platform/write/command-runner';
+import { Injectable } from '@nestjs/common';
+import { CommandBus, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { type WidgetCommand, widgetDecider, widgetStream } from '../domain/widget.decider';
+
+export interface CreateWidgetInput {
+  title: string;
+}
+
+export interface UpdateWidgetInput {
+  title?: string;
+}
+
+export class RunWidgetCommand {
+  constructor(
+    readonly widgetId: string,
+    readonly command: WidgetCommand,
+    readonly ctx: CommandContext,
+  ) {}
+}
+
+@CommandHandler(RunWidgetCommand)
+export class WidgetCommandHandler implements ICommandHandler<RunWidgetCommand, WriteResult> {
+  constructor(private readonly runner: CommandRunner) {}
+  execute({ widgetId, command, ctx }: RunWidgetCommand): Promise<WriteResult> {
+    return this.runner.run(widgetDecider, widgetStream(widgetId), command, ctx);
+  }
+}
+
+/** Turns requests into widget commands; the routes checked the caller's role (`@RequiresRole`). */
+@Injectable()
+export class WidgetService {
+  constructor(
+    private readonly bus: CommandBus,
+    private readonly runner: CommandRunner,
+  ) {}
+
+  private run(widgetId: string, command: WidgetCommand, ctx: CommandContext) {
+    return this.bus.execute<RunWidgetCommand, WriteResult>(new RunWidgetCommand(widgetId, command, ctx));
+  }
+
+  async create(organization: string, body: CreateWidgetInput, viewer: Viewer) {
+    const widgetId = newId();
+    const command = { type: 'CreateWidget' as const, widgetId, organization, title: body.title, at: this.runner.now() };
+    return { widgetId, ...(await this.run(widgetId, command, apiContext(viewer))) };
+  }
+
+  update(widgetId: string, body: UpdateWidgetInput, viewer: Viewer, ifMatch?: number) {
+    const command = { type: 'UpdateWidget' as const, changes: body, at: this.runner.now() };
+    return this.run(widgetId, command, { ...apiContext(viewer), ifMatch });
+  }
+
+  delete(widgetId: string, viewer: Viewer, ifMatch?: number) {
+    return this.run(widgetId, { type: 'DeleteWidget', at: this.runner.now() }, { ...apiContext(viewer), ifMatch });
+  }
+}
