@@ -8,6 +8,7 @@
 const { mkdirSync, readdirSync, readFileSync, writeFileSync, existsSync, statSync } = require('node:fs');
 const { join, relative, dirname } = require('node:path');
 const { parseArgs } = require('node:util');
+const { spawnSync } = require('node:child_process');
 
 const ROOT = join(__dirname, '..', '..');
 const TEMPLATE = join(__dirname, 'template');
@@ -17,7 +18,8 @@ const { positionals, values } = parseArgs({
   allowPositionals: true,
   options: { plural: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
 });
-const USAGE = 'usage: npm run new:resource -- NAME [--plural NAMES]   (NAME: singular, lower case, e.g. share-link)';
+const USAGE =
+  'usage: npm run new:resource -- NAME [--plural NAMES]   (NAME: singular, lower case, e.g. share-link)';
 if (values.help) {
   console.log(USAGE);
   process.exit(0);
@@ -30,25 +32,45 @@ if (!name || !/^[a-z][a-z0-9]*(-[a-z0-9]+)*$/.test(name)) {
 const plural = values.plural ?? `${name}s`;
 
 const words = (kebab) => kebab.split('-');
-const pascal = (kebab) => words(kebab).map((w) => w[0].toUpperCase() + w.slice(1)).join('');
+const pascal = (kebab) =>
+  words(kebab)
+    .map((w) => w[0].toUpperCase() + w.slice(1))
+    .join('');
 const camel = (kebab) => pascal(kebab)[0].toLowerCase() + pascal(kebab).slice(1);
 const constant = (kebab) => words(kebab).join('_').toUpperCase();
 const snake = (kebab) => words(kebab).join('_');
 
-// Longest tokens first, so `Widgets` is not read as `Widget` + `s`.
+const label = words(name).join(' ');
+const labels = words(plural).join(' ');
+const capital = (text) => text[0].toUpperCase() + text.slice(1);
+// Strings (URL segments, names, types, messages) are marked in the template; identifiers are
+// `Widget`-like tokens, longest first so that `Widgets` is not read as `Widget` + `s`.
 const replacements = [
+  // Module paths name kebab-case files.
+  ['/widgets.', `/${plural}.`],
+  ['/widget.', `/${name}.`],
+  ['__names_snake__', snake(plural)],
+  ['__names__', plural],
+  ['__name__', name],
+  ['__Labels__', capital(labels)],
+  ['__labels__', labels],
+  ['__Label__', capital(label)],
+  ['__label__', label],
   ['WIDGETS', constant(plural)],
   ['Widgets', pascal(plural)],
-  ['widgets', plural],
+  ['widgets', camel(plural)],
   ['Widget', pascal(name)],
   ['widget', camel(name)],
 ];
-const apply = (text, kind) =>
-  replacements.reduce((out, [from, to]) => {
-    // In paths and URLs the kebab forms; in code the camel forms; collection names in snake case.
-    const target = kind === 'path' && from === 'widget' ? name : to;
-    return out.split(from).join(target);
-  }, text);
+const apply = (text) => replacements.reduce((out, [from, to]) => out.split(from).join(to), text);
+/** File names are kebab case: `widgets.feature.ts` becomes `share-links.feature.ts`. */
+const fileName = (path) =>
+  path
+    .split('widgets')
+    .join(plural)
+    .split('widget')
+    .join(name)
+    .replace(/\.tpl$/, '');
 
 const libDir = join(ROOT, 'libs', plural);
 if (existsSync(libDir)) {
@@ -63,15 +85,10 @@ function copy(dir) {
       copy(source);
       continue;
     }
-    const target = join(libDir, apply(relative(TEMPLATE, source), 'path').replace(/\.tpl$/, ''));
-    let text = readFileSync(source, 'utf8');
-    // URL segments and audit target types are kebab case; the read-model collection is snake case.
-    text = text.replace(/'\/v1\/orgs\/\$\{ids\.organizationId\}\/widgets'/g, `'/v1/orgs/\${ids.organizationId}/${plural}'`);
-    text = text.replace(/collectionName<WidgetDoc>\('widgets'\)/g, `collectionName<WidgetDoc>('${snake(plural)}')`);
-    text = text.replace(/(['/`])widgets([/'`])/g, `$1${plural}$2`).replace(/type: 'widget'/g, `type: '${name}'`);
-    text = text.replace(/object: 'widget'/g, `object: '${name}'`).replace(/`widget-\$/g, `\`${name}-$`);
+    const target = join(libDir, fileName(relative(TEMPLATE, source)));
+    const text = apply(readFileSync(source, 'utf8'));
     mkdirSync(dirname(target), { recursive: true });
-    writeFileSync(target, apply(text, 'code'));
+    writeFileSync(target, text);
     console.log(`created ${relative(ROOT, target)}`);
   }
 }
@@ -87,4 +104,7 @@ list = list.replace(
 list = `import { ${feature} } from '@app/${plural}/${plural}.feature';\n${list}`;
 writeFileSync(FEATURE_LIST, list);
 console.log(`added ${feature} to ${relative(ROOT, FEATURE_LIST)}`);
-console.log('next: npm run format, then fill in the decider, the DTOs and the presenter; npm test covers the new routes.');
+spawnSync(join(ROOT, 'node_modules', '.bin', 'biome'), ['check', '--write', libDir, FEATURE_LIST], {
+  stdio: 'inherit',
+});
+console.log('next: fill in the decider, the DTOs and the presenter; npm test covers the new routes.');

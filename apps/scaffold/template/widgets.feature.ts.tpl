@@ -3,15 +3,15 @@ import { resourceScope } from '@app/platform/feature/route-scope';
 import { widgetAuditSubjects } from './domain/widget.audit';
 import { WIDGETS, widgetProjection } from './read/widget.projection';
 
-/** Widgets: TODO say what they are. */
+/** __Labels__: TODO say what they are. */
 export const widgetsFeature: FeatureManifest = {
-  name: 'widgets',
+  name: '__names__',
   module: async () => (await import('./widgets.module')).WidgetsModule,
   projections: [widgetProjection],
   audited: widgetAuditSubjects,
-  scopes: { widgetId: resourceScope(WIDGETS, 'Widget') },
+  scopes: { widgetId: resourceScope(WIDGETS, '__Label__') },
   fixtures: {
     widgetId: async ({ call, ids, label }) =>
-      ((await call('POST', `/v1/orgs/${ids.organizationId}/widgets`, { title: `${label} widget` })) as { id: string }).id,
+      ((await call('POST', `/v1/orgs/${ids.organizationId}/__names__`, { title: `${label} __label__` })) as { id: string }).id,
   },
 };

@@ -22,12 +22,12 @@ export type WidgetCommand =
   | { type: 'UpdateWidget'; changes: Partial<WidgetSettings>; at: number }
   | { type: 'DeleteWidget'; at: number };
 
-export const widgetStream = (widgetId: string) => `widget-${widgetId}`;
+export const widgetStream = (widgetId: string) => `__name__-${widgetId}`;
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
 function live(state: WidgetState) {
-  if (state.status !== 'active') throw notFound('Widget not found');
+  if (state.status !== 'active') throw notFound('__Label__ not found');
   return state;
 }
 
@@ -37,7 +37,7 @@ export const widgetDecider: Decider<WidgetCommand, WidgetEvent, WidgetState> = {
   decide(command, state) {
     switch (command.type) {
       case 'CreateWidget': {
-        if (state.status !== 'none') throw conflict('Widget already exists');
+        if (state.status !== 'none') throw conflict('__Label__ already exists');
         if (!command.title.trim()) throw invalid('title must not be empty');
         const { widgetId, organization, title } = command;
         return [{ type: 'WidgetCreated', data: { widgetId, organization, title, createdAt: iso(command.at) } }];

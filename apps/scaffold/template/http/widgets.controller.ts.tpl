@@ -13,7 +13,7 @@ import { CreateWidgetDto, UpdateWidgetDto } from './widgets.dto';
 const widgetId = () => Param('widgetId', id('widgetId'));
 const organizationId = () => Param('organizationId', id('organizationId'));
 
-/** Each route declares the least role it needs on its widget (or organization). */
+/** Each route declares the least role it needs on its __label__ (or organization). */
 @Controller()
 export class WidgetsController {
   constructor(
@@ -23,26 +23,26 @@ export class WidgetsController {
   ) {}
 
   @RequiresRole('read')
-  @Get('orgs/:organizationId/widgets')
+  @Get('orgs/:organizationId/__names__')
   list(@organizationId() org: string, @Query() query: ListQueryDto, @CurrentViewer() viewer: Viewer) {
     return this.queries.list(org, query, viewer);
   }
 
   @RequiresRole('create')
-  @Post('orgs/:organizationId/widgets')
+  @Post('orgs/:organizationId/__names__')
   @HttpCode(201)
   create(@organizationId() org: string, @Body() body: CreateWidgetDto, @CurrentViewer() viewer: Viewer) {
     return this.views.after(this.service.create(org, body, viewer), (w) => this.queries.get(w.widgetId, viewer));
   }
 
   @RequiresRole('read')
-  @Get('widgets/:widgetId')
+  @Get('__names__/:widgetId')
   get(@widgetId() id: string, @CurrentViewer() viewer: Viewer) {
     return this.queries.get(id, viewer);
   }
 
   @RequiresRole('create')
-  @Patch('widgets/:widgetId')
+  @Patch('__names__/:widgetId')
   update(
     @widgetId() id: string,
     @Body() body: UpdateWidgetDto,
@@ -53,7 +53,7 @@ export class WidgetsController {
   }
 
   @RequiresRole('admin')
-  @Delete('widgets/:widgetId')
+  @Delete('__names__/:widgetId')
   @HttpCode(204)
   async delete(@widgetId() id: string, @CurrentViewer() viewer: Viewer, @IfMatch() ifMatch?: number) {
     await this.views.wait(this.service.delete(id, viewer, ifMatch));

@@ -10,10 +10,10 @@ export interface WidgetDoc extends Doc {
   streamRevision: number;
 }
 
-export const WIDGETS = collectionName<WidgetDoc>('widgets');
+export const WIDGETS = collectionName<WidgetDoc>('__names_snake__');
 
-/** Widgets; a deleted one is gone from the views. */
-export const widgetProjection = projection('widgets', [{ collection: WIDGETS, fields: ['organization', 'createdAt'] }], {
+/** __Labels__; a deleted one is gone from the views. */
+export const widgetProjection = projection('__names__', [{ collection: WIDGETS, fields: ['organization', 'createdAt'] }], {
   WidgetCreated: async (e, ctx) => {
     const { widgetId, organization, title, createdAt } = e.data;
     await ctx.put(WIDGETS, {

@@ -7,7 +7,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { WidgetPresenter } from './widget.presenter';
 import { WIDGETS } from './widget.projection';
 
-/** Members see widgets with `permissions` from their role (the routes checked they are members). */
+/** Members see __labels__ with `permissions` from their role (the routes checked they are members). */
 @Injectable()
 export class WidgetQueries {
   constructor(
@@ -18,8 +18,8 @@ export class WidgetQueries {
 
   async get(widgetId: string, viewer: Viewer) {
     const doc = await this.views.get(WIDGETS, widgetId);
-    if (!doc) throw notFound('Widget not found');
-    const role = await this.access.member(doc.organization, viewer, 'Widget');
+    if (!doc) throw notFound('__Label__ not found');
+    const role = await this.access.member(doc.organization, viewer, '__Label__');
     return withEtag(this.presenter.present(doc, role), doc.streamRevision);
   }
 

@@ -30,7 +30,7 @@ export class WidgetCommandHandler implements ICommandHandler<RunWidgetCommand, W
   }
 }
 
-/** Turns requests into widget commands; the routes checked the caller's role (`@RequiresRole`). */
+/** Turns requests into __label__ commands; the routes checked the caller's role (`@RequiresRole`). */
 @Injectable()
 export class WidgetService {
   constructor(
