@@ -19,6 +19,18 @@ import type { AuditCatalog } from '../domain/audited-events';
 export interface AuditResourceDoc extends Doc {
   organization: string | null;
   label: string | null;
+  /**
+   * The organizations it left, as `[position of the move, organization before it]`, oldest first; absent
+   * until it moves. An event replayed after a crash finds the register ahead of it, and must still be
+   * filed where the resource was at that event, not where it went since.
+   */
+  moves?: [number, string][];
+}
+
+/** The organization the registered resource belonged to at log position `position`. */
+function organizationAt(known: AuditResourceDoc, position: number): string | null {
+  const later = known.moves?.find(([movedAt]) => movedAt > position);
+  return later ? later[1] : known.organization;
 }
 
 export const AUDIT_EVENTS = collectionName<AuditEntry>('audit_events');
@@ -27,19 +39,27 @@ export const AUDIT_RESOURCES = collectionName<AuditResourceDoc>('audit_resources
 /** Resources are registered by kind and id; users too, for the labels of actors and members. */
 const resourceKey = (type: string, id: string) => `${type}:${id}`;
 
-/** Registers the resource's organization and label; `known` is its entry when the caller has read it. */
+/**
+ * Registers the resource's organization and label as of the event at `position`; `known` is its entry
+ * when the caller has read it.
+ */
 async function remember(
   ctx: ProjectionContext,
+  position: number,
   type: string,
   id: string,
   next: { organization: string | null; label: string | null },
   known?: AuditResourceDoc | null,
 ): Promise<void> {
   const key = resourceKey(type, id);
-  const current = known === undefined ? await ctx.get<AuditResourceDoc>(AUDIT_RESOURCES, key) : known;
+  const current = known === undefined ? await ctx.get(AUDIT_RESOURCES, key) : known;
   // Writes only on change: most events neither rename nor move their resource.
   if (current && current.organization === next.organization && current.label === next.label) return;
-  await ctx.put(AUDIT_RESOURCES, { id: key, ...next });
+  const moved = current?.organization && current.organization !== next.organization;
+  const moves = moved
+    ? [...(current.moves ?? []), [position, current.organization] as [number, string]]
+    : current?.moves;
+  await ctx.put(AUDIT_RESOURCES, { id: key, ...next, ...(moves ? { moves } : {}) });
 }
 
 async function userLabel(ctx: ProjectionContext, userId: string): Promise<string | null> {
@@ -64,7 +84,7 @@ async function record(event: RecordedEvent, subject: Subject, ctx: ProjectionCon
   const known = registered
     ? await ctx.get<AuditResourceDoc>(AUDIT_RESOURCES, resourceKey(registered, subject.id))
     : null;
-  const organization = subject.organization ?? known?.organization;
+  const organization = subject.organization ?? (known ? organizationAt(known, event.position) : null);
   // Only a log that lost the resource's creation gets here; there is no organization to blame.
   if (!organization) return;
   const label = registered ? (subject.label ?? known?.label ?? null) : await userLabel(ctx, subject.id);
@@ -75,13 +95,16 @@ async function record(event: RecordedEvent, subject: Subject, ctx: ProjectionCon
   }
   if (registered) {
     const next = { organization: subject.destination ?? organization, label: target.label };
-    await remember(ctx, registered, subject.id, next, known);
+    await remember(ctx, event.position, registered, subject.id, next, known);
   }
   // What a transfer takes along (everything below a collection) moves with it, as its own views do.
   if (subject.destination) {
     for (const { type, id } of subject.carries ?? []) {
       const carried = await ctx.get<AuditResourceDoc>(AUDIT_RESOURCES, resourceKey(type, id));
-      await remember(ctx, type, id, { organization: subject.destination, label: carried?.label ?? null });
+      await remember(ctx, event.position, type, id, {
+        organization: subject.destination,
+        label: carried?.label ?? null,
+      });
     }
   }
 }
@@ -108,7 +131,10 @@ export function auditProjection(catalog: AuditCatalog): Projection {
     ],
     {
       UserCreated: async (e, ctx) => {
-        await remember(ctx, 'user', e.data.userId, { organization: null, label: e.data.displayName });
+        await remember(ctx, e.position, 'user', e.data.userId, {
+          organization: null,
+          label: e.data.displayName,
+        });
       },
       ...Object.fromEntries(catalog.types.map((type) => [type, recordIt])),
     },
