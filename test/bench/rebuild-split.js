@@ -24,7 +24,7 @@ function application() {
     ...load('libs/platform/eventstore/sqlite-event-store'),
     ...load('libs/platform/readstore/sqlite-read-store'),
     ...load('libs/platform/projector/projector'),
-    ...load('libs/composition/projections'),
+    ...load('libs/composition/features'),
   };
 }
 

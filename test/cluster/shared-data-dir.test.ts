@@ -1,15 +1,13 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { builtFile } from '../support/process-harness';
+import { removeDir, tempDir } from '../support/temp-dir';
 
-const DIST = join(__dirname, '..', '..', 'dist', 'libs', 'platform');
-
-// Each child waits for the same instant, then opens both embedded stores on the shared directory.
-const OPEN_AT_ONCE = `
+// Each child waits for the same instant, then opens both embedded stores (built in `dist`) on the shared directory.
+const openAtOnce = (dist: string) => `
 const [eventsPath, viewsPath, at] = process.argv.slice(1);
-const { SqliteEventStore } = require(${JSON.stringify(join(DIST, 'eventstore', 'sqlite-event-store'))});
-const { SqliteReadStore } = require(${JSON.stringify(join(DIST, 'readstore', 'sqlite-read-store'))});
+const { SqliteEventStore } = require(${JSON.stringify(join(dist, 'eventstore', 'sqlite-event-store'))});
+const { SqliteReadStore } = require(${JSON.stringify(join(dist, 'readstore', 'sqlite-read-store'))});
 while (Date.now() < Number(at)) {}
 try {
   const events = new SqliteEventStore({ path: eventsPath });
@@ -22,9 +20,9 @@ try {
 }
 `;
 
-function openInChild(dir: string, at: number, close = false): Promise<string> {
+function openInChild(script: string, dir: string, at: number, close = false): Promise<string> {
   return new Promise((resolve, reject) => {
-    const args = ['-e', OPEN_AT_ONCE, join(dir, 'events.sqlite'), join(dir, 'views.sqlite'), String(at)];
+    const args = ['-e', script, join(dir, 'events.sqlite'), join(dir, 'views.sqlite'), String(at)];
     const child = spawn(process.execPath, args, { env: { ...process.env, CLOSE_STORES: close ? '1' : '' } });
     let out = '';
     child.stdout.on('data', (chunk) => {
@@ -46,19 +44,19 @@ function openInChild(dir: string, at: number, close = false): Promise<string> {
 /** Cluster services on one data directory start together; none may fail on the others' locks. */
 describe('several processes opening one new data directory at once', () => {
   it('all open the embedded event store and read store', async () => {
-    if (!existsSync(DIST)) throw new Error('dist/ is missing: run `npm run build` before the cluster suite');
+    const script = openAtOnce(builtFile('libs', 'platform'));
     for (let round = 0; round < 5; round++) {
-      const dir = mkdtempSync(join(tmpdir(), 'shared-open-'));
+      const dir = tempDir('shared-open-');
       try {
         const at = Date.now() + 700;
         const results = await Promise.all(
-          Array.from({ length: 8 }, (_, i) => openInChild(dir, at, i % 2 === 1)),
+          Array.from({ length: 8 }, (_, i) => openInChild(script, dir, at, i % 2 === 1)),
         );
         expect(results).toEqual(
           Array.from({ length: 8 }, (_, i) => (i % 2 === 1 ? 'opened closed' : 'opened')),
         );
       } finally {
-        rmSync(dir, { recursive: true, force: true });
+        removeDir(dir);
       }
     }
   }, 60_000);

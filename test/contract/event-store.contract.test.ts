@@ -1,22 +1,22 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EventStoreDbEventStore, type RecordedEvent, SqliteEventStore } from '@app/platform/eventstore';
 import type { EventWriter } from '@app/platform/eventstore/event-writer';
 import { StorageThread } from '@app/platform/threads/storage-thread';
 import Database from 'better-sqlite3';
 import { describeIf } from '../support/describe-if';
+import { builtFile } from '../support/process-harness';
+import { removeDir, tempDir } from '../support/temp-dir';
 import { eventStoreContract, newEvent, streamName, waitFor } from './event-store.contract';
 
 function sqliteTarget() {
-  const dir = mkdtempSync(join(tmpdir(), 'event-store-'));
+  const dir = tempDir('event-store-');
   const path = join(dir, 'events.db');
   return {
     path,
     open: () => new SqliteEventStore({ path, pollIntervalMs: 20 }),
     isolated: true,
     flushesOnClose: true,
-    dispose: async () => rmSync(dir, { recursive: true, force: true }),
+    dispose: async () => removeDir(dir),
   };
 }
 
@@ -25,9 +25,8 @@ function sqliteTarget() {
  * `onHandover` sees the size of each group of appends crossing to the thread.
  */
 function storageThreadTarget(onHandover?: (appends: number) => void) {
-  const dir = mkdtempSync(join(tmpdir(), 'event-store-thread-'));
-  const script = join(__dirname, '..', '..', 'dist', 'libs', 'composition', 'storage-worker.js');
-  if (!existsSync(script)) throw new Error('dist/ is missing: run `npm run build` first');
+  const script = builtFile('libs', 'composition', 'storage-worker.js');
+  const dir = tempDir('event-store-thread-');
   return {
     open: () => {
       const thread = new StorageThread({ script, workerData: { storage: { dataDir: dir } } });
@@ -47,7 +46,7 @@ function storageThreadTarget(onHandover?: (appends: number) => void) {
     },
     isolated: true,
     flushesOnClose: true,
-    dispose: async () => rmSync(dir, { recursive: true, force: true }),
+    dispose: async () => removeDir(dir),
   };
 }
 

@@ -1,12 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Doc, FindQuery, ReadStore, Scalar } from '@app/platform/readstore';
 import { CheckpointConflictError, MongoReadStore, SqliteReadStore } from '@app/platform/readstore';
 import { CachedReadStore } from '@app/platform/readstore/cached-read-store';
 import { MongoClient } from 'mongodb';
 import { describeIf } from '../support/describe-if';
+import { removeDir, tempDir } from '../support/temp-dir';
 
 interface Backend {
   /** Opens a store over fresh, empty storage; `reopen` opens another store over the same storage. */
@@ -549,14 +548,14 @@ function readStoreContract(name: string, backend: Backend): void {
 
 const tempDirs: string[] = [];
 afterAll(() => {
-  for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true });
+  for (const dir of tempDirs) removeDir(dir);
 });
 
 function sqliteBackend(): Backend {
   return {
     atomicCommit: true,
     async open() {
-      const dir = mkdtempSync(join(tmpdir(), 'read-store-'));
+      const dir = tempDir('read-store-');
       tempDirs.push(dir);
       const path = join(dir, 'read.db');
       return { store: new SqliteReadStore({ path }), reopen: async () => new SqliteReadStore({ path }) };
@@ -746,7 +745,7 @@ describe('SqliteReadStore specifics', () => {
       });
       expect(await rebuilder.promote(generation, { checkpoint: 'proj' })).toBe(true);
 
-      // No wait: the old tables are gone, so the cached statements fail and the store re-reads `meta`.
+      // No wait: the next read sees another connection committed (data_version), reads the new live generation in `meta` and re-points.
       expect(await store.get('pages', 'a')).toEqual({ id: 'a', n: 2 });
       expect((await store.find('pages', { where: { n: 2 }, limit: 5 })).count).toBe(1);
       expect(await store.getCheckpoint('proj')).toBe(2);

@@ -1,8 +1,7 @@
 import { IdentityService } from '@app/identity/write/identity.commands';
 import { OrganizationService } from '@app/organizations/write/organization.commands';
-import { Projector } from '@app/platform/projector/projector';
 import { READ_STORE, type ReadStore } from '@app/platform/readstore/read-store.port';
-import { addUser, SETUP, useTestApp } from '../support/app-harness';
+import { addUser, liveProjector, SETUP, useTestApp } from '../support/app-harness';
 
 /**
  * Tokens and roles are kept in memory between requests: a revocation or a role change must still
@@ -41,10 +40,10 @@ describe('authentication and roles kept in memory', () => {
     expect(await auditStatus(user.token)).toBe(200);
     const orgs = app.built.app.get(OrganizationService);
     const lowered = await orgs.changeRole(app.organizationId, user.userId, 'read', SETUP);
-    await app.built.app.get(Projector).waitFor(lowered.position);
+    await liveProjector(app).waitFor(lowered.position);
     expect(await auditStatus(user.token)).toBe(403);
     const raised = await orgs.changeRole(app.organizationId, user.userId, 'admin', SETUP);
-    await app.built.app.get(Projector).waitFor(raised.position);
+    await liveProjector(app).waitFor(raised.position);
     expect(await auditStatus(user.token)).toBe(200);
   });
 
@@ -53,12 +52,12 @@ describe('authentication and roles kept in memory', () => {
     const identity = app.built.app.get(IdentityService);
     const { userId } = await addUser(app, { organizationId: app.organizationId, role: 'read' });
     const issued = await identity.issueToken(userId, 'second', SETUP);
-    await app.built.app.get(Projector).waitFor(issued.position);
+    await liveProjector(app).waitFor(issued.position);
     const orgStatus = async () =>
       (await app.http('GET', `/v1/orgs/${app.organizationId}`, { token: issued.token })).status;
     expect(await orgStatus()).toBe(200);
     const revoked = await identity.revokeToken(userId, issued.tokenId, SETUP);
-    await app.built.app.get(Projector).waitFor(revoked.position);
+    await liveProjector(app).waitFor(revoked.position);
     expect(await orgStatus()).toBe(401);
   });
 });

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { AuditEntry } from '@app/audit/domain/audit-entry';
+import { AuditCatalog } from '@app/audit/domain/audited-events';
 import { AuditStream } from '@app/audit/read/audit-stream';
+import { FEATURES } from '@app/composition/features';
 import { OrganizationService } from '@app/organizations/write/organization.commands';
 import { DAY_MS } from '@app/platform/domain/decider';
 import type { RecordedEvent } from '@app/platform/eventstore/event-store.port';
@@ -8,7 +10,7 @@ import { Projector } from '@app/platform/projector/projector';
 import type { ReadStore } from '@app/platform/readstore/read-store.port';
 import type { AuditEvent, AuditEventDetails } from '@gitbook/api';
 import { auditTail } from '../../apps/cli/src/audit-tail';
-import { addOrganization, addUser, removeDir, startTestApp, type TestApp } from '../support/app-harness';
+import { addOrganization, addUser, liveProjector, useTestApp } from '../support/app-harness';
 import { expectResponseMatches } from '../support/openapi';
 
 type Json = Record<string, unknown>;
@@ -31,15 +33,7 @@ async function eventually<T>(check: () => Promise<T | undefined>, timeoutMs = 50
 }
 
 describe('organization audit log', () => {
-  let app: TestApp;
-
-  beforeAll(async () => {
-    app = await startTestApp();
-  });
-  afterAll(async () => {
-    await app.close();
-    removeDir(app.dataDir);
-  });
+  const current = useTestApp();
 
   const query = (params: Record<string, string | number | undefined>) => {
     const defined = Object.entries(params).filter(([, v]) => v !== undefined) as [string, string][];
@@ -54,7 +48,7 @@ describe('organization audit log', () => {
     params: Record<string, string | number | undefined> = {},
     token?: string,
   ): Promise<AuditList> => {
-    const reply = await app.http('GET', `/v1/orgs/${org}/audit-events${query(params)}`, { token });
+    const reply = await current().http('GET', `/v1/orgs/${org}/audit-events${query(params)}`, { token });
     expect(reply.status).toBe(200);
     expectResponseMatches('listOrganizationAuditEvents', 200, reply.body);
     return reply.body as AuditList;
@@ -72,7 +66,7 @@ describe('organization audit log', () => {
   };
 
   const details = async (org: string, auditEventId: string): Promise<AuditEventDetails> => {
-    const reply = await app.http('GET', `/v1/orgs/${org}/audit-events/${auditEventId}`);
+    const reply = await current().http('GET', `/v1/orgs/${org}/audit-events/${auditEventId}`);
     expect(reply.status).toBe(200);
     expectResponseMatches('getOrganizationAuditEvent', 200, reply.body);
     return reply.body as AuditEventDetails;
@@ -94,21 +88,22 @@ describe('organization audit log', () => {
     (await recorded([org], command))[0];
 
   const send = async (method: string, path: string, body?: unknown, expected = [200, 201, 205]) => {
-    const reply = await app.http(method, path, { body });
+    const reply = await current().http(method, path, { body });
     expect(expected).toContain(reply.status);
     return reply.body as { id: string };
   };
 
   /** The domain event behind an audit event, straight from the log. */
   const eventOf = async (stream: string, id: string): Promise<RecordedEvent> => {
-    const event = (await app.built.storage.events.readStream(stream)).find((e) => e.id === id);
+    const event = (await current().built.storage.events.readStream(stream)).find((e) => e.id === id);
     if (!event) throw new Error(`no event ${id} in ${stream}`);
     return event;
   };
 
-  const byAdmin = () => ({ type: 'user', id: app.userId, label: 'Administrator' });
+  const byAdmin = () => ({ type: 'user', id: current().userId, label: 'Administrator' });
 
   it('records each collection command once, in the organization the collection belongs to', async () => {
+    const app = current();
     const org = await addOrganization(app, 'Collections audit');
     const other = await addOrganization(app, 'Collections destination');
     let id = '';
@@ -173,6 +168,7 @@ describe('organization audit log', () => {
   });
 
   it('records each space command once with action, actor, source and target', async () => {
+    const app = current();
     const org = await addOrganization(app, 'Spaces audit');
     const other = await addOrganization(app, 'Spaces destination');
     let id = '';
@@ -238,6 +234,7 @@ describe('organization audit log', () => {
   });
 
   it('follows the contents of a transferred collection to the new organization', async () => {
+    const app = current();
     const org = await addOrganization(app, 'Contents source');
     const other = await addOrganization(app, 'Contents destination');
     const root = await send('POST', `/v1/orgs/${org}/collections`, { title: 'Root' });
@@ -251,6 +248,7 @@ describe('organization audit log', () => {
   });
 
   it('ties a purge to the deletion that scheduled it', async () => {
+    const app = current();
     const org = await addOrganization(app, 'Purge audit');
     const space = await send('POST', `/v1/orgs/${org}/spaces`, { title: 'Doomed' });
     const deletion = await recordedIn(org, () => send('DELETE', `/v1/spaces/${space.id}`));
@@ -278,6 +276,7 @@ describe('organization audit log', () => {
   });
 
   it('records membership changes with the member as the target and script actions as such', async () => {
+    const app = current();
     const org = await addOrganization(app, 'Members audit');
     const [created, admin] = (await listAll(org)).reverse();
     expect(created).toMatchObject({
@@ -308,7 +307,7 @@ describe('organization audit log', () => {
       const { position } = await app.built.app
         .get(OrganizationService)
         .changeRole(org, userId, 'review', ctx);
-      await app.built.app.get(Projector).waitFor(position);
+      await liveProjector(app).waitFor(position);
     });
     expect(changed).toMatchObject({
       action: 'member.role_changed',
@@ -320,6 +319,7 @@ describe('organization audit log', () => {
   });
 
   it('is for organization admins only, and shows an organization nothing of another', async () => {
+    const app = current();
     const a = await addOrganization(app, 'Org A');
     const b = await addOrganization(app, 'Org B');
     const space = await send('POST', `/v1/orgs/${a}/spaces`, { title: 'Private to A' });
@@ -357,6 +357,7 @@ describe('organization audit log', () => {
   });
 
   it('filters by action, actor, target and time, and pages newest first', async () => {
+    const app = current();
     const org = await addOrganization(app, 'Filters');
     const spaces: string[] = [];
     for (let i = 0; i < 5; i++) {
@@ -410,6 +411,7 @@ describe('organization audit log', () => {
   });
 
   it('rejects malformed queries with 400 and unknown events with 404', async () => {
+    const app = current();
     const org = app.organizationId;
     for (const params of [
       { limit: 101 },
@@ -432,6 +434,7 @@ describe('organization audit log', () => {
   });
 
   it('lists the actions it records, as GitBook audit event actions', async () => {
+    const app = current();
     const reply = await app.http('GET', `/v1/orgs/${app.organizationId}/audit-event-actions`);
     expect(reply.status).toBe(200);
     expectResponseMatches('listOrganizationAuditEventActions', 200, reply.body);
@@ -455,12 +458,13 @@ describe('organization audit log', () => {
   });
 
   it('keeps secrets out: token events yield nothing and no token hash is stored', async () => {
+    const app = current();
     await addUser(app);
     const hashes = (await app.built.storage.views.all('tokens')).map((t) => t.id);
     expect(hashes.length).toBeGreaterThan(1);
     const stored = JSON.stringify(await app.built.storage.views.all('audit_events'));
     for (const hash of hashes) expect(stored).not.toContain(hash);
-    const stream = new AuditStream();
+    const stream = new AuditStream(new AuditCatalog(FEATURES));
     const log = await app.built.storage.events.readAll(0, 100_000);
     const tokenEvents = log.filter((e) => e.type.startsWith('ApiToken'));
     expect(tokenEvents.length).toBeGreaterThan(0);
@@ -471,6 +475,7 @@ describe('organization audit log', () => {
   });
 
   it('the GitBook client reads the log', async () => {
+    const app = current();
     const org = app.organizationId;
     await send('POST', `/v1/orgs/${org}/spaces`, { title: 'Client' });
     const { data } = await app.api().orgs.listOrganizationAuditEvents(org, { limit: 3 });
@@ -480,6 +485,7 @@ describe('organization audit log', () => {
   });
 
   it('tails new audit events of one organization through the same mapping', async () => {
+    const app = current();
     const org = await addOrganization(app, 'Tail');
     const noise = await addOrganization(app, 'Tail noise');
     const lines: Json[] = [];
@@ -506,6 +512,7 @@ describe('organization audit log', () => {
   });
 
   it('rebuilds exactly the same audit log from the event log', async () => {
+    const app = current();
     const before = await dumpAudit(app.built.storage.views);
     expect(before.audit_events.length).toBeGreaterThan(20);
     const listed = await listAll(app.organizationId, { limit: 7 });

@@ -1,4 +1,5 @@
-import { addUser, removeDir, startTestApp, type TestApp } from '../support/app-harness';
+import { IdentityService } from '@app/identity/write/identity.commands';
+import { addUser, liveProjector, SETUP, useTestApp } from '../support/app-harness';
 
 interface Case {
   name: string;
@@ -11,13 +12,13 @@ interface Case {
 }
 
 describe('bad input, bad ids and bad tokens', () => {
-  let app: TestApp;
+  const current = useTestApp();
   let org: string;
   let space: string;
   let collection: string;
 
   beforeAll(async () => {
-    app = await startTestApp();
+    const app = current();
     org = app.organizationId;
     space = (
       (await app.http('POST', `/v1/orgs/${org}/spaces`, { body: { title: 'Target' } })).body as { id: string }
@@ -27,10 +28,6 @@ describe('bad input, bad ids and bad tokens', () => {
         id: string;
       }
     ).id;
-  });
-  afterAll(async () => {
-    await app.close();
-    removeDir(app.dataDir);
   });
 
   const cases = (): Case[] => [
@@ -217,6 +214,7 @@ describe('bad input, bad ids and bad tokens', () => {
   it.each(cases().map((c) => [c.name, c] as const))(
     '%s: 4xx in the envelope, nothing written',
     async (_name, c) => {
+      const app = current();
       // The ids are known only after beforeAll; rebuild the case with them.
       const live = cases().find((x) => x.name === c.name) as Case;
       const head = await app.built.storage.events.headPosition();
@@ -230,18 +228,15 @@ describe('bad input, bad ids and bad tokens', () => {
   );
 
   it('401 without a token, with a malformed header, and with an unknown or revoked token', async () => {
+    const app = current();
     const revoked = await addUser(app, { organizationId: org, role: 'admin' });
-    const { IdentityService } = await import('@app/identity/write/identity.commands');
     const tokens = await app.built.storage.views.find('tokens', {
       where: { userId: revoked.userId },
       limit: 10,
     });
     const tokenId = tokens.items[0].tokenId as string;
-    const result = await app.built.app
-      .get(IdentityService)
-      .revokeToken(revoked.userId, tokenId, { source: 'script', correlationId: 't', causationId: null });
-    const { Projector } = await import('@app/platform/projector/projector');
-    await app.built.app.get(Projector).waitFor(result.position);
+    const result = await app.built.app.get(IdentityService).revokeToken(revoked.userId, tokenId, SETUP);
+    await liveProjector(app).waitFor(result.position);
 
     for (const token of [null, 'not-a-bearer', 'gb_api_unknown', revoked.token]) {
       const headers: Record<string, string> = {};
@@ -254,6 +249,7 @@ describe('bad input, bad ids and bad tokens', () => {
   });
 
   it('404 for another organization resources, 403 when the role forbids; nothing written', async () => {
+    const app = current();
     const outsider = await addUser(app);
     const reader = await addUser(app, { organizationId: org, role: 'read' });
     const head = await app.built.storage.events.headPosition();

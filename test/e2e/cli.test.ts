@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
-import { join } from 'node:path';
+import { builtFile } from '../support/process-harness';
 
-const CLI = join(__dirname, '..', '..', 'dist', 'apps', 'cli', 'src', 'main.js');
+const CLI = builtFile('apps', 'cli', 'src', 'main.js');
 const run = (...args: string[]) => spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8' });
 
 describe('the command line', () => {

@@ -1,28 +1,21 @@
 import { type Collection, MemberRole } from '@gitbook/api';
-import { addOrganization, addUser, removeDir, startTestApp, type TestApp } from '../support/app-harness';
+import { addOrganization, addUser, useTestApp } from '../support/app-harness';
 import { expectResponseMatches } from '../support/openapi';
 
 describe('collections over HTTP', () => {
-  let app: TestApp;
-  let org: string;
-
-  beforeAll(async () => {
-    app = await startTestApp();
-    org = app.organizationId;
-  });
-  afterAll(async () => {
-    await app.close();
-    removeDir(app.dataDir);
-  });
+  const current = useTestApp();
 
   const create = async (body: { title?: string; parent?: string }) => {
-    const reply = await app.api().orgs.createCollection(org, body);
+    const app = current();
+    const reply = await app.api().orgs.createCollection(app.organizationId, body);
     expect(reply.status).toBe(201);
     expectResponseMatches('createCollection', 201, reply.data);
     return reply.data as Collection;
   };
 
   it('creates and gets a collection', async () => {
+    const app = current();
+    const org = app.organizationId;
     const created = await create({ title: 'Guides' });
     expect(created).toMatchObject({
       object: 'collection',
@@ -36,6 +29,7 @@ describe('collections over HTTP', () => {
   });
 
   it('updates title, description and default level; the response and a later GET agree', async () => {
+    const app = current();
     const created = await create({ title: 'Old' });
     const { data } = await app.api().collections.updateCollectionById(created.id, {
       title: 'New',
@@ -48,6 +42,8 @@ describe('collections over HTTP', () => {
   });
 
   it('lists collections of an organization, nested or top level only', async () => {
+    const app = current();
+    const org = app.organizationId;
     const top = await create({ title: 'Top' });
     const child = await create({ title: 'Child', parent: top.id });
     expect(child.parent).toBe(top.id);
@@ -61,6 +57,8 @@ describe('collections over HTTP', () => {
   });
 
   it('lists the spaces of a collection', async () => {
+    const app = current();
+    const org = app.organizationId;
     const guides = await create({ title: 'Handbook' });
     const space = await app.http('POST', `/v1/orgs/${org}/spaces`, {
       body: { title: 'Inside', parent: guides.id },
@@ -74,6 +72,7 @@ describe('collections over HTTP', () => {
   });
 
   it('moves a collection into another and before a sibling', async () => {
+    const app = current();
     const a = await create({ title: 'A' });
     const b = await create({ title: 'B' });
     const c = await create({ title: 'C', parent: b.id });
@@ -93,6 +92,8 @@ describe('collections over HTTP', () => {
   });
 
   it('transfers a collection with everything in it to another organization the caller administers', async () => {
+    const app = current();
+    const org = app.organizationId;
     const other = await addOrganization(app, 'Target');
     const root = await create({ title: 'Moving' });
     const sub = await create({ title: 'Sub', parent: root.id });
@@ -111,6 +112,7 @@ describe('collections over HTTP', () => {
   });
 
   it('deletes a collection (205); what it held moves up instead of disappearing', async () => {
+    const app = current();
     const box = await create({ title: 'Box' });
     const inner = await create({ title: 'Inner', parent: box.id });
     const reply = await app.api().collections.deleteCollectionById(box.id);
@@ -120,6 +122,8 @@ describe('collections over HTTP', () => {
   });
 
   it('enforces roles: readers cannot create, editors cannot delete', async () => {
+    const app = current();
+    const org = app.organizationId;
     const reader = await addUser(app, { organizationId: org, role: 'read' });
     const denied = await app.http('POST', `/v1/orgs/${org}/collections`, {
       token: reader.token,

@@ -1,5 +1,4 @@
-import { existsSync, mkdtempSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import gitbook from '@gitbook/api/spec/openapi.json';
 import { RequestMethod, type Type } from '@nestjs/common';
@@ -8,7 +7,8 @@ import { ModulesContainer } from '@nestjs/core';
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { chromium } from 'playwright-core';
-import { removeDir, startTestApp, type TestApp } from '../support/app-harness';
+import { type TestApp, useTestApp } from '../support/app-harness';
+import { tempDir } from '../support/temp-dir';
 
 // biome-ignore lint/suspicious/noExplicitAny: the document is walked as plain JSON
 type Json = Record<string, any>;
@@ -143,11 +143,11 @@ function gitbookOperationId(method: string, path: string): string | undefined {
 }
 
 describe('API reference', () => {
-  let app: TestApp;
+  const current = useTestApp();
   let doc: Json;
 
   beforeAll(async () => {
-    app = await startTestApp();
+    const app = current();
     // The document is built on its first request: two at once get the same one.
     const replies = await Promise.all([1, 2].map(() => app.http('GET', '/v1/openapi.json', { token: null })));
     for (const reply of replies) {
@@ -156,10 +156,6 @@ describe('API reference', () => {
     }
     expect(replies[1].body).toEqual(replies[0].body);
     doc = replies[0].body as Json;
-  });
-  afterAll(async () => {
-    await app?.close();
-    if (app) removeDir(app.dataDir);
   });
 
   it('serves a well-formed OpenAPI 3.1 document whose references all resolve and whose schemas compile', () => {
@@ -188,6 +184,7 @@ describe('API reference', () => {
   });
 
   it('has every controller route, named as GitBook names it where GitBook has the route', () => {
+    const app = current();
     const routes = controllerRoutes(app);
     expect(routes.length).toBeGreaterThan(15);
     for (const { method, path } of routes) {
@@ -249,6 +246,7 @@ describe('API reference', () => {
   });
 
   it('takes the PATCH /v1/spaces/{spaceId} body schema from the DTO, agreeing with the validation pipe', async () => {
+    const app = current();
     const body = doc.paths['/v1/spaces/{spaceId}'].patch.requestBody.content['application/json'].schema;
     const schema = resolve(doc, body.$ref) as Json;
     expect(Object.keys(schema.properties).sort()).toEqual(['defaultLevel', 'editMode', 'emoji', 'title']);
@@ -276,6 +274,7 @@ describe('API reference', () => {
   });
 
   it('renders the reference page in Chromium with every operation, fetching nothing from elsewhere', async () => {
+    const app = current();
     if (!existsSync(CHROMIUM)) {
       throw new Error(
         `${CHROMIUM} is missing: install Debian's chromium package (apt-get install -y chromium)`,
@@ -325,7 +324,7 @@ describe('API reference', () => {
         expect(rendered).toContain(text);
       }
 
-      const file = join(mkdtempSync(join(tmpdir(), 'docs-page-')), 'docs.png');
+      const file = join(tempDir('docs-page-'), 'docs.png');
       await page.screenshot({ path: file, fullPage: true });
       expect(statSync(file).size).toBeGreaterThan(30_000);
       expect(errors).toEqual([]);

@@ -1,17 +1,11 @@
-import { addOrganization, removeDir, startTestApp, type TestApp } from '../support/app-harness';
+import { addOrganization, useTestApp } from '../support/app-harness';
 import { endpointTour } from '../support/endpoint-tour';
 
 describe('every endpoint, standalone', () => {
-  let app: TestApp;
-  beforeAll(async () => {
-    app = await startTestApp();
-  });
-  afterAll(async () => {
-    await app.close();
-    removeDir(app.dataDir);
-  });
+  const current = useTestApp();
 
   it('completes the endpoint tour', async () => {
+    const app = current();
     const other = await addOrganization(app, 'Tour target');
     await endpointTour(
       app.api(),

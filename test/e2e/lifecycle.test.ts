@@ -2,7 +2,7 @@ import { Runtime } from '@app/composition/runtime';
 import { DAY_MS } from '@app/platform/domain/decider';
 import { Projector } from '@app/platform/projector/projector';
 import type { ReadStore } from '@app/platform/readstore/read-store.port';
-import { eventually, removeDir, startTestApp, type TestApp, tempDataDir } from '../support/app-harness';
+import { eventually, useTestApp } from '../support/app-harness';
 
 async function dump(views: ReadStore): Promise<Record<string, unknown[]>> {
   const out: Record<string, unknown[]> = {};
@@ -11,19 +11,10 @@ async function dump(views: ReadStore): Promise<Record<string, unknown[]>> {
 }
 
 describe('standalone lifecycle', () => {
-  let dataDir: string;
-  let app: TestApp;
-
-  beforeAll(async () => {
-    dataDir = tempDataDir();
-    app = await startTestApp({ dataDir });
-  });
-  afterAll(async () => {
-    await app.close();
-    removeDir(dataDir);
-  });
+  const current = useTestApp();
 
   it('keeps every write across a restart, and bootstraps only once', async () => {
+    let app = current();
     const org = app.organizationId;
     const collection = (await app.http('POST', `/v1/orgs/${org}/collections`, { body: { title: 'Kept' } }))
       .body as {
@@ -36,8 +27,7 @@ describe('standalone lifecycle', () => {
     const before = await dump(app.built.storage.views);
     const head = await app.built.storage.events.headPosition();
 
-    await app.close();
-    app = await startTestApp({ dataDir });
+    app = await current.restart();
 
     expect(await app.built.storage.events.headPosition()).toBe(head);
     expect(await dump(app.built.storage.views)).toEqual(before);
@@ -48,6 +38,7 @@ describe('standalone lifecycle', () => {
   });
 
   it('rebuilds every read model from the log exactly', async () => {
+    const app = current();
     const org = app.organizationId;
     for (let i = 0; i < 5; i++) {
       const s = (await app.http('POST', `/v1/orgs/${org}/spaces`, { body: { title: `S${i}` } })).body as {
@@ -64,6 +55,7 @@ describe('standalone lifecycle', () => {
   });
 
   it('replaying events already applied changes nothing', async () => {
+    const app = current();
     const before = await dump(app.built.storage.views);
     const all = await app.built.storage.events.readAll(0, 100_000);
     await app.built.app.get(Projector).apply(all);
@@ -71,6 +63,7 @@ describe('standalone lifecycle', () => {
   });
 
   it('purges a space deleted 8 days ago; it can no longer be restored', async () => {
+    const app = current();
     const org = app.organizationId;
     const space = (await app.http('POST', `/v1/orgs/${org}/spaces`, { body: { title: 'Doomed' } })).body as {
       id: string;
@@ -96,6 +89,7 @@ describe('standalone lifecycle', () => {
   });
 
   it('the periodic sweep recovers purges whose jobs were lost', async () => {
+    let app = current();
     const org = app.organizationId;
     const space = (await app.http('POST', `/v1/orgs/${org}/spaces`, { body: { title: 'Forgotten' } }))
       .body as {
@@ -103,8 +97,7 @@ describe('standalone lifecycle', () => {
     };
     await app.http('DELETE', `/v1/spaces/${space.id}`);
     // A restart with a fresh in-process queue loses the scheduled job; the sweep finds the purge again.
-    await app.close();
-    app = await startTestApp({ dataDir, clock: app.clock });
+    app = await current.restart();
     app.clock.advance(8 * DAY_MS);
     expect(await app.built.app.get(Runtime).sweep()).toBeGreaterThanOrEqual(1);
     await eventually(async () => (await app.http('GET', `/v1/spaces/${space.id}`)).status === 404);

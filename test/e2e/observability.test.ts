@@ -1,24 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import type { StandaloneOptions } from '@app/composition/create-app';
-import type { ManualClock } from '@app/platform/clock/clock';
-import type { Config } from '@app/platform/config/config';
-import { Projector } from '@app/platform/projector/projector';
 import { PURGE_JOB } from '@app/spaces/write/space-purge.job';
-import { BOOTSTRAP_TOKEN, removeDir, startTestApp, type TestApp } from '../support/app-harness';
+import { BOOTSTRAP_TOKEN, eventually, liveProjector, useTestApp } from '../support/app-harness';
 
-// startTestApp logs at error level to standard output; route this file's apps' logs, at info, into
-// memory so that the tests can read them.
-const mockLogLines: string[] = [];
-jest.mock('@app/composition/create-app', () => {
-  const actual = jest.requireActual('@app/composition/create-app');
-  return {
-    ...actual,
-    createStandaloneApp: (config: Config, clock: ManualClock) => {
-      const options: StandaloneOptions = { logDestination: { write: (line) => mockLogLines.push(line) } };
-      return actual.createStandaloneApp({ ...config, logLevel: 'info' }, clock, options);
-    },
-  };
-});
+// The app's log lines, at info level, kept in memory so that the tests can read them.
+const rawLogLines: string[] = [];
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -29,15 +14,7 @@ interface LogLine {
   [field: string]: unknown;
 }
 
-const logLines = (): LogLine[] => mockLogLines.map((line) => JSON.parse(line) as LogLine);
-
-async function eventually(check: () => boolean | Promise<boolean>, timeoutMs = 5000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
+const logLines = (): LogLine[] => rawLogLines.map((line) => JSON.parse(line) as LogLine);
 
 /** Value of one sample of the exposition, e.g. `events_appended_total` or `x{a="b"}`; undefined when absent. */
 function sample(exposition: string, series: string): number | undefined {
@@ -46,21 +23,16 @@ function sample(exposition: string, series: string): number | undefined {
 }
 
 describe('observability', () => {
-  let app: TestApp;
-
-  beforeAll(async () => {
-    app = await startTestApp();
-  });
-  afterAll(async () => {
-    await app.close();
-    removeDir(app.dataDir);
+  const current = useTestApp({
+    config: { logLevel: 'info' },
+    logDestination: { write: (line: string) => rawLogLines.push(line) },
   });
 
   const send = (method: string, path: string, headers: Record<string, string> = {}, body?: unknown) =>
-    fetch(`${app.url}${path}`, {
+    fetch(`${current().url}${path}`, {
       method,
       headers: {
-        authorization: `Bearer ${app.token}`,
+        authorization: `Bearer ${current().token}`,
         ...(body === undefined ? {} : { 'content-type': 'application/json' }),
         ...headers,
       },
@@ -68,7 +40,7 @@ describe('observability', () => {
     });
 
   const scrape = async () => {
-    const response = await fetch(`${app.url}/metrics`);
+    const response = await fetch(`${current().url}/metrics`);
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
     return response.text();
@@ -77,7 +49,7 @@ describe('observability', () => {
   const createSpace = async (requestId: string, title = 'Observed') => {
     const response = await send(
       'POST',
-      `/v1/orgs/${app.organizationId}/spaces`,
+      `/v1/orgs/${current().organizationId}/spaces`,
       { 'x-request-id': requestId },
       { title },
     );
@@ -87,6 +59,7 @@ describe('observability', () => {
 
   describe('correlation', () => {
     it('echoes X-Request-Id and carries it into the event metadata and the request log line', async () => {
+      const app = current();
       const { response, space } = await createSpace('abc-123');
       expect(response.headers.get('x-request-id')).toBe('abc-123');
 
@@ -104,6 +77,7 @@ describe('observability', () => {
     });
 
     it('generates an id when none (or a malformed one) is given, and echoes it on 401 and 404 too', async () => {
+      const app = current();
       const generated = await send('GET', '/v1/orgs');
       expect(generated.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
 
@@ -122,6 +96,7 @@ describe('observability', () => {
     });
 
     it('gives lines logged while serving a request its id, also after the body was read', async () => {
+      const app = current();
       const spy = jest
         .spyOn(app.built.storage.events, 'append')
         .mockRejectedValueOnce(new Error('disk on fire'));
@@ -142,6 +117,7 @@ describe('observability', () => {
     });
 
     it('runs the purge job under the deletion request id', async () => {
+      const app = current();
       const { space } = await createSpace('doomed-1', 'Doomed');
       expect((await send('DELETE', `/v1/spaces/${space.id}`, { 'x-request-id': 'delete-42' })).status).toBe(
         205,
@@ -163,8 +139,8 @@ describe('observability', () => {
     });
 
     it('never logs the token', () => {
-      expect(mockLogLines.length).toBeGreaterThan(0);
-      expect(mockLogLines.join('')).not.toContain(BOOTSTRAP_TOKEN);
+      expect(rawLogLines.length).toBeGreaterThan(0);
+      expect(rawLogLines.join('')).not.toContain(BOOTSTRAP_TOKEN);
     });
   });
 
@@ -194,7 +170,8 @@ describe('observability', () => {
     });
 
     it('reports projection lag while views are behind', async () => {
-      const projector = app.built.app.get(Projector);
+      const app = current();
+      const projector = liveProjector(app);
       await projector.stop();
       try {
         await app.built.storage.events.append(
@@ -242,6 +219,7 @@ describe('observability', () => {
 
   describe('GET /ready', () => {
     it('reports each dependency', async () => {
+      const app = current();
       const response = await fetch(`${app.url}/ready`);
       expect(response.status).toBe(200);
       const head = await app.built.storage.events.headPosition();
@@ -256,6 +234,7 @@ describe('observability', () => {
     });
 
     it('answers 503 naming the dependency that is down', async () => {
+      const app = current();
       const spy = jest
         .spyOn(app.built.storage.views, 'getCheckpoint')
         .mockRejectedValue(new Error('connection refused'));
@@ -277,6 +256,7 @@ describe('observability', () => {
     });
 
     it('keeps /health trivial', async () => {
+      const app = current();
       const response = await fetch(`${app.url}/health`);
       expect(response.status).toBe(200);
       expect(await response.json()).toEqual({ status: 'ok' });

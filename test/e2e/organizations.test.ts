@@ -1,18 +1,11 @@
-import { addOrganization, addUser, removeDir, startTestApp, type TestApp } from '../support/app-harness';
+import { addOrganization, addUser, useTestApp } from '../support/app-harness';
 import { expectResponseMatches } from '../support/openapi';
 
 describe('organizations over HTTP', () => {
-  let app: TestApp;
-
-  beforeAll(async () => {
-    app = await startTestApp();
-  });
-  afterAll(async () => {
-    await app.close();
-    removeDir(app.dataDir);
-  });
+  const current = useTestApp();
 
   it('lists the caller organizations (bootstrap admin) as the GitBook client reads them', async () => {
+    const app = current();
     const { data } = await app.api().orgs.listOrganizationsForAuthenticatedUser();
     expectResponseMatches('listOrganizationsForAuthenticatedUser', 200, data);
     expect(data.count).toBe(1);
@@ -21,6 +14,7 @@ describe('organizations over HTTP', () => {
   });
 
   it('gets an organization, with permissions computed from the caller role', async () => {
+    const app = current();
     const { data } = await app.api().orgs.getOrganizationById(app.organizationId);
     expectResponseMatches('getOrganizationById', 200, data);
     expect(data.id).toBe(app.organizationId);
@@ -32,6 +26,7 @@ describe('organizations over HTTP', () => {
   });
 
   it('pages through organizations with opaque page tokens', async () => {
+    const app = current();
     await addOrganization(app, 'Second');
     await addOrganization(app, 'Third');
     const first = await app.http('GET', '/v1/orgs?limit=2');
@@ -49,6 +44,7 @@ describe('organizations over HTTP', () => {
   });
 
   it('hides organizations the caller is not a member of (404)', async () => {
+    const app = current();
     const outsider = await addUser(app);
     const reply = await app.http('GET', `/v1/orgs/${app.organizationId}`, { token: outsider.token });
     expect(reply.status).toBe(404);

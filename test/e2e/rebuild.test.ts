@@ -7,7 +7,14 @@ import type { Projection } from '@app/platform/projector/projection';
 import { Projector } from '@app/platform/projector/projector';
 import type { Doc, ReadStore } from '@app/platform/readstore/read-store.port';
 import { SqliteReadStore } from '@app/platform/readstore/sqlite-read-store';
-import { removeDir, startTestApp, type TestApp, tempDataDir } from '../support/app-harness';
+import {
+  liveProjector,
+  removeDir,
+  type TestApp,
+  type TestAppOptions,
+  tempDataDir,
+  useTestApp,
+} from '../support/app-harness';
 
 type Resource = { id: string; [field: string]: unknown };
 type List = { items: Resource[]; count: number; next?: { page: string } };
@@ -194,56 +201,33 @@ async function rebuildWhileServing(
 
 async function expectSettled(app: TestApp, before: Snapshot, written: string[]): Promise<void> {
   const events = app.built.storage.events;
-  await app.built.app.get(Projector).waitFor(await events.headPosition());
+  await liveProjector(app).waitFor(await events.headPosition());
   for (const id of written) await ok(app, `/v1/spaces/${id}`);
   const after = await snapshot(app);
   expect(after.spaceList).toEqual(expect.arrayContaining([...before.spaceList, ...written]));
   expect(await dump(app.built.storage.views)).toEqual(await freshProjection(events));
 }
 
-describe('rebuild while serving', () => {
-  let dataDir: string;
-  let app: TestApp;
+/** Serves a populated app with the storage thread (`config` says otherwise), with a snapshot taken before any test. */
+function useServingApp(config: TestAppOptions['config'] = {}) {
+  const current = useTestApp({ config });
   let before: Snapshot;
-
   beforeAll(async () => {
-    dataDir = tempDataDir();
-    app = await startTestApp({ dataDir });
+    const app = current();
     await populate(app);
     before = await snapshot(app);
   });
-  afterAll(async () => {
-    await app.close();
-    removeDir(dataDir);
-  });
+  return { current, initial: () => before };
+}
 
-  it('in the server process: reads stay complete, writes land, and the result equals a fresh projection', async () => {
-    const views = app.built.storage.views;
-    const generation = await views.generation();
-    const projector = app.built.app.get(Projector);
-    const progress: number[] = [];
-
-    const run = await rebuildWhileServing(
-      app,
-      before,
-      () => projector.rebuild((position) => progress.push(position), { batchSize: 2 }),
-      () => progress.length >= 25,
-    );
-
-    expect(run.failures).toEqual([]);
-    expect(run.reads).toBeGreaterThan(10);
-    expect(run.written.length).toBeGreaterThan(0);
-    expect(await views.generation()).toBeGreaterThan(generation);
-    expect([...run.generations]).toEqual([generation, await views.generation()]);
-    expect(progress.at(-1)).toBeGreaterThanOrEqual(before.spaceList.length);
-    expect(run.applied).toBeGreaterThan(0);
-    await expectSettled(app, before, run.written);
-  });
+describe('rebuild while serving', () => {
+  const { current, initial } = useServingApp();
 
   it('from another process (the CLI): the server follows the switch and keeps projecting', async () => {
+    const app = current();
     // What `npm run cli -- rebuild` opens: its own connections to the same files.
-    const events = new SqliteEventStore({ path: join(dataDir, 'events.sqlite') });
-    const views = new SqliteReadStore({ path: join(dataDir, 'views.sqlite') });
+    const events = new SqliteEventStore({ path: join(app.dataDir, 'events.sqlite') });
+    const views = new SqliteReadStore({ path: join(app.dataDir, 'views.sqlite') });
     try {
       const generation = await views.generation();
       const cli = new Projector(events, views, PROJECTION_LIST);
@@ -261,7 +245,7 @@ describe('rebuild while serving', () => {
       });
       expect(reply.status).toBe(201);
       await ok(app, `/v1/spaces/${(reply.body as Resource).id}`);
-      await expectSettled(app, before, [...run.written, (reply.body as Resource).id]);
+      await expectSettled(app, initial(), [...run.written, (reply.body as Resource).id]);
     } finally {
       await events.close();
       await views.close();
@@ -269,41 +253,74 @@ describe('rebuild while serving', () => {
   });
 
   it('on a thread of its own (what the CLI runs): the server follows the switch and keeps projecting', async () => {
+    const app = current();
     const generation = await app.built.storage.views.generation();
     const progress: number[] = [];
     const run = await rebuildWhileServing(app, await snapshot(app), () =>
-      rebuildOnThread({ dataDir }, {}, (position) => progress.push(position)),
+      rebuildOnThread({ dataDir: app.dataDir }, {}, (position) => progress.push(position)),
     );
     expect(run.failures).toEqual([]);
     expect(run.applied).toBeGreaterThan(0);
     expect(progress.at(-1)).toBeGreaterThanOrEqual(run.applied);
     expect(await app.built.storage.views.generation()).toBeGreaterThan(generation);
-    await expectSettled(app, before, run.written);
+    await expectSettled(app, initial(), run.written);
   });
 
   it('on a thread: an unknown projection fails the rebuild and changes nothing', async () => {
+    const app = current();
     const generation = await app.built.storage.views.generation();
-    await expect(rebuildOnThread({ dataDir }, { projection: 'nope' })).rejects.toThrow(
+    await expect(rebuildOnThread({ dataDir: app.dataDir }, { projection: 'nope' })).rejects.toThrow(
       /unknown projection nope/,
     );
     expect(await app.built.storage.views.generation()).toBe(generation);
   });
+});
+
+describe('rebuild by the live projector of the serving thread', () => {
+  // In-thread: these rebuild with the app's live projector, which runs in process only without the storage thread.
+  const { current, initial } = useServingApp({ storageThread: false });
+
+  it('in the server process: reads stay complete, writes land, and the result equals a fresh projection', async () => {
+    const app = current();
+    const views = app.built.storage.views;
+    const generation = await views.generation();
+    const projector = app.built.app.get(Projector);
+    const progress: number[] = [];
+
+    const run = await rebuildWhileServing(
+      app,
+      initial(),
+      () => projector.rebuild((position) => progress.push(position), { batchSize: 2 }),
+      () => progress.length >= 25,
+    );
+
+    expect(run.failures).toEqual([]);
+    expect(run.reads).toBeGreaterThan(10);
+    expect(run.written.length).toBeGreaterThan(0);
+    expect(await views.generation()).toBeGreaterThan(generation);
+    expect([...run.generations]).toEqual([generation, await views.generation()]);
+    expect(progress.at(-1)).toBeGreaterThanOrEqual(initial().spaceList.length);
+    expect(run.applied).toBeGreaterThan(0);
+    await expectSettled(app, initial(), run.written);
+  });
 
   it('one projection: its views are replayed, the others copied, and the result equals a fresh projection', async () => {
+    const app = current();
     const projector = app.built.app.get(Projector);
-    expect(projector.rebuildScope('spaces').map((p) => p.name)).toEqual(['collections', 'spaces']);
+    expect(projector.rebuildScope('spaces').map((p) => p.name)).toEqual(['spaces']);
     expect(projector.rebuildScope('identity').map((p) => p.name)).toEqual(['identity']);
-    const current = await snapshot(app);
+    const latest = await snapshot(app);
 
-    const run = await rebuildWhileServing(app, current, () =>
+    const run = await rebuildWhileServing(app, latest, () =>
       projector.rebuild(undefined, { projection: 'spaces', batchSize: 5 }),
     );
 
     expect(run.failures).toEqual([]);
-    await expectSettled(app, current, run.written);
+    await expectSettled(app, latest, run.written);
   });
 
   it('rejects an unknown projection before touching anything', async () => {
+    const app = current();
     const generation = await app.built.storage.views.generation();
     await expect(app.built.app.get(Projector).rebuild(undefined, { projection: 'nope' })).rejects.toThrow(
       /unknown projection nope/,
@@ -324,11 +341,12 @@ function fixedVersion(projection: Projection): Projection {
 }
 
 describe('a rebuild promoted by another process while no event arrives', () => {
+  const current = useTestApp();
+
   it("the server's cached documents and answers follow the switch", async () => {
-    const dataDir = tempDataDir();
-    const app = await startTestApp({ dataDir });
-    const events = new SqliteEventStore({ path: join(dataDir, 'events.sqlite') });
-    const views = new SqliteReadStore({ path: join(dataDir, 'views.sqlite') });
+    const app = current();
+    const events = new SqliteEventStore({ path: join(app.dataDir, 'events.sqlite') });
+    const views = new SqliteReadStore({ path: join(app.dataDir, 'views.sqlite') });
     try {
       const created = await app.http('POST', `/v1/orgs/${app.organizationId}/spaces`, {
         body: { title: 'S' },
@@ -338,7 +356,7 @@ describe('a rebuild promoted by another process while no event arrives', () => {
       expect(((await ok(app, path)) as Resource).title).toBe('S');
       expect(((await ok(app, path)) as Resource).title).toBe('S');
       const changes: string[] = [];
-      app.built.app.get(Projector).onChange((changed) => changes.push(String(changed)));
+      liveProjector(app).onChange((changed) => changes.push(String(changed)));
 
       const cli = new Projector(events, views, PROJECTION_LIST.map(fixedVersion));
       await cli.rebuild();
@@ -352,8 +370,6 @@ describe('a rebuild promoted by another process while no event arrives', () => {
     } finally {
       await events.close();
       await views.close();
-      await app.close();
-      removeDir(dataDir);
     }
   });
 });

@@ -1,28 +1,21 @@
 import { MemberRole, type Space, SpaceEditMode } from '@gitbook/api';
-import { addOrganization, addUser, removeDir, startTestApp, type TestApp } from '../support/app-harness';
+import { addOrganization, addUser, useTestApp } from '../support/app-harness';
 import { expectResponseMatches, expectSchemaMatches } from '../support/openapi';
 
 describe('spaces over HTTP', () => {
-  let app: TestApp;
-  let org: string;
-
-  beforeAll(async () => {
-    app = await startTestApp();
-    org = app.organizationId;
-  });
-  afterAll(async () => {
-    await app.close();
-    removeDir(app.dataDir);
-  });
+  const current = useTestApp();
 
   const create = async (body: Record<string, unknown> = {}) => {
-    const reply = await app.api().orgs.createSpace(org, body);
+    const app = current();
+    const reply = await app.api().orgs.createSpace(app.organizationId, body);
     expect(reply.status).toBe(201);
     expectResponseMatches('createSpace', 201, reply.data);
     return reply.data as Space;
   };
 
   it('creates a space with counters at zero, and gets it (shareKey accepted)', async () => {
+    const app = current();
+    const org = app.organizationId;
     const space = await create({ title: 'API docs', emoji: '📘' });
     expect(space).toMatchObject({
       object: 'space',
@@ -42,6 +35,8 @@ describe('spaces over HTTP', () => {
   });
 
   it('lists an organization spaces in order', async () => {
+    const app = current();
+    const org = app.organizationId;
     const a = await create({ title: 'First' });
     const b = await create({ title: 'Second' });
     const { data } = await app.api().orgs.listSpacesInOrganizationById(org, { limit: 1000 });
@@ -52,6 +47,7 @@ describe('spaces over HTTP', () => {
   });
 
   it('updates editMode, title, defaultLevel and emoji; a GET after the response sees it', async () => {
+    const app = current();
     const space = await create({ title: 'Draft' });
     const { data } = await app.api().spaces.updateSpaceById(space.id, {
       editMode: SpaceEditMode.Locked,
@@ -67,6 +63,8 @@ describe('spaces over HTTP', () => {
   });
 
   it('deletes (205), keeps the space restorable, and restores it', async () => {
+    const app = current();
+    const org = app.organizationId;
     const space = await create({ title: 'Trash me' });
     const deleted = await app.api().spaces.deleteSpaceById(space.id);
     expect(deleted.status).toBe(205);
@@ -84,6 +82,8 @@ describe('spaces over HTTP', () => {
   });
 
   it('duplicates a space (201) with the same settings and a new id and revision', async () => {
+    const app = current();
+    const org = app.organizationId;
     const space = await create({ title: 'Original', emoji: '🎉', editMode: 'locked' });
     const copy = await app.api().spaces.duplicateSpace(space.id);
     expect(copy.status).toBe(201);
@@ -99,6 +99,8 @@ describe('spaces over HTTP', () => {
   });
 
   it('moves a space into a collection, before a sibling, and back to the top level', async () => {
+    const app = current();
+    const org = app.organizationId;
     const collection = (await app.api().orgs.createCollection(org, { title: 'Box' })).data;
     const first = await create({ title: 'one', parent: collection.id });
     const moving = await create({ title: 'two' });
@@ -120,6 +122,7 @@ describe('spaces over HTTP', () => {
   });
 
   it('transfers a space to another organization the caller administers', async () => {
+    const app = current();
     const other = await addOrganization(app, 'Destination');
     const space = await create({ title: 'Travelling' });
     const reply = await app.http('POST', `/v1/spaces/${space.id}/transfer`, {
@@ -133,6 +136,8 @@ describe('spaces over HTTP', () => {
   });
 
   it('refuses a transfer into an organization the caller does not administer', async () => {
+    const app = current();
+    const org = app.organizationId;
     const member = await addUser(app, { organizationId: org, role: 'admin' });
     const foreign = await addOrganization(app, 'Not theirs');
     const space = await create({ title: 'Stays' });
@@ -145,6 +150,8 @@ describe('spaces over HTTP', () => {
   });
 
   it('computes permissions from the role and enforces them', async () => {
+    const app = current();
+    const org = app.organizationId;
     const space = await create({ title: 'Guarded' });
     const commenter = await addUser(app, { organizationId: org, role: 'comment' });
     const seen = (await app.api(commenter.token).spaces.getSpaceById(space.id)).data;

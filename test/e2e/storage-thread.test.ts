@@ -15,7 +15,7 @@ const DAY_MS = 24 * 60 * 60 * 1000;
  * reaching its caches, reactions to the log (purges), rebuilds made elsewhere, and a thread that dies.
  */
 describe('storage thread', () => {
-  const current = useTestApp({ config: { storageThread: true } });
+  const current = useTestApp();
   const thread = (app: TestApp) => app.built.storage.thread as StorageThread;
 
   const createSpace = async (app: TestApp, title: string) => {

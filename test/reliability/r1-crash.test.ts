@@ -1,15 +1,12 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PROJECTION_LIST } from '@app/composition/catalog';
 import { SqliteEventStore } from '@app/platform/eventstore/sqlite-event-store';
 import { Projector } from '@app/platform/projector/projector';
 import type { ReadStore } from '@app/platform/readstore/read-store.port';
 import { SqliteReadStore } from '@app/platform/readstore/sqlite-read-store';
-import { freePort } from '../support/cluster-harness';
+import { builtFile, endProcess, type ServerProcess, startServer } from '../support/process-harness';
+import { removeDir, tempDir } from '../support/temp-dir';
 
-const MAIN = join(__dirname, '..', '..', 'dist', 'apps', 'standalone', 'src', 'main.js');
 const TOKEN = 'crash-test-bootstrap-token-0123456789';
 const WRITERS = 100;
 const CRASHES = 5;
@@ -20,48 +17,37 @@ async function dump(views: ReadStore): Promise<Record<string, unknown[]>> {
   return out;
 }
 
-/** The standalone server as its own process, so that SIGKILL is a real crash. */
+/** The standalone server (`npm start`) as its own process, so that SIGKILL is a real crash. */
 class Server {
-  private child?: ChildProcess;
+  private running?: ServerProcess;
   url = '';
-  constructor(private readonly dataDir: string) {}
+  constructor(
+    private readonly script: string,
+    private readonly dataDir: string,
+  ) {}
 
   async start(): Promise<void> {
-    const port = await freePort();
-    this.url = `http://127.0.0.1:${port}`;
-    this.child = spawn(process.execPath, [MAIN], {
-      env: {
-        ...process.env,
-        PORT: String(port),
-        DATA_DIR: this.dataDir,
-        BOOTSTRAP_TOKEN: TOKEN,
-        LOG_LEVEL: 'error',
-        REDIS_URL: '',
-      },
-      stdio: 'ignore',
-    });
-    const deadline = Date.now() + 20_000;
-    for (;;) {
-      try {
-        const ready = (await (await fetch(`${this.url}/ready`)).json()) as {
+    const env = {
+      ...process.env,
+      DATA_DIR: this.dataDir,
+      BOOTSTRAP_TOKEN: TOKEN,
+      LOG_LEVEL: 'error',
+      REDIS_URL: '',
+    };
+    this.running = await startServer('standalone', this.script, env, {
+      // Ready once the views have caught up with the log it recovered.
+      ready: async (url) => {
+        const ready = (await (await fetch(`${url}/ready`)).json()) as {
           log?: { head: number; projected: number };
         };
-        if (ready.log && ready.log.projected >= ready.log.head) return;
-      } catch {
-        // starting
-      }
-      if (Date.now() > deadline) throw new Error('server did not become ready');
-      await new Promise((r) => setTimeout(r, 50));
-    }
+        return ready.log !== undefined && ready.log.projected >= ready.log.head;
+      },
+    });
+    this.url = this.running.url;
   }
 
   kill(): Promise<void> {
-    return new Promise((resolve) => {
-      const child = this.child;
-      if (!child || child.exitCode !== null) return resolve();
-      child.once('exit', () => resolve());
-      child.kill('SIGKILL');
-    });
+    return this.running ? endProcess(this.running.process, 'SIGKILL') : Promise.resolve();
   }
 }
 
@@ -70,13 +56,12 @@ describe('R1 crash durability', () => {
   let server: Server;
 
   beforeAll(() => {
-    if (!existsSync(MAIN)) throw new Error('dist/ is missing: run `npm run build` first');
-    dataDir = mkdtempSync(join(tmpdir(), 'crash-'));
-    server = new Server(dataDir);
+    dataDir = tempDir('crash-');
+    server = new Server(builtFile('apps', 'standalone', 'src', 'main.js'), dataDir);
   });
   afterAll(async () => {
-    await server.kill();
-    rmSync(dataDir, { recursive: true, force: true });
+    await server?.kill();
+    if (dataDir) removeDir(dataDir);
   });
 
   it(`keeps every acknowledged write through ${CRASHES} SIGKILLs under ${WRITERS} concurrent writers`, async () => {
@@ -146,13 +131,13 @@ describe('R1 crash durability', () => {
     const all = await events.readAll(0, 10_000_000);
     expect(new Set(all.map((e) => e.id)).size).toBe(all.length);
     const live = new SqliteReadStore({ path: join(dataDir, 'views.sqlite') });
-    const freshDir = mkdtempSync(join(tmpdir(), 'crash-fresh-'));
+    const freshDir = tempDir('crash-fresh-');
     const fresh = new SqliteReadStore({ path: join(freshDir, 'views.sqlite') });
     const projector = new Projector(events, fresh, PROJECTION_LIST);
     await projector.prepare();
     await projector.apply(all);
     expect(await dump(live)).toEqual(await dump(fresh));
     await Promise.all([events.close(), live.close(), fresh.close()]);
-    rmSync(freshDir, { recursive: true, force: true });
+    removeDir(freshDir);
   }, 180_000);
 });

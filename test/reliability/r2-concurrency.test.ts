@@ -1,22 +1,15 @@
-import { removeDir, startTestApp, type TestApp } from '../support/app-harness';
+import { type TestApp, useTestApp } from '../support/app-harness';
 
 describe.each([
-  ['projector on the serving thread', false],
   ['storage thread', true],
+  // In-thread too: STORAGE_THREAD=0 is a setting of `npm start`, and commits there take another path.
+  ['projector on the serving thread', false],
 ])('R2 concurrency: concurrent updates and optimistic concurrency over HTTP (%s)', (_mode, storageThread) => {
-  let app: TestApp;
-  let org: string;
-
-  beforeAll(async () => {
-    app = await startTestApp({ config: { storageThread } });
-    org = app.organizationId;
-  });
-  afterAll(async () => {
-    await app.close();
-    removeDir(app.dataDir);
-  });
+  const current = useTestApp({ config: { storageThread } });
 
   it('50 concurrent updates of one space: no 5xx, no lost update', async () => {
+    const app = current();
+    const org = app.organizationId;
     const space = (await app.http('POST', `/v1/orgs/${org}/spaces`, { body: { title: 'Contended' } }))
       .body as {
       id: string;
@@ -46,6 +39,8 @@ describe.each([
   ])(
     '%s: GET returns the stream revision as ETag; a stale If-Match gets 412 and changes nothing',
     async (_n, path, create, body) => {
+      const app = current();
+      const org = app.organizationId;
       const created = await app.http('POST', create(org), { body });
       expect(created.headers.get('etag')).toBe('"0"');
       const id = (created.body as { id: string }).id;

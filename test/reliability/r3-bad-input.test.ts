@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import type { FastifyInstance } from 'fastify';
-import { removeDir, startTestApp, type TestApp } from '../support/app-harness';
+import { useTestApp } from '../support/app-harness';
 import {
   acceptedQueries,
   type BodyCategory,
@@ -44,7 +44,7 @@ function acceptedProblem(reply: RawReply): string | undefined {
 }
 
 describe('R3 bad input on every route, generated from its DTO metadata', () => {
-  let app: TestApp;
+  const current = useTestApp();
   let table: RouteTable;
   let ids: Record<string, string>;
   let maxParamLength: number;
@@ -52,7 +52,7 @@ describe('R3 bad input on every route, generated from its DTO metadata', () => {
   const covered = new Map<string, Set<string>>();
 
   beforeAll(async () => {
-    app = await startTestApp();
+    const app = current();
     table = routeTable(app.built.app);
     const world = await createWorld(app, 'R3');
     ids = await pathIds(app, world, table.api);
@@ -63,10 +63,6 @@ describe('R3 bad input on every route, generated from its DTO metadata', () => {
     };
     maxParamLength = config.routerOptions?.maxParamLength ?? config.maxParamLength ?? 100;
     bodyLimit = fastify.initialConfig.bodyLimit ?? 1024 * 1024;
-  });
-  afterAll(async () => {
-    await app?.close();
-    if (app) removeDir(app.dataDir);
   });
 
   /** Routes every part of which can be filled; the others fail the first test, and the coverage test. */
@@ -88,6 +84,7 @@ describe('R3 bad input on every route, generated from its DTO metadata', () => {
     request: (route: Route, value: T) => Promise<{ reply: RawReply; expected: Expectation | 'no 5xx' }>,
     runs = RUNS,
   ): Promise<string[]> {
+    const app = current();
     const failures: string[] = [];
     for (const route of checkable()) {
       const arbitrary = arbitraryFor(route);
@@ -148,9 +145,14 @@ describe('R3 bad input on every route, generated from its DTO metadata', () => {
               baseBody(route),
             ),
       async (route, [bad, body]) => ({
-        reply: await send(app, route.method, fillPath(route, ids, { name: bad.name, segment: bad.segment }), {
-          raw: body && JSON.stringify(body),
-        }),
+        reply: await send(
+          current(),
+          route.method,
+          fillPath(route, ids, { name: bad.name, segment: bad.segment }),
+          {
+            raw: body && JSON.stringify(body),
+          },
+        ),
         expected: bad,
       }),
     );
@@ -175,7 +177,7 @@ describe('R3 bad input on every route, generated from its DTO metadata', () => {
         return cases && fc.tuple(cases, baseBody(route));
       },
       async (route, [bad, body]) => ({
-        reply: await send(app, route.method, fillPath(route, ids), {
+        reply: await send(current(), route.method, fillPath(route, ids), {
           query: encodeQuery(bad.pairs),
           raw: body && JSON.stringify(body),
         }),
@@ -190,7 +192,7 @@ describe('R3 bad input on every route, generated from its DTO metadata', () => {
       'query: accepted values',
       (route) => (route.query && route.method === 'GET' ? acceptedQueries(dtoModel(route.query)) : undefined),
       async (route, pairs) => ({
-        reply: await send(app, route.method, fillPath(route, ids), { query: encodeQuery(pairs) }),
+        reply: await send(current(), route.method, fillPath(route, ids), { query: encodeQuery(pairs) }),
         expected: 'no 5xx' as const,
       }),
     );
@@ -216,7 +218,7 @@ describe('R3 bad input on every route, generated from its DTO metadata', () => {
       `body: ${category}`,
       (route) => (route.body ? bodyCases(dtoModel(route.body), category) : undefined),
       async (route, bad) => ({
-        reply: await send(app, route.method, fillPath(route, ids), { raw: bad.raw }),
+        reply: await send(current(), route.method, fillPath(route, ids), { raw: bad.raw }),
         expected: bad,
       }),
     );
@@ -228,7 +230,7 @@ describe('R3 bad input on every route, generated from its DTO metadata', () => {
       'body: malformed JSON',
       (route) => (hasBody(route) ? malformedJson(baseBody(route).map((b) => b ?? {})) : undefined),
       async (route, bad) => ({
-        reply: await send(app, route.method, fillPath(route, ids), { raw: bad.raw }),
+        reply: await send(current(), route.method, fillPath(route, ids), { raw: bad.raw }),
         expected: bad,
       }),
     );
@@ -240,7 +242,7 @@ describe('R3 bad input on every route, generated from its DTO metadata', () => {
       'body: over the size limit',
       (route) => (hasBody(route) ? oversized(bodyLimit) : undefined),
       async (route, bad) => ({
-        reply: await send(app, route.method, fillPath(route, ids), { raw: bad.raw }),
+        reply: await send(current(), route.method, fillPath(route, ids), { raw: bad.raw }),
         expected: bad,
       }),
       OVERSIZED_RUNS,

@@ -1,6 +1,6 @@
 import { ROLES, type Role } from '@app/platform/domain/roles';
 import fc from 'fast-check';
-import { removeDir, startTestApp, type TestApp } from '../support/app-harness';
+import { type TestApp, useTestApp } from '../support/app-harness';
 import { dtoModel } from '../support/dto-model';
 import { answerProblem, envelopeProblem, logHead, type RawReply, send } from '../support/http-checks';
 import {
@@ -32,6 +32,7 @@ function below(role: Role): Role | undefined {
 }
 
 describe('R4 authorization matrix on every route, from its declared least role', () => {
+  const current = useTestApp();
   let app: TestApp;
   let table: RouteTable;
   let world: World;
@@ -42,7 +43,7 @@ describe('R4 authorization matrix on every route, from its declared least role',
   const covered = new Map<string, Set<string>>();
 
   beforeAll(async () => {
-    app = await startTestApp();
+    app = current();
     table = routeTable(app.built.app);
     world = await createWorld(app, 'R4');
     ids = await pathIds(app, world, table.api);
@@ -50,11 +51,6 @@ describe('R4 authorization matrix on every route, from its declared least role',
     revoked = await revokedToken(app, world);
     for (const role of ROLES) members.set(role, await memberOf(app, world, role));
   });
-  afterAll(async () => {
-    await app?.close();
-    if (app) removeDir(app.dataDir);
-  });
-
   const checkable = () =>
     table.api.filter((route) => route.problems.length === 0 && route.pathParams.every((p) => p.name in ids));
 

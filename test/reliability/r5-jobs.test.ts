@@ -10,9 +10,9 @@ import {
 } from '@app/platform/jobs';
 import { PURGE_JOB, SpacePurges } from '@app/spaces/write/space-purge.job';
 import { Queue } from 'bullmq';
-import { removeDir, startTestApp } from '../support/app-harness';
+import { withTestApp } from '../support/app-harness';
 import { recordingLogger } from '../support/recording-logger';
-import { RedisProcess } from './redis-process';
+import { RedisProcess } from '../support/redis-process';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -155,67 +155,65 @@ describe('R5 jobs under faults', () => {
     expect(await queue.state('purge-like', 'purge-1')).toBe('completed');
   });
 
-  it('standalone on BullMQ: a deletion scheduled again and again purges the space once', async () => {
-    const app = await startTestApp({ config: { redisUrl: redis.url } });
-    const promoter = new Queue(PURGE_JOB, { connection: { url: redis.url } });
-    try {
-      const created = await app.http('POST', `/v1/orgs/${app.organizationId}/spaces`, {
-        body: { title: 'To be purged' },
-      });
-      const spaceId = (created.body as { id: string }).id;
-      expect((await app.http('DELETE', `/v1/spaces/${spaceId}`)).status).toBe(205);
-      const stream = `space-${spaceId}`;
-      const deletion = (await app.built.storage.events.readStream(stream)).find(
-        (e) => e.type === 'SpaceDeleted',
-      ) as RecordedEvent;
-      const jobId = `purge-${deletion.id}`;
-      const jobs = app.built.storage.jobs;
-      // The log reaction scheduled the purge, 7 days out.
-      await until(async () => (await jobs.state(PURGE_JOB, jobId)) === 'delayed', 5000, 'purge scheduled');
+  it('standalone on BullMQ: a deletion scheduled again and again purges the space once', () =>
+    withTestApp({ config: { redisUrl: redis.url } }, async (app) => {
+      const promoter = new Queue(PURGE_JOB, { connection: { url: redis.url } });
+      try {
+        const created = await app.http('POST', `/v1/orgs/${app.organizationId}/spaces`, {
+          body: { title: 'To be purged' },
+        });
+        const spaceId = (created.body as { id: string }).id;
+        expect((await app.http('DELETE', `/v1/spaces/${spaceId}`)).status).toBe(205);
+        const stream = `space-${spaceId}`;
+        const deletion = (await app.built.storage.events.readStream(stream)).find(
+          (e) => e.type === 'SpaceDeleted',
+        ) as RecordedEvent;
+        const jobId = `purge-${deletion.id}`;
+        const jobs = app.built.storage.jobs;
+        // The log reaction scheduled the purge, 7 days out.
+        await until(async () => (await jobs.state(PURGE_JOB, jobId)) === 'delayed', 5000, 'purge scheduled');
 
-      app.clock.advance(8 * DAY_MS);
-      const purges = app.built.app.get(SpacePurges, { strict: false });
-      const sweeps = await Promise.all([
-        purges.react(deletion),
-        purges.react(deletion),
-        app.built.runtime.sweep(),
-        app.built.runtime.sweep(),
-      ]);
-      expect(sweeps.slice(2)).toEqual([1, 1]);
-      expect(await promoter.getJobCounts('delayed', 'waiting', 'active', 'completed')).toEqual({
-        delayed: 1,
-        waiting: 0,
-        active: 0,
-        completed: 0,
-      });
-      // BullMQ schedules by wall-clock time, which the test clock does not move: promote the job.
-      await (await promoter.getJob(toBullJobId(jobId)))?.promote();
-      await until(async () => (await jobs.state(PURGE_JOB, jobId)) === 'completed', 10_000, 'purged');
+        app.clock.advance(8 * DAY_MS);
+        const purges = app.built.app.get(SpacePurges, { strict: false });
+        const sweeps = await Promise.all([
+          purges.react(deletion),
+          purges.react(deletion),
+          app.built.runtime.sweep(),
+          app.built.runtime.sweep(),
+        ]);
+        expect(sweeps.slice(2)).toEqual([1, 1]);
+        expect(await promoter.getJobCounts('delayed', 'waiting', 'active', 'completed')).toEqual({
+          delayed: 1,
+          waiting: 0,
+          active: 0,
+          completed: 0,
+        });
+        // BullMQ schedules by wall-clock time, which the test clock does not move: promote the job.
+        await (await promoter.getJob(toBullJobId(jobId)))?.promote();
+        await until(async () => (await jobs.state(PURGE_JOB, jobId)) === 'completed', 10_000, 'purged');
 
-      // The same cause again after the purge: the job id is still known, nothing runs.
-      await purges.react(deletion);
-      await app.built.runtime.sweep();
-      // Even a second job for the same deletion under another id changes nothing: the purge is a no-op.
-      const data = deletion.data as { spaceId: string; deletedAt: string; purgeAfter: string };
-      await jobs.enqueue(
-        PURGE_JOB,
-        { ...data, deletionEventId: deletion.id, correlationId: deletion.metadata.correlationId },
-        { jobId: `${jobId}-again`, attempts: 1 },
-      );
-      await until(
-        async () => (await jobs.state(PURGE_JOB, `${jobId}-again`)) === 'completed',
-        10_000,
-        'rerun',
-      );
-      await jobs.drain(5000);
+        // The same cause again after the purge: the job id is still known, nothing runs.
+        await purges.react(deletion);
+        await app.built.runtime.sweep();
+        // Even a second job for the same deletion under another id changes nothing: the purge is a no-op.
+        const data = deletion.data as { spaceId: string; deletedAt: string; purgeAfter: string };
+        await jobs.enqueue(
+          PURGE_JOB,
+          { ...data, deletionEventId: deletion.id, correlationId: deletion.metadata.correlationId },
+          { jobId: `${jobId}-again`, attempts: 1 },
+        );
+        await until(
+          async () => (await jobs.state(PURGE_JOB, `${jobId}-again`)) === 'completed',
+          10_000,
+          'rerun',
+        );
+        await jobs.drain(5000);
 
-      const types = (await app.built.storage.events.readStream(stream)).map((e) => e.type);
-      expect(types).toEqual(['SpaceCreated', 'SpaceDeleted', 'SpacePurged']);
-      expect((await promoter.getJobCounts('completed', 'failed')).failed).toBe(0);
-    } finally {
-      await promoter.close();
-      await app.close();
-      removeDir(app.dataDir);
-    }
-  });
+        const types = (await app.built.storage.events.readStream(stream)).map((e) => e.type);
+        expect(types).toEqual(['SpaceCreated', 'SpaceDeleted', 'SpacePurged']);
+        expect((await promoter.getJobCounts('completed', 'failed')).failed).toBe(0);
+      } finally {
+        await promoter.close();
+      }
+    }));
 });

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { RATE_LIMIT_NAMESPACE } from '@app/platform/http/rate-limit';
 import { Redis } from 'ioredis';
-import { addUser, type Reply, removeDir, startTestApp, type TestApp } from '../support/app-harness';
-import { RedisProcess } from './redis-process';
+import { addUser, type Reply, useTestApp, withTestApp, withTestApps } from '../support/app-harness';
+import { RedisProcess } from '../support/redis-process';
 
 const MAX = 5;
 const WINDOW_MS = 2000;
@@ -26,19 +26,12 @@ function expectResetWithinWindow(reply: Reply, windowMs: number): void {
 }
 
 describe('R6 limits: per-token rate limit and body size', () => {
-  let app: TestApp;
-
-  beforeAll(async () => {
-    app = await startTestApp({
-      config: { rateLimitMax: MAX, rateLimitWindowMs: WINDOW_MS, bodyLimitBytes: 4096 },
-    });
-  });
-  afterAll(async () => {
-    await app.close();
-    removeDir(app.dataDir);
+  const current = useTestApp({
+    config: { rateLimitMax: MAX, rateLimitWindowMs: WINDOW_MS, bodyLimitBytes: 4096 },
   });
 
   it('counts down per token, answers 429 above the limit, and lets the token in again after the window', async () => {
+    const app = current();
     const { token } = await addUser(app);
     const { token: other } = await addUser(app);
     const replies: Reply[] = [];
@@ -77,6 +70,7 @@ describe('R6 limits: per-token rate limit and body size', () => {
   });
 
   it('counts requests without a token against their address, apart from tokens', async () => {
+    const app = current();
     const anonymous = await app.http('GET', '/v1/orgs', { token: null });
     expect(anonymous.status).toBe(401);
     expect(limitHeaders(anonymous).limit).toBe(String(MAX));
@@ -86,6 +80,7 @@ describe('R6 limits: per-token rate limit and body size', () => {
   });
 
   it('refuses a body over the configured size with 413 in the envelope', async () => {
+    const app = current();
     const { token } = await addUser(app, { organizationId: app.organizationId, role: 'admin' });
     const big = JSON.stringify({ title: 'z'.repeat(5000) });
     const tooLarge = await app.http('POST', `/v1/orgs/${app.organizationId}/spaces`, { token, raw: big });
@@ -98,17 +93,12 @@ describe('R6 limits: per-token rate limit and body size', () => {
     expect(fits.status).toBe(201);
   });
 
-  it('RATE_LIMIT_MAX=0 turns the limit off', async () => {
-    const unlimited = await startTestApp({ config: { rateLimitMax: 0 } });
-    try {
+  it('RATE_LIMIT_MAX=0 turns the limit off', () =>
+    withTestApp({ config: { rateLimitMax: 0 } }, async (unlimited) => {
       const reply = await unlimited.http('GET', '/v1/orgs');
       expect(reply.status).toBe(200);
       expect(limitHeaders(reply).limit).toBeNull();
-    } finally {
-      await unlimited.close();
-      removeDir(unlimited.dataDir);
-    }
-  });
+    }));
 
   it('two instances on the same Redis share the count of a token, keyed by a hash of it', async () => {
     // A Redis of this test's own: with REDIS_URL the apps' purge workers would also take jobs from
@@ -117,34 +107,32 @@ describe('R6 limits: per-token rate limit and body size', () => {
     const redisUrl = server.url;
     const bootstrapToken = `r6-${randomBytes(16).toString('hex')}`;
     const config = { rateLimitMax: 8, rateLimitWindowMs: 10_000, redisUrl, bootstrapToken };
-    const [a, b] = await Promise.all([startTestApp({ config }), startTestApp({ config })]);
     try {
-      // Each start-up made one request with the token already.
-      const seen: number[] = [];
-      for (const instance of [a, b, a, b, a, b]) {
-        const reply = await instance.http('GET', '/v1/orgs');
-        expect(reply.status).toBe(200);
-        seen.push(Number(reply.headers.get('x-ratelimit-remaining')));
-      }
-      expect(seen).toEqual([5, 4, 3, 2, 1, 0]);
-      const refusedByA = await a.http('GET', '/v1/orgs');
-      const refusedByB = await b.http('GET', '/v1/orgs');
-      expect([refusedByA.status, refusedByB.status]).toEqual([429, 429]);
-      expect(refusedByB.body).toEqual({ error: { code: 429, message: expect.any(String) } });
+      await withTestApps([{ config }, { config }], async ([a, b]) => {
+        // Each start-up made one request with the token already.
+        const seen: number[] = [];
+        for (const instance of [a, b, a, b, a, b]) {
+          const reply = await instance.http('GET', '/v1/orgs');
+          expect(reply.status).toBe(200);
+          seen.push(Number(reply.headers.get('x-ratelimit-remaining')));
+        }
+        expect(seen).toEqual([5, 4, 3, 2, 1, 0]);
+        const refusedByA = await a.http('GET', '/v1/orgs');
+        const refusedByB = await b.http('GET', '/v1/orgs');
+        expect([refusedByA.status, refusedByB.status]).toEqual([429, 429]);
+        expect(refusedByB.body).toEqual({ error: { code: 429, message: expect.any(String) } });
 
-      const redis = new Redis(redisUrl);
-      try {
-        const keys = await redis.keys(`${RATE_LIMIT_NAMESPACE}*`);
-        expect(keys.length).toBeGreaterThan(0);
-        expect(keys.filter((key) => key.includes(bootstrapToken))).toEqual([]);
-      } finally {
-        redis.disconnect();
-      }
+        const redis = new Redis(redisUrl);
+        try {
+          const keys = await redis.keys(`${RATE_LIMIT_NAMESPACE}*`);
+          expect(keys.length).toBeGreaterThan(0);
+          expect(keys.filter((key) => key.includes(bootstrapToken))).toEqual([]);
+        } finally {
+          redis.disconnect();
+        }
+      });
     } finally {
-      await Promise.all([a.close(), b.close()]);
       await server.stop();
-      removeDir(a.dataDir);
-      removeDir(b.dataDir);
     }
   });
 });

@@ -1,7 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { createStandaloneApp } from '@app/composition/create-app';
 import { IdentityService } from '@app/identity/write/identity.commands';
 import { OrganizationService } from '@app/organizations/write/organization.commands';
@@ -15,12 +12,32 @@ import {
 } from '@app/platform/config/config';
 import { hashSecret } from '@app/platform/domain/ids';
 import type { Role } from '@app/platform/domain/roles';
+import type { LogDestination } from '@app/platform/observability/logger';
 import { LIVE_PROJECTOR, type LiveProjector } from '@app/platform/projector/projector';
 import type { CommandContext } from '@app/platform/write/command-context';
 import { GitBookAPI } from '@gitbook/api';
+import { removeDir, tempDir } from './temp-dir';
+
+export { removeDir } from './temp-dir';
 
 export const BOOTSTRAP_TOKEN = 'test-bootstrap-token-0123456789abcdef';
+/** The context of commands a test runs directly on the app's services, as a script would. */
 export const SETUP: CommandContext = { source: 'script', correlationId: 'test-setup', causationId: null };
+
+export interface TestAppOptions {
+  /** The data directory; a new temporary one when absent. */
+  dataDir?: string;
+  /** The app's clock, which the test can move; a new one (at real time) when absent. */
+  clock?: ManualClock;
+  /**
+   * Single settings over what `npm start` runs (storage thread included): limits, `redisUrl` for BullMQ
+   * and the rate limit store, … `storageThread: false` runs the projector on the serving thread: only
+   * for a suite that needs it, saying why where it opts out.
+   */
+  config?: Partial<Config>;
+  /** Where the app's JSON log lines go; standard output when absent. */
+  logDestination?: LogDestination;
+}
 
 export interface TestApp {
   url: string;
@@ -60,16 +77,14 @@ export function liveProjector(app: TestApp): LiveProjector {
 }
 
 export function tempDataDir(): string {
-  return mkdtempSync(join(tmpdir(), 'docs-data-'));
+  return tempDir('docs-data-');
 }
 
 /**
- * Starts the standalone app on a free port over a data directory, with a clock the test can move.
- * `config` overrides single settings (limits, `redisUrl` for BullMQ and the rate limit store, …).
+ * Starts the standalone app on a free port over a data directory, with a clock the test can move, as
+ * `npm start` runs it: with its storage thread (which runs compiled code: `npm run build` first).
  */
-export async function startTestApp(
-  options: { dataDir?: string; clock?: ManualClock; config?: Partial<Config> } = {},
-): Promise<TestApp> {
+export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const dataDir = options.dataDir ?? tempDataDir();
   const clock = options.clock ?? new ManualClock();
   const config: Config = {
@@ -83,10 +98,26 @@ export async function startTestApp(
     rateLimitMax: DEFAULT_RATE_LIMIT_MAX,
     rateLimitWindowMs: DEFAULT_RATE_LIMIT_WINDOW_MS,
     bodyLimitBytes: DEFAULT_BODY_LIMIT_BYTES,
+    storageThread: true,
     ...options.config,
   };
-  const built = await createStandaloneApp(config, clock);
-  await built.app.listen({ port: 0, host: '127.0.0.1' });
+  let built: Awaited<ReturnType<typeof createStandaloneApp>> | undefined;
+  try {
+    built = await createStandaloneApp(config, clock, { logDestination: options.logDestination });
+    await built.app.listen({ port: 0, host: '127.0.0.1' });
+    return await testApp(built, config, clock);
+  } catch (error) {
+    await built?.app.close();
+    if (options.dataDir === undefined) removeDir(dataDir);
+    throw error;
+  }
+}
+
+async function testApp(
+  built: Awaited<ReturnType<typeof createStandaloneApp>>,
+  config: Config,
+  clock: ManualClock,
+): Promise<TestApp> {
   const url = (await built.app.getUrl()).replace('[::1]', '127.0.0.1');
   const token = config.bootstrapToken ?? BOOTSTRAP_TOKEN;
   const http: TestApp['http'] = async (method, path, opts = {}) => {
@@ -105,7 +136,7 @@ export async function startTestApp(
   const me = await built.storage.views.get<TokenDoc>('tokens', hashSecret(token));
   return {
     url,
-    dataDir,
+    dataDir: config.dataDir,
     clock,
     token,
     organizationId: orgs.items[0].id,
@@ -119,24 +150,58 @@ export async function startTestApp(
   };
 }
 
-export function removeDir(dir: string): void {
-  rmSync(dir, { recursive: true, force: true });
+/** The app of the enclosing `describe` (see `useTestApp`). */
+export interface CurrentTestApp {
+  (): TestApp;
+  /** Closes the app and starts it again over the same data directory and clock, as a server restarts. */
+  restart(): Promise<TestApp>;
 }
 
 /** Starts a standalone app for the enclosing `describe` and removes it with its data afterwards. */
-export function useTestApp(options: Parameters<typeof startTestApp>[0] = {}): () => TestApp {
+export function useTestApp(options: TestAppOptions = {}): CurrentTestApp {
   let app: TestApp | undefined;
+  let dataDir: string | undefined;
   beforeAll(async () => {
     app = await startTestApp(options);
+    dataDir = app.dataDir;
   });
   afterAll(async () => {
     await app?.close();
-    if (app) removeDir(app.dataDir);
+    if (dataDir) removeDir(dataDir);
   });
-  return () => {
+  const current = () => {
     if (!app) throw new Error('the test app is not started yet');
     return app;
   };
+  const restart = async () => {
+    const previous = current();
+    app = undefined;
+    await previous.close();
+    app = await startTestApp({ ...options, dataDir: previous.dataDir, clock: previous.clock });
+    return app;
+  };
+  return Object.assign(current, { restart });
+}
+
+/** Runs `use` with an app of its own, closed and removed with its data afterwards: an app for one test. */
+export function withTestApp<T>(options: TestAppOptions, use: (app: TestApp) => Promise<T>): Promise<T> {
+  return withTestApps([options], ([app]) => use(app));
+}
+
+/** `withTestApp` for several apps at once, one per options, started together. */
+export async function withTestApps<T>(
+  options: TestAppOptions[],
+  use: (apps: TestApp[]) => Promise<T>,
+): Promise<T> {
+  const started = await Promise.allSettled(options.map((each) => startTestApp(each)));
+  const apps = started.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
+  try {
+    for (const result of started) if (result.status === 'rejected') throw result.reason;
+    return await use(apps);
+  } finally {
+    await Promise.all(apps.map((app) => app.close()));
+    for (const app of apps) removeDir(app.dataDir);
+  }
 }
 
 /** A new user with a token and, when given, a membership with `role`; views are up to date on return. */

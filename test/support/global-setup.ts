@@ -1,39 +1,4 @@
-import { spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-
-/** A free TCP port on loopback. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const address = srv.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
-async function waitForRedis(port: number): Promise<void> {
-  const { default: Redis } = await import('ioredis');
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    const client = new Redis({ port, host: '127.0.0.1', lazyConnect: true, maxRetriesPerRequest: 0 });
-    try {
-      await client.connect();
-      await client.ping();
-      client.disconnect();
-      return;
-    } catch (error) {
-      client.disconnect();
-      if (Date.now() > deadline) throw error;
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
-}
+import { RedisProcess } from './redis-process';
 
 /**
  * Starts a private redis-server on a free port for the run (never the machine's shared one),
@@ -45,20 +10,9 @@ export default async function globalSetup(): Promise<void> {
   if (!process.env.MONGO_URL) skipped.push('MongoDB adapter suites (MONGO_URL is not set)');
   if (skipped.length > 0) process.stdout.write(`\nSkipping: ${skipped.join('; ')}\n`);
   if (process.env.REDIS_URL) return;
-  const port = await freePort();
-  const dir = mkdtempSync(join(tmpdir(), 'test-redis-'));
-  const child = spawn(
-    'redis-server',
-    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir],
-    { stdio: 'ignore', detached: false },
-  );
-  child.on('error', (error) => {
-    process.stderr.write(
-      `redis-server could not be started: ${error.message}. Install it (apt-get install redis-server) or set REDIS_URL.\n`,
-    );
-  });
-  await waitForRedis(port);
-  process.env.REDIS_URL = `redis://127.0.0.1:${port}`;
-  process.env.TEST_REDIS_PID = String(child.pid);
-  (globalThis as { __testRedis?: typeof child }).__testRedis = child;
+  // Nothing of it needs to outlive the run: no persistence.
+  const redis = await RedisProcess.start({ persistent: false });
+  process.env.REDIS_URL = redis.url;
+  process.env.TEST_REDIS_PID = String(redis.pid);
+  (globalThis as { __testRedis?: RedisProcess }).__testRedis = redis;
 }

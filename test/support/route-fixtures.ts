@@ -4,12 +4,9 @@ import { IdentityService } from '@app/identity/write/identity.commands';
 import { OrganizationService } from '@app/organizations/write/organization.commands';
 import type { Role } from '@app/platform/domain/roles';
 import type { PathFixture } from '@app/platform/feature/path-fixture';
-import type { CommandContext } from '@app/platform/write/command-context';
-import { addOrganization, addUser, liveProjector, type TestApp } from './app-harness';
+import { addOrganization, addUser, liveProjector, SETUP, type TestApp } from './app-harness';
 import type { DtoModel, FieldModel } from './dto-model';
 import type { Route } from './route-table';
-
-const SETUP: CommandContext = { source: 'script', correlationId: 'route-fixtures', causationId: null };
 
 /** Resources for one set of checks: two organizations, and one resource per path parameter of the features. */
 export interface World {
