@@ -5,14 +5,17 @@ import { conflict, invalid, notFound } from '@app/platform/domain/decider';
 import { newId } from '@app/platform/domain/ids';
 import type { DefaultLevel } from '@app/platform/domain/roles';
 import { READ_STORE, type ReadStore } from '@app/platform/readstore/read-store.port';
-import { apiContext, type CommandContext, type WriteResult } from '@app/platform/write/command-context';
+import { AggregateCommand, AggregateHandler } from '@app/platform/write/aggregate-command';
+import { apiContext, type WriteResult } from '@app/platform/write/command-context';
 import { CommandRunner } from '@app/platform/write/command-runner';
 import { SPACES } from '@app/spaces/read/space.projection';
 import { Inject, Injectable } from '@nestjs/common';
-import { CommandBus, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { CommandBus, CommandHandler } from '@nestjs/cqrs';
 import {
   type CollectionCommand,
   type CollectionContents,
+  type CollectionEvent,
+  type CollectionState,
   collectionDecider,
   collectionStream,
 } from '../domain/collection.decider';
@@ -29,20 +32,16 @@ export interface UpdateCollectionInput {
   defaultLevel?: DefaultLevel;
 }
 
-export class RunCollectionCommand {
-  constructor(
-    readonly collectionId: string,
-    readonly command: CollectionCommand,
-    readonly ctx: CommandContext,
-  ) {}
-}
+export class RunCollectionCommand extends AggregateCommand<CollectionCommand> {}
 
 @CommandHandler(RunCollectionCommand)
-export class CollectionCommandHandler implements ICommandHandler<RunCollectionCommand, WriteResult> {
-  constructor(private readonly runner: CommandRunner) {}
-  execute({ collectionId, command, ctx }: RunCollectionCommand): Promise<WriteResult> {
-    return this.runner.run(collectionDecider, collectionStream(collectionId), command, ctx);
-  }
+export class CollectionCommandHandler extends AggregateHandler<
+  CollectionCommand,
+  CollectionEvent,
+  CollectionState
+> {
+  protected readonly decider = collectionDecider;
+  protected readonly stream = collectionStream;
 }
 
 /**

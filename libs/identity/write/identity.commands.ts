@@ -1,24 +1,23 @@
 import { hashSecret, newId, newSecretToken } from '@app/platform/domain/ids';
+import { AggregateCommand, AggregateHandler } from '@app/platform/write/aggregate-command';
 import type { CommandContext, WriteResult } from '@app/platform/write/command-context';
 import { CommandRunner } from '@app/platform/write/command-runner';
 import { Injectable } from '@nestjs/common';
-import { CommandBus, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { type UserCommand, userDecider, userStream } from '../domain/user.decider';
+import { CommandBus, CommandHandler } from '@nestjs/cqrs';
+import {
+  type UserCommand,
+  type UserEvent,
+  type UserState,
+  userDecider,
+  userStream,
+} from '../domain/user.decider';
 
-export class RunUserCommand {
-  constructor(
-    readonly userId: string,
-    readonly command: UserCommand,
-    readonly ctx: CommandContext,
-  ) {}
-}
+export class RunUserCommand extends AggregateCommand<UserCommand> {}
 
 @CommandHandler(RunUserCommand)
-export class UserCommandHandler implements ICommandHandler<RunUserCommand, WriteResult> {
-  constructor(private readonly runner: CommandRunner) {}
-  execute({ userId, command, ctx }: RunUserCommand): Promise<WriteResult> {
-    return this.runner.run(userDecider, userStream(userId), command, ctx);
-  }
+export class UserCommandHandler extends AggregateHandler<UserCommand, UserEvent, UserState> {
+  protected readonly decider = userDecider;
+  protected readonly stream = userStream;
 }
 
 /** Creating users and issuing tokens: used by bootstrap and the CLI. */

@@ -1,29 +1,28 @@
 import { newId } from '@app/platform/domain/ids';
 import type { Role } from '@app/platform/domain/roles';
+import { AggregateCommand, AggregateHandler } from '@app/platform/write/aggregate-command';
 import type { CommandContext, WriteResult } from '@app/platform/write/command-context';
 import { CommandRunner } from '@app/platform/write/command-runner';
 import { Injectable } from '@nestjs/common';
-import { CommandBus, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { CommandBus, CommandHandler } from '@nestjs/cqrs';
 import {
   type OrganizationCommand,
+  type OrganizationEvent,
+  type OrganizationState,
   organizationDecider,
   organizationStream,
 } from '../domain/organization.decider';
 
-export class RunOrganizationCommand {
-  constructor(
-    readonly organizationId: string,
-    readonly command: OrganizationCommand,
-    readonly ctx: CommandContext,
-  ) {}
-}
+export class RunOrganizationCommand extends AggregateCommand<OrganizationCommand> {}
 
 @CommandHandler(RunOrganizationCommand)
-export class OrganizationCommandHandler implements ICommandHandler<RunOrganizationCommand, WriteResult> {
-  constructor(private readonly runner: CommandRunner) {}
-  execute({ organizationId, command, ctx }: RunOrganizationCommand): Promise<WriteResult> {
-    return this.runner.run(organizationDecider, organizationStream(organizationId), command, ctx);
-  }
+export class OrganizationCommandHandler extends AggregateHandler<
+  OrganizationCommand,
+  OrganizationEvent,
+  OrganizationState
+> {
+  protected readonly decider = organizationDecider;
+  protected readonly stream = organizationStream;
 }
 
 /** Organization writes used by bootstrap and the CLI. */

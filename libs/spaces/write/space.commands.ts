@@ -5,11 +5,19 @@ import { conflict, invalid, notFound } from '@app/platform/domain/decider';
 import { newId } from '@app/platform/domain/ids';
 import type { DefaultLevel } from '@app/platform/domain/roles';
 import { READ_STORE, type ReadStore } from '@app/platform/readstore/read-store.port';
+import { AggregateCommand, AggregateHandler } from '@app/platform/write/aggregate-command';
 import { apiContext, type CommandContext, type WriteResult } from '@app/platform/write/command-context';
 import { CommandRunner } from '@app/platform/write/command-runner';
 import { Inject, Injectable } from '@nestjs/common';
-import { CommandBus, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { type EditMode, type SpaceCommand, spaceDecider, spaceStream } from '../domain/space.decider';
+import { CommandBus, CommandHandler } from '@nestjs/cqrs';
+import {
+  type EditMode,
+  type SpaceCommand,
+  type SpaceEvent,
+  type SpaceState,
+  spaceDecider,
+  spaceStream,
+} from '../domain/space.decider';
 import { SPACES } from '../read/space.projection';
 
 export interface CreateSpaceInput {
@@ -31,20 +39,12 @@ export interface TransferSpaceInput extends TransferInput {
   parent?: string;
 }
 
-export class RunSpaceCommand {
-  constructor(
-    readonly spaceId: string,
-    readonly command: SpaceCommand,
-    readonly ctx: CommandContext,
-  ) {}
-}
+export class RunSpaceCommand extends AggregateCommand<SpaceCommand> {}
 
 @CommandHandler(RunSpaceCommand)
-export class SpaceCommandHandler implements ICommandHandler<RunSpaceCommand, WriteResult> {
-  constructor(private readonly runner: CommandRunner) {}
-  execute({ spaceId, command, ctx }: RunSpaceCommand): Promise<WriteResult> {
-    return this.runner.run(spaceDecider, spaceStream(spaceId), command, ctx);
-  }
+export class SpaceCommandHandler extends AggregateHandler<SpaceCommand, SpaceEvent, SpaceState> {
+  protected readonly decider = spaceDecider;
+  protected readonly stream = spaceStream;
 }
 
 /**

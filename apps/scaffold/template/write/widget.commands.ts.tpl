@@ -1,10 +1,17 @@
 import type { Viewer } from '@app/platform/auth/access';
 import { newId } from '@app/platform/domain/ids';
+import { AggregateCommand, AggregateHandler } from '@app/platform/write/aggregate-command';
 import { apiContext, type CommandContext, type WriteResult } from '@app/platform/write/command-context';
 import { CommandRunner } from '@app/platform/write/command-runner';
 import { Injectable } from '@nestjs/common';
-import { CommandBus, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { type WidgetCommand, widgetDecider, widgetStream } from '../domain/widget.decider';
+import { CommandBus, CommandHandler } from '@nestjs/cqrs';
+import {
+  type WidgetCommand,
+  type WidgetEvent,
+  type WidgetState,
+  widgetDecider,
+  widgetStream,
+} from '../domain/widget.decider';
 
 export interface CreateWidgetInput {
   title: string;
@@ -14,20 +21,12 @@ export interface UpdateWidgetInput {
   title?: string;
 }
 
-export class RunWidgetCommand {
-  constructor(
-    readonly widgetId: string,
-    readonly command: WidgetCommand,
-    readonly ctx: CommandContext,
-  ) {}
-}
+export class RunWidgetCommand extends AggregateCommand<WidgetCommand> {}
 
 @CommandHandler(RunWidgetCommand)
-export class WidgetCommandHandler implements ICommandHandler<RunWidgetCommand, WriteResult> {
-  constructor(private readonly runner: CommandRunner) {}
-  execute({ widgetId, command, ctx }: RunWidgetCommand): Promise<WriteResult> {
-    return this.runner.run(widgetDecider, widgetStream(widgetId), command, ctx);
-  }
+export class WidgetCommandHandler extends AggregateHandler<WidgetCommand, WidgetEvent, WidgetState> {
+  protected readonly decider = widgetDecider;
+  protected readonly stream = widgetStream;
 }
 
 /** Turns requests into __label__ commands; the routes checked the caller's role (`@RequiresRole`). */
