@@ -34,8 +34,9 @@ export const CHECKPOINT = 'projector';
  */
 const REBUILD_BATCH = 2_000;
 /**
- * A rebuild's commits sent and not yet landed, at most: with two, the thread that commits has the next
- * batch at hand when it finishes one, and the rebuild goes on projecting while it works.
+ * A rebuild's commits sent and not yet landed, at most: with two, a store whose commits take round trips
+ * (MongoDB) has the next batch at hand when it finishes one, and the rebuild goes on projecting meanwhile.
+ * The embedded store commits at once.
  */
 const COMMITS_IN_FLIGHT = 2;
 /** Checkpoint conflicts in a row on one batch before it fails (the subscription then retries it). */
@@ -291,8 +292,8 @@ export class Projector implements LiveProjector {
     const buffer = new RebuildBuffer(target, undefined, (collection) => indexes.build(collection));
     // The new generation holds nothing of the collections replayed (a one-projection rebuild copies the others).
     buffer.startEmpty(scope.flatMap((p) => p.collections));
-    // Batches' commits run while the next batches are applied (the store may commit on another thread),
-    // up to COMMITS_IN_FLIGHT of them, landing in the order sent.
+    // Batches' commits may run while the next batches are applied (a store with round trips), up to
+    // COMMITS_IN_FLIGHT of them, landing in the order sent.
     const committing: Promise<unknown>[] = [];
     const landedUpTo = async (inFlight: number) => {
       while (committing.length > inFlight) {

@@ -57,8 +57,8 @@ class ByCollection<T> {
  * the batch that made them. No replay guard is needed (nothing stored can be ahead of an event), so a
  * write is the document.
  *
- * A batch's writes may still be on their way to the store while the next batch is applied (the store
- * commits on another thread): until `landed` says they are stored, reads are answered from them.
+ * A batch's writes may still be on their way to the store while the next batch is applied (a store
+ * whose commits take round trips): until `landed` says they are stored, reads are answered from them.
  */
 export class RebuildBuffer {
   /** Held documents. */

@@ -115,7 +115,7 @@ export interface ReadStore {
   forGeneration(generation: number): ReadStore;
   /**
    * A handle for a rebuild to fill generation `generation` through: its writes may run apart from the
-   * caller (on another thread) and resolve once stored, in the order made; its reads see what is
+   * caller (round trips to a server) and resolve once stored, in the order made; its reads see what is
    * stored. Close it when the rebuild is done.
    */
   forRebuild(generation: number): ReadStore;

@@ -1,4 +1,3 @@
-import { CommitThread } from './commit-thread';
 import {
   CheckpointConflictError,
   type CheckpointWrite,
@@ -9,7 +8,6 @@ import {
   type ReadStore,
   type Write,
 } from './read-store.port';
-import { forEachSerialized, type SerializedBatch } from './serialized-batch';
 import { SqliteCore } from './sqlite/connection';
 import type { Generation } from './sqlite/generation';
 import { explainPage, pageRead, readPage } from './sqlite/paging';
@@ -95,16 +93,6 @@ export class SqliteReadStore implements ReadStore {
     });
   }
 
-  /** `commit` for writes whose documents the caller serialized (see SerializedBatch). */
-  async commitSerialized(batch: SerializedBatch, checkpoint?: CheckpointWrite): Promise<void> {
-    this.commitWith(checkpoint, (g) => {
-      forEachSerialized(batch, ({ collection, id, json, created, value }) => {
-        if (json === null) g.table(collection)?.delete.run(id);
-        else this.putRow(g, collection, id, json, created, value);
-      });
-    });
-  }
-
   async getCheckpoint(name: string): Promise<number> {
     return this.read((g) => {
       const checkpoints = g.checkpoints();
@@ -146,10 +134,12 @@ export class SqliteReadStore implements ReadStore {
     return new SqliteReadStore({ core: this.core, generation });
   }
 
-  /** Commits on a thread of its own when the compiled worker is at hand (see CommitThread). */
+  /**
+   * The generation's own handle. Committing on a thread of its own was measured to buy about 2% of a
+   * rebuild (BENCHMARKS.md, "What each rebuild mechanism buys") and was removed.
+   */
   forRebuild(generation: number): ReadStore {
-    const reads = this.forGeneration(generation);
-    return CommitThread.open(this.core.path, generation, reads) ?? reads;
+    return this.forGeneration(generation);
   }
 
   async copyCollections(to: number, collections: string[], checkpoint: string): Promise<number> {
