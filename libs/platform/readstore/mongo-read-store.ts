@@ -34,6 +34,8 @@ export interface MongoReadStoreOptions {
 /** Handles re-read the live generation when it is older than this: at most one extra query per 50 ms. */
 const FOLLOW_MS = 50;
 const RETIRE_AFTER_MS = 2000;
+/** Documents a copy of a collection reads and inserts at a time. */
+const COPY_BATCH = 1000;
 const META_ID = 'generation';
 const NAMESPACE_NOT_FOUND = 26;
 
@@ -346,17 +348,21 @@ export class MongoReadStore implements ReadStore {
     return this.core.liveGeneration(true);
   }
 
+  /**
+   * Allocates above both the last allocated and the live generation by compare-and-set on `allocated`
+   * (plain CRUD: an update with an aggregation pipeline would do it in one step, but FerretDB and some
+   * MongoDB-compatible services do not support those).
+   */
   async createGeneration(): Promise<number> {
     await this.core.ensureMeta();
-    const meta = await this.core
-      .meta()
-      .findOneAndUpdate(
-        { _id: META_ID },
-        [{ $set: { allocated: { $add: [{ $max: ['$allocated', '$live'] }, 1] } } }],
-        { returnDocument: 'after' },
-      );
-    if (!meta) throw new Error('read-store meta document vanished');
-    return meta.allocated;
+    for (;;) {
+      const meta = await this.core.meta().findOne({ _id: META_ID });
+      if (!meta) throw new Error('read-store meta document vanished');
+      const next = Math.max(meta.allocated, meta.live) + 1;
+      const filter = { _id: META_ID, allocated: meta.allocated };
+      const set = await this.core.meta().updateOne(filter, { $set: { allocated: next } });
+      if (set.modifiedCount === 1) return next;
+    }
   }
 
   forGeneration(generation: number): ReadStore {
@@ -374,10 +380,16 @@ export class MongoReadStore implements ReadStore {
     for (const collection of collections) {
       const target = this.docs(to, collection);
       await target.deleteMany({});
-      // $out replaces the target's documents and keeps its indexes.
-      await this.docs(from, collection)
-        .aggregate([{ $out: target.collectionName }])
-        .toArray();
+      // Read and insert in batches rather than `$out`, which not every MongoDB-wire server has.
+      let batch: StoredDoc[] = [];
+      for await (const doc of this.docs(from, collection).find({}, { batchSize: COPY_BATCH })) {
+        batch.push(doc);
+        if (batch.length === COPY_BATCH) {
+          await target.insertMany(batch, { ordered: false });
+          batch = [];
+        }
+      }
+      if (batch.length > 0) await target.insertMany(batch, { ordered: false });
     }
     return position;
   }
