@@ -4,7 +4,7 @@ import type { Doc, FindQuery, ReadStore, Scalar } from '@app/platform/readstore'
 import { CheckpointConflictError, MongoReadStore, SqliteReadStore } from '@app/platform/readstore';
 import { CachedReadStore } from '@app/platform/readstore/cached-read-store';
 import { MongoClient } from 'mongodb';
-import { describeIf } from '../support/describe-if';
+import { describeIf, MONGO_WIRE } from '../support/describe-if';
 import { removeDir, tempDir } from '../support/temp-dir';
 
 interface Backend {
@@ -90,6 +90,15 @@ function readStoreContract(name: string, backend: Backend): void {
 
       await store.commit([del('pages', 'p1'), del('pages', 'never-existed')]);
       expect(await store.get('pages', 'p1')).toBeNull();
+    });
+
+    it('drops fields set to undefined, as JSON does, at every depth', async () => {
+      await store.commit([
+        put('pages', { id: 'p1', gone: undefined, kept: null, nested: { gone: undefined, n: 1 } }),
+      ]);
+      const stored = await store.get('pages', 'p1');
+      expect(stored).toStrictEqual({ id: 'p1', kept: null, nested: { n: 1 } });
+      expect(await store.find('pages', { where: { gone: null }, limit: 5 })).toMatchObject({ count: 1 });
     });
 
     it('returns null for a missing id or an unknown collection', async () => {
@@ -827,7 +836,7 @@ const mongoDatabase = `read_store_contract_${Date.now()}_${randomUUID().slice(0,
 let mongoPrefixes = 0;
 
 describeIf(Boolean(mongoUrl), 'MongoReadStore contract suite (MONGO_URL is not set)')(
-  'MongoReadStore',
+  `MongoReadStore ${MONGO_WIRE}`,
   () => {
     afterAll(async () => {
       const client = new MongoClient(mongoUrl as string);

@@ -7,3 +7,6 @@ export function describeIf(condition: boolean, reason: string): jest.Describe {
   process.stdout.write(`\n[skipped] ${reason}\n`);
   return describe.skip;
 }
+
+/** In the title of every suite that runs against MONGO_URL, so the run can count them. */
+export const MONGO_WIRE = '[MongoDB-wire]';

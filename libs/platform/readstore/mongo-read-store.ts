@@ -37,6 +37,7 @@ const RETIRE_AFTER_MS = 2000;
 /** Documents a copy of a collection reads and inserts at a time. */
 const COPY_BATCH = 1000;
 const META_ID = 'generation';
+const DUPLICATE_KEY = 11000;
 const NAMESPACE_NOT_FOUND = 26;
 
 /** A read-model document as stored: its id is the Mongo `_id`. */
@@ -216,7 +217,8 @@ export class MongoReadStore implements ReadStore {
       this.pinned = options.generation;
       return;
     }
-    const client = new MongoClient(options.url);
+    // Fields set to undefined are left out, as the embedded store (JSON) leaves them out, not stored as null.
+    const client = new MongoClient(options.url, { ignoreUndefined: true });
     this.core = new MongoCore(
       client,
       client.db(options.database),
@@ -287,18 +289,40 @@ export class MongoReadStore implements ReadStore {
       operations.push(writeOperation(write));
       byCollection.set(write.collection, operations);
     }
-    // Each collection's writes stay in order; different collections cannot affect each other.
-    await Promise.all(
+    // Each collection's writes stay in order; different collections cannot affect each other. Every
+    // one has settled before a failure is reported, so a retry never races a write still on its way.
+    const outcomes = await Promise.allSettled(
       [...byCollection].map(([collection, operations]) =>
         this.docs(generation, collection).bulkWrite(operations, { ordered: true }),
       ),
     );
-    if (!checkpoint) return;
-    await this.checkpoints(generation).updateOne(
-      { _id: checkpoint.name },
-      { $set: { position: checkpoint.position } },
-      { upsert: true },
-    );
+    const failed = outcomes.find((outcome) => outcome.status === 'rejected');
+    if (failed) throw failed.reason;
+    if (checkpoint) await this.setCheckpoint(generation, checkpoint);
+  }
+
+  /** With `expected`, a compare-and-set: it moves only from the position the caller read. */
+  private async setCheckpoint(generation: number, checkpoint: CheckpointWrite): Promise<void> {
+    const checkpoints = this.checkpoints(generation);
+    const { name, position, expected } = checkpoint;
+    if (expected === undefined) {
+      await checkpoints.updateOne({ _id: name }, { $set: { position } }, { upsert: true });
+      return;
+    }
+    try {
+      // A checkpoint at 0 may not exist yet: then the update inserts it, and a concurrent insert makes
+      // this one a duplicate key.
+      const set = await checkpoints.updateOne(
+        { _id: name, position: expected },
+        { $set: { position } },
+        { upsert: expected === 0 },
+      );
+      if (set.matchedCount + set.upsertedCount > 0) return;
+    } catch (error) {
+      if ((error as { code?: number }).code !== DUPLICATE_KEY) throw error;
+    }
+    const stored = (await checkpoints.findOne({ _id: name }))?.position ?? 0;
+    throw new CheckpointConflictError(name, expected, stored);
   }
 
   async getCheckpoint(name: string): Promise<number> {
