@@ -4,6 +4,8 @@ const swcrc = JSON.parse(fs.readFileSync(`${__dirname}/.swcrc`, 'utf8'));
 delete swcrc.$schema;
 // The one path alias (`@app/<lib>/…` is `libs/<lib>/…`), as tsconfig.json and .swcrc declare it.
 const moduleNameMapper = { '^@app/(.*)$': '<rootDir>/libs/$1' };
+/** The e2e suites run a second time with the views on MongoDB-wire. */
+const MONGO_SUITES = ['endpoint-tour', 'spaces', 'collections', 'organizations', 'audit', 'lifecycle', 'access-cache', 'rebuild'];
 const transform = { '^.+\\.(t|j|mj)s$': ['@swc/jest', { ...swcrc, swcrc: false, module: { type: 'commonjs' } }] };
 const common = {
   transform,
@@ -20,6 +22,13 @@ module.exports = {
     { ...common, displayName: 'unit', testMatch: ['<rootDir>/libs/**/*.spec.ts', '<rootDir>/apps/**/*.spec.ts'] },
     { ...common, displayName: 'contract', testMatch: ['<rootDir>/test/contract/**/*.test.ts'] },
     { ...common, displayName: 'e2e', testMatch: ['<rootDir>/test/e2e/**/*.test.ts'] },
+    // The suites of every read model and the rebuild again, with the views on MongoDB-wire (MONGO_URL).
+    {
+      ...common,
+      displayName: 'e2e-mongo',
+      setupFilesAfterEnv: ['<rootDir>/test/support/views-on-mongo.ts'],
+      testMatch: MONGO_SUITES.map((name) => `<rootDir>/test/e2e/${name}.test.ts`),
+    },
     { ...common, displayName: 'cluster', testMatch: ['<rootDir>/test/cluster/**/*.test.ts'] },
     { ...common, displayName: 'reliability', testMatch: ['<rootDir>/test/reliability/**/*.test.ts'] },
   ],

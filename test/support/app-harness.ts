@@ -1,5 +1,6 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { createStandaloneApp } from '@app/composition/create-app';
+import type { StorageConfig } from '@app/composition/storage';
 import { IdentityService } from '@app/identity/write/identity.commands';
 import { OrganizationService } from '@app/organizations/write/organization.commands';
 import type { TokenDoc } from '@app/platform/auth/access';
@@ -24,6 +25,18 @@ export const BOOTSTRAP_TOKEN = 'test-bootstrap-token-0123456789abcdef';
 /** The context of commands a test runs directly on the app's services, as a script would. */
 export const SETUP: CommandContext = { source: 'script', correlationId: 'test-setup', causationId: null };
 
+/**
+ * With `TEST_VIEWS=mongo` (the e2e-mongo project), the app keeps its views in a database of its own on
+ * MONGO_URL, its events in the embedded log: the same suites prove every read model on both stores.
+ */
+function viewsOnMongo(dataDir: string): Partial<Config> {
+  if (process.env.TEST_VIEWS !== 'mongo' || !process.env.MONGO_URL) return {};
+  const url = new URL(process.env.MONGO_URL);
+  // One database per data directory: an app restarted over the same data finds its views again.
+  url.pathname = `/views_${createHash('sha256').update(dataDir).digest('hex').slice(0, 16)}`;
+  return { mongoUrl: url.toString() };
+}
+
 export interface TestAppOptions {
   /** The data directory; a new temporary one when absent. */
   dataDir?: string;
@@ -42,6 +55,8 @@ export interface TestAppOptions {
 export interface TestApp {
   url: string;
   dataDir: string;
+  /** Where its stores are, for another process's (the CLI's) connections to the same storage. */
+  storage: StorageConfig;
   clock: ManualClock;
   token: string;
   organizationId: string;
@@ -99,6 +114,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     rateLimitWindowMs: DEFAULT_RATE_LIMIT_WINDOW_MS,
     bodyLimitBytes: DEFAULT_BODY_LIMIT_BYTES,
     storageThread: true,
+    ...viewsOnMongo(dataDir),
     ...options.config,
   };
   let built: Awaited<ReturnType<typeof createStandaloneApp>> | undefined;
@@ -137,6 +153,7 @@ async function testApp(
   return {
     url,
     dataDir: config.dataDir,
+    storage: { dataDir: config.dataDir, mongoUrl: config.mongoUrl },
     clock,
     token,
     organizationId: orgs.items[0].id,

@@ -226,7 +226,7 @@ describe('audit projection', () => {
       entry(scenario, 3, 'o2', space),
     ]);
     await scenario.thenDocuments(AUDIT_RESOURCES, [
-      { id: 'space:s1', organization: 'o2', label: 'Handbook', moves: [[3, 'o1']] },
+      { id: 'space:s1', organization: 'o2', label: 'Handbook', moves: [{ at: 3, from: 'o1' }] },
       { id: 'user:u1', organization: null, label: 'Ada Lovelace' },
     ]);
   });
@@ -267,9 +267,9 @@ describe('audit projection', () => {
     ]);
     await scenario.thenDocuments(AUDIT_RESOURCES, [
       // Position 6 is the transfer (after UserCreated): before it, all three were in o1.
-      { id: 'collection:c1', organization: 'o2', label: 'Guides', moves: [[6, 'o1']] },
-      { id: 'collection:c2', organization: 'o2', label: 'Deep', moves: [[6, 'o1']] },
-      { id: 'space:s1', organization: 'o2', label: 'Manual', moves: [[6, 'o1']] },
+      { id: 'collection:c1', organization: 'o2', label: 'Guides', moves: [{ at: 6, from: 'o1' }] },
+      { id: 'collection:c2', organization: 'o2', label: 'Deep', moves: [{ at: 6, from: 'o1' }] },
+      { id: 'space:s1', organization: 'o2', label: 'Manual', moves: [{ at: 6, from: 'o1' }] },
       { id: 'space:s2', organization: 'o1', label: 'Still here' },
       { id: 'space:s9', organization: 'o2', label: null },
       { id: 'user:u1', organization: null, label: 'Ada Lovelace' },

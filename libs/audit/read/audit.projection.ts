@@ -20,17 +20,18 @@ export interface AuditResourceDoc extends Doc {
   organization: string | null;
   label: string | null;
   /**
-   * The organizations it left, as `[position of the move, organization before it]`, oldest first; absent
-   * until it moves. An event replayed after a crash finds the register ahead of it, and must still be
-   * filed where the resource was at that event, not where it went since.
+   * The organizations it left: at which log position, and which organization it was in before, oldest
+   * first; absent until it moves. An event replayed after a crash finds the register ahead of it, and must
+   * still be filed where the resource was at that event, not where it went since. (Objects, not pairs:
+   * some MongoDB-wire servers do not store arrays of arrays.)
    */
-  moves?: [number, string][];
+  moves?: { at: number; from: string }[];
 }
 
 /** The organization the registered resource belonged to at log position `position`. */
 function organizationAt(known: AuditResourceDoc, position: number): string | null {
-  const later = known.moves?.find(([movedAt]) => movedAt > position);
-  return later ? later[1] : known.organization;
+  const later = known.moves?.find((move) => move.at > position);
+  return later ? later.from : known.organization;
 }
 
 export const AUDIT_EVENTS = collectionName<AuditEntry>('audit_events');
@@ -55,10 +56,11 @@ async function remember(
   const current = known === undefined ? await ctx.get(AUDIT_RESOURCES, key) : known;
   // Writes only on change: most events neither rename nor move their resource.
   if (current && current.organization === next.organization && current.label === next.label) return;
-  const moved = current?.organization && current.organization !== next.organization;
-  const moves = moved
-    ? [...(current.moves ?? []), [position, current.organization] as [number, string]]
-    : current?.moves;
+  const left = current?.organization;
+  const moves =
+    left && left !== next.organization
+      ? [...(current?.moves ?? []), { at: position, from: left }]
+      : current?.moves;
   await ctx.put(AUDIT_RESOURCES, { id: key, ...next, ...(moves ? { moves } : {}) });
 }
 
