@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { builtFile } from '../support/process-harness';
+import { builtFile, childEnv } from '../support/process-harness';
 import { removeDir, tempDir } from '../support/temp-dir';
 
 // Each child waits for the same instant, then opens both embedded stores (built in `dist`) on the shared directory.
@@ -23,7 +23,9 @@ try {
 function openInChild(script: string, dir: string, at: number, close = false): Promise<string> {
   return new Promise((resolve, reject) => {
     const args = ['-e', script, join(dir, 'events.sqlite'), join(dir, 'views.sqlite'), String(at)];
-    const child = spawn(process.execPath, args, { env: { ...process.env, CLOSE_STORES: close ? '1' : '' } });
+    const child = spawn(process.execPath, args, {
+      env: { ...childEnv(process.env), CLOSE_STORES: close ? '1' : '' },
+    });
     let out = '';
     child.stdout.on('data', (chunk) => {
       out += chunk;

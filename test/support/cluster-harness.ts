@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { builtFile, endProcess, type ServerProcess, startServer } from './process-harness';
+import { builtFile, childEnv, endProcess, type ServerProcess, startServer } from './process-harness';
 
 export const INTERNAL_TOKEN = 'cluster-internal-token-0123456789abcdef';
 export const CLUSTER_BOOTSTRAP_TOKEN = 'cluster-bootstrap-token-0123456789abcdef';
@@ -39,7 +39,7 @@ export class Cluster {
       process.execPath,
       [builtFile('apps', 'cli', 'src', 'main.js'), ...args],
       {
-        env: this.env,
+        env: childEnv(this.env),
       },
     );
     return stdout.trim();

@@ -94,6 +94,17 @@ export async function answersReady(url: string): Promise<boolean> {
 }
 
 /**
+ * The environment for a child process of the tests: the MongoDB-wire server the test setup started for
+ * the suites of the MongoDB adapter is for them only; a child inherits it only when given on purpose
+ * (another URL, e.g. a database of its own), so servers and CLIs keep their embedded views otherwise.
+ */
+export function childEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  if (!process.env.TEST_MONGO_SERVER || env.MONGO_URL !== process.env.MONGO_URL) return env;
+  const { MONGO_URL: _inherited, ...rest } = env;
+  return rest;
+}
+
+/**
  * Runs the built server `script` (see `builtFile`) on a free port of loopback, PORT and HOST set over
  * `env`, and resolves once `ready(url)` holds (by default, /ready answers 2xx); fails with its output
  * if it exits first or is not ready within `timeoutMs`.
@@ -106,7 +117,7 @@ export async function startServer(
 ): Promise<ServerProcess> {
   const port = await freePort();
   const child = spawn(process.execPath, [script], {
-    env: { ...env, PORT: String(port), HOST: '127.0.0.1' },
+    env: { ...childEnv(env), PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const server: ServerProcess = { name, port, url: `http://127.0.0.1:${port}`, process: child, output: [] };
