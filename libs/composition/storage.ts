@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Clock } from '@app/platform/clock/clock';
 import type { Config } from '@app/platform/config/config';
+import { ConfigError } from '@app/platform/config/config';
 import type { EventStore } from '@app/platform/eventstore/event-store.port';
 import type { EventWriter } from '@app/platform/eventstore/event-writer';
 import { SqliteEventStore } from '@app/platform/eventstore/sqlite-event-store';
@@ -35,10 +36,20 @@ export type StorageConfig = Pick<Config, 'dataDir' | 'eventstoreUrl' | 'mongoUrl
 export async function openEventStore(config: StorageConfig, writer?: EventWriter): Promise<EventStore> {
   if (config.eventstoreUrl) {
     const { EventStoreDbEventStore } = await import('@app/platform/eventstore/esdb-event-store');
-    return new EventStoreDbEventStore({ url: config.eventstoreUrl });
+    const url = config.eventstoreUrl;
+    return parsedBy('EVENTSTORE_URL', () => new EventStoreDbEventStore({ url }));
   }
   mkdirSync(config.dataDir, { recursive: true });
   return new SqliteEventStore({ path: join(config.dataDir, 'events.sqlite'), writer });
+}
+
+/** Opens a client, whose constructor parses the connection string: a string it refuses names the variable. */
+function parsedBy<T>(variable: string, open: () => T): T {
+  try {
+    return open();
+  } catch (error) {
+    throw new ConfigError(variable, (error as Error).message);
+  }
 }
 
 /** The read store the configuration names: MongoDB when its URL is set, embedded views otherwise. */
@@ -48,7 +59,8 @@ export async function openReadStore(
 ): Promise<ReadStore> {
   if (config.mongoUrl) {
     const { MongoReadStore } = await import('@app/platform/readstore/mongo-read-store');
-    return new MongoReadStore({ url: config.mongoUrl });
+    const url = config.mongoUrl;
+    return parsedBy('MONGO_URL', () => new MongoReadStore({ url }));
   }
   mkdirSync(config.dataDir, { recursive: true });
   return new SqliteReadStore({ path: join(config.dataDir, 'views.sqlite'), ...options });

@@ -35,6 +35,25 @@ describe('loadConfig', () => {
     });
   });
 
+  it('accepts every connection string the clients take, several hosts included; checks only the scheme', () => {
+    const config = loadConfig({
+      EVENTSTORE_URL: 'esdb://a:2113,b:2113,c:2113?tls=false&nodePreference=leader',
+      MONGO_URL: 'mongodb://user:p%40ss@h1:27017,h2:27018/docs?replicaSet=rs0&w=majority',
+    });
+    expect(config.eventstoreUrl).toBe('esdb://a:2113,b:2113,c:2113?tls=false&nodePreference=leader');
+    expect(config.mongoUrl).toBe('mongodb://user:p%40ss@h1:27017,h2:27018/docs?replicaSet=rs0&w=majority');
+    expect(loadConfig({ MONGO_URL: 'mongodb+srv://cluster0.example.net/docs' }).mongoUrl).toMatch(
+      /^mongodb\+srv/,
+    );
+    expect(
+      loadConfig({ EVENTSTORE_URL: 'esdb+discover://cluster.example.net:2113' }).eventstoreUrl,
+    ).toBeDefined();
+    // The installed client does not take KurrentDB's scheme: refused here rather than at the first append.
+    expect(() => loadConfig({ EVENTSTORE_URL: 'kurrentdb://localhost:2113' })).toThrow(
+      /EVENTSTORE_URL.*esdb:\/\//,
+    );
+  });
+
   it('reads the limits; a rate limit of 0 turns limiting off', () => {
     const config = loadConfig({
       RATE_LIMIT_MAX: '0',

@@ -67,6 +67,22 @@ function url(env: NodeJS.ProcessEnv, name: string, protocols: string[]): string 
   return raw;
 }
 
+/**
+ * The connection string of a database server, checked only for its scheme: the official client parses
+ * the rest when the store opens (it accepts what `new URL()` does not, such as several hosts:
+ * `mongodb://h1,h2/db?replicaSet=rs0`, `esdb://a:2113,b:2113?tls=false`).
+ */
+function connectionString(env: NodeJS.ProcessEnv, name: string, schemes: string[]): string | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return undefined;
+  const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(raw)?.[1].toLowerCase();
+  if (!scheme || !schemes.includes(scheme)) {
+    const got = scheme ? `"${scheme}://"` : `"${raw}"`;
+    throw new ConfigError(name, `must start with ${schemes.map((s) => `${s}://`).join(' or ')}, got ${got}`);
+  }
+  return raw;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = integer(env, 'PORT', 8080, 0, 65535);
   const host = env.HOST || '127.0.0.1';
@@ -88,8 +104,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port,
     host,
     dataDir: isAbsolute(dataDir) ? dataDir : resolve(dataDir),
-    eventstoreUrl: url(env, 'EVENTSTORE_URL', ['esdb:', 'esdb+discover:', 'kurrentdb:', 'kurrent:']),
-    mongoUrl: url(env, 'MONGO_URL', ['mongodb:', 'mongodb+srv:']),
+    // The installed @eventstore/db-client takes these two; `kurrentdb://` needs the KurrentDB client.
+    eventstoreUrl: connectionString(env, 'EVENTSTORE_URL', ['esdb', 'esdb+discover']),
+    mongoUrl: connectionString(env, 'MONGO_URL', ['mongodb', 'mongodb+srv']),
     redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
     bootstrapToken,
     logLevel,
