@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import {
+  AppendTooLargeError,
   type EventStore,
+  MAX_APPEND_BYTES,
   type NewEvent,
   type RecordedEvent,
   type Subscription,
@@ -139,6 +141,27 @@ export function eventStoreContract(createTarget: () => EventStoreTarget): void {
     expect((await store.readStream(stream)).map((event) => event.id)).toEqual(
       events.map((event) => event.id),
     );
+  });
+
+  it('rejects an append carrying the same event id twice, writing nothing', async () => {
+    const stream = streamName();
+    const event = newEvent();
+    await expect(store.append(stream, [event, event], 'no_stream')).rejects.toThrow(/same event id twice/);
+    expect(await store.readStream(stream)).toEqual([]);
+  });
+
+  it('rejects an append over MAX_APPEND_BYTES as too large (413), writing nothing; one just under fits', async () => {
+    const stream = streamName();
+    // Two events, together over the limit by their data alone.
+    const half = 'x'.repeat(MAX_APPEND_BYTES / 2);
+    const error = await store
+      .append(stream, [newEvent('Big', { text: half }), newEvent('Big', { text: half })], 'no_stream')
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(AppendTooLargeError);
+    expect((error as AppendTooLargeError).statusCode).toBe(413);
+    expect(await store.readStream(stream)).toEqual([]);
+    await store.append(stream, [newEvent('Big', { text: 'x'.repeat(MAX_APPEND_BYTES - 4096) })], 'no_stream');
+    expect(await store.readStream(stream)).toHaveLength(1);
   });
 
   it('reads a stream from a revision, and reads nothing from a missing stream', async () => {

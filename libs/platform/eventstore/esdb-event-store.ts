@@ -19,6 +19,7 @@ import {
 import { deliverUntilAccepted, HANDLER_RETRY_DELAY_MS, Waiter } from './batch-delivery';
 import {
   type AppendResult,
+  assertAppendable,
   type BatchHandler,
   type EventMetadata,
   type EventStore,
@@ -79,9 +80,10 @@ export class EventStoreDbEventStore implements EventStore {
   }
 
   async append(stream: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
-    if (events.length === 0) throw new Error('append needs at least one event');
+    const data = events.map(toEventData);
+    assertAppendable(events, expected, appendBytes(data));
     try {
-      const result = await this.client.appendToStream(stream, events.map(toEventData), {
+      const result = await this.client.appendToStream(stream, data, {
         expectedRevision: toEsdbExpected(expected),
       });
       const nextRevision = Number(result.nextExpectedRevision);
@@ -300,6 +302,15 @@ function toEsdbExpected(expected: ExpectedRevision): AppendExpectedRevision {
   if (expected === 'no_stream') return NO_STREAM;
   if (!Number.isInteger(expected) || expected < 0) throw new Error(`invalid expected revision ${expected}`);
   return BigInt(expected);
+}
+
+/** The bytes an append weighs as the server counts them: its events' data and metadata as JSON. */
+export function appendBytes(events: readonly JSONEventData[]): number {
+  let bytes = 0;
+  for (const event of events)
+    bytes +=
+      Buffer.byteLength(JSON.stringify(event.data)) + Buffer.byteLength(JSON.stringify(event.metadata));
+  return bytes;
 }
 
 function toEventData(event: NewEvent): JSONEventData {

@@ -80,4 +80,39 @@ export class WrongExpectedRevisionError extends Error {
   }
 }
 
+/**
+ * The most an append may weigh, its events' data and metadata as JSON: EventStoreDB's default limit on
+ * one append (`MaxAppendSize`), held on every adapter so that what the embedded log accepts, a cluster
+ * accepts too. The HTTP body limit is the same size by default.
+ */
+export const MAX_APPEND_BYTES = 1_048_576;
+
+/** An append larger than `MAX_APPEND_BYTES`; nothing of it is written. Answered as HTTP 413. */
+export class AppendTooLargeError extends Error {
+  readonly statusCode = 413;
+  constructor(readonly bytes: number) {
+    super(`The change is too large to store: ${bytes} bytes, at most ${MAX_APPEND_BYTES}`);
+    this.name = 'AppendTooLargeError';
+  }
+}
+
+/**
+ * What every adapter checks before an append reaches storage: at least one event, a well-formed expected
+ * revision, no event id twice, at most `MAX_APPEND_BYTES` (`bytes`: the events' data and metadata as JSON).
+ */
+export function assertAppendable(
+  events: readonly { id: string }[],
+  expected: ExpectedRevision,
+  bytes: number,
+): void {
+  if (events.length === 0) throw new Error('append needs at least one event');
+  if (typeof expected === 'number' && !(Number.isInteger(expected) && expected >= 0)) {
+    throw new Error(`invalid expected revision ${expected}`);
+  }
+  if (new Set(events.map((event) => event.id)).size !== events.length) {
+    throw new Error('append contains the same event id twice');
+  }
+  if (bytes > MAX_APPEND_BYTES) throw new AppendTooLargeError(bytes);
+}
+
 export const EVENT_STORE = Symbol('EVENT_STORE');

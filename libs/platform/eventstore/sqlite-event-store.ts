@@ -6,6 +6,7 @@ import { startCheckpoints } from '../sqlite/wal-checkpointer';
 import { deliverUntilAccepted, HANDLER_RETRY_DELAY_MS, Waiter } from './batch-delivery';
 import {
   type AppendResult,
+  assertAppendable,
   type BatchHandler,
   type EventMetadata,
   type EventStore,
@@ -146,7 +147,7 @@ export class SqliteEventStore implements EventStore {
     if (this.closed) return Promise.reject(new Error('event store is closed'));
     return new Promise((resolve, reject) => {
       try {
-        assertAppendable(events, expected);
+        assertAppendable(events, expected, serializedBytes(events));
         this.pending.push({ stream, expected, events, resolve, reject });
         if (this.writer && this.pending.length >= WRITER_GROUP_SIZE) this.flush();
         else this.scheduleFlush();
@@ -428,14 +429,11 @@ function prepareStatements(db: Database.Database) {
   };
 }
 
-function assertAppendable(events: readonly { id: string }[], expected: ExpectedRevision): void {
-  if (events.length === 0) throw new Error('append needs at least one event');
-  if (typeof expected === 'number' && !(Number.isInteger(expected) && expected >= 0)) {
-    throw new Error(`invalid expected revision ${expected}`);
-  }
-  if (new Set(events.map((event) => event.id)).size !== events.length) {
-    throw new Error('append contains the same event id twice');
-  }
+/** The bytes an append of serialized events weighs, as `assertAppendable` counts them. */
+function serializedBytes(events: readonly SerializedEvent[]): number {
+  let bytes = 0;
+  for (const event of events) bytes += Buffer.byteLength(event.data) + Buffer.byteLength(event.metadata);
+  return bytes;
 }
 
 function checkExpected(stream: string, expected: ExpectedRevision, current: number | undefined): void {
