@@ -1,33 +1,36 @@
-import { createHash } from 'node:crypto';
 import {
   type AllStreamResolvedEvent,
   type AllStreamSubscription,
-  type AppendExpectedRevision,
   BACKWARDS,
   END,
-  ANY as ESDB_ANY,
   EventStoreDBClient,
   excludeSystemEvents,
-  type JSONEventData,
   NO_STREAM,
-  type Position,
   type ReadPosition,
-  START,
   StreamNotFoundError,
   WrongExpectedVersionError,
 } from '@eventstore/db-client';
 import { deliverUntilAccepted, HANDLER_RETRY_DELAY_MS, Waiter } from './batch-delivery';
 import {
+  appendBytes,
+  fromAll,
+  reappended,
+  recordPosition,
+  toEsdbExpected,
+  toEventData,
+  toReadPosition,
+  toRecorded,
+  validPosition,
+} from './esdb-mapping';
+import {
   type AppendResult,
   assertAppendable,
   type BatchHandler,
-  type EventMetadata,
   type EventStore,
   type ExpectedRevision,
   type NewEvent,
   type RecordedEvent,
   type Subscription,
-  WrongExpectedRevisionError,
 } from './event-store.port';
 
 export interface EventStoreDbEventStoreOptions {
@@ -35,31 +38,6 @@ export interface EventStoreDbEventStoreOptions {
   url: string;
 }
 
-/** What this adapter stores as ESDB event metadata: ours, plus the id as given by the caller. */
-interface Envelope {
-  originalId: string;
-  metadata: EventMetadata;
-  /** Read by ESDB's own projections ($by_correlation_id). */
-  $correlationId: string;
-  $causationId?: string;
-}
-
-/** The fields shared by events read from a stream and from $all. */
-interface EsdbRecord {
-  streamId: string;
-  id: string;
-  revision: bigint;
-  type: string;
-  data: unknown;
-  metadata: unknown;
-  position?: Position;
-}
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-/** Namespace of the name-based UUIDs derived from ids that are not UUIDs. */
-const ID_NAMESPACE = Buffer.from('6f1c2a4e9b3d4c8f8a1e5d7b2c9f0a13', 'hex');
-/** ESDB reports "no position" as the largest unsigned 64-bit value. */
-const NO_POSITION = 2n ** 64n - 1n;
 const READ_PAGE_SIZE = 512;
 const MIN_READ_PAGE_SIZE = 64;
 const SUBSCRIPTION_BATCH_SIZE = 1000;
@@ -196,17 +174,8 @@ export class EventStoreDbEventStore implements EventStore {
     expected: ExpectedRevision,
     error: WrongExpectedVersionError,
   ): Promise<AppendResult> {
-    const stored = new Map((await this.readStream(stream)).map((event) => [event.id, event]));
-    const found = events.map((event) => stored.get(event.id)).filter((event) => event !== undefined);
-    if (found.length === events.length) {
-      const last = found.reduce((a, b) => (b.position > a.position ? b : a));
-      return { nextRevision: last.revision, position: last.position };
-    }
-    if (found.length > 0) {
-      throw new Error(`stream ${stream}: ${found.length} of ${events.length} event ids are already stored`);
-    }
     const actual = error.actualVersion === NO_STREAM ? 'no_stream' : Number(error.actualVersion);
-    throw new WrongExpectedRevisionError(stream, expected, actual);
+    return reappended(stream, events, await this.readStream(stream), expected, actual);
   }
 }
 
@@ -295,92 +264,4 @@ class EsdbSubscription implements Subscription {
       if (this.buffer.length < SUBSCRIPTION_HIGH_WATER) this.source?.resume();
     }
   }
-}
-
-function toEsdbExpected(expected: ExpectedRevision): AppendExpectedRevision {
-  if (expected === 'any') return ESDB_ANY;
-  if (expected === 'no_stream') return NO_STREAM;
-  if (!Number.isInteger(expected) || expected < 0) throw new Error(`invalid expected revision ${expected}`);
-  return BigInt(expected);
-}
-
-/** The bytes an append weighs as the server counts them: its events' data and metadata as JSON. */
-export function appendBytes(events: readonly JSONEventData[]): number {
-  let bytes = 0;
-  for (const event of events)
-    bytes +=
-      Buffer.byteLength(JSON.stringify(event.data)) + Buffer.byteLength(JSON.stringify(event.metadata));
-  return bytes;
-}
-
-function toEventData(event: NewEvent): JSONEventData {
-  const envelope: Envelope = {
-    originalId: event.id,
-    metadata: event.metadata,
-    $correlationId: event.metadata.correlationId,
-    ...(event.metadata.causationId ? { $causationId: event.metadata.causationId } : {}),
-  };
-  return {
-    id: toEsdbId(event.id),
-    contentType: 'application/json',
-    type: event.type,
-    data: (event.data ?? null) as JSONEventData['data'],
-    metadata: envelope as unknown as JSONEventData['metadata'],
-  };
-}
-
-/** ESDB ids must be UUIDs: other ids are mapped to a name-based (v5) UUID, stable across retries. */
-function toEsdbId(id: string): string {
-  if (UUID.test(id)) return id.toLowerCase();
-  const hash = createHash('sha1').update(ID_NAMESPACE).update(id, 'utf8').digest();
-  hash[6] = (hash[6] & 0x0f) | 0x50;
-  hash[8] = (hash[8] & 0x3f) | 0x80;
-  const hex = hash.subarray(0, 16).toString('hex');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
-}
-
-/** Our event from a $all entry; undefined for system events and unresolved links. */
-function fromAll(resolved: AllStreamResolvedEvent): RecordedEvent | undefined {
-  const record = resolved.event;
-  if (!record || record.type.startsWith('$')) return undefined;
-  return toRecorded(record, resolved.commitPosition);
-}
-
-function toRecorded(record: EsdbRecord, commitPosition: bigint | undefined): RecordedEvent {
-  const position = validPosition(record.position?.commit ?? commitPosition);
-  if (position === undefined) {
-    throw new Error(`event ${record.id} in ${record.streamId} has no log position (server older than 22.6?)`);
-  }
-  const envelope = asEnvelope(record.metadata);
-  return {
-    id: envelope?.originalId ?? record.id,
-    stream: record.streamId,
-    revision: Number(record.revision),
-    position,
-    type: record.type,
-    data: record.data,
-    metadata: envelope?.metadata ?? (record.metadata as EventMetadata),
-  };
-}
-
-function asEnvelope(metadata: unknown): Envelope | undefined {
-  const candidate = metadata as Partial<Envelope> | undefined;
-  return typeof candidate?.originalId === 'string' && candidate.metadata
-    ? (candidate as Envelope)
-    : undefined;
-}
-
-function recordPosition(resolved: AllStreamResolvedEvent): number | undefined {
-  return validPosition(resolved.event?.position.commit ?? resolved.commitPosition);
-}
-
-function validPosition(commit: bigint | undefined): number | undefined {
-  return commit === undefined || commit < 0n || commit === NO_POSITION ? undefined : Number(commit);
-}
-
-/** Since events are single-record commits, an event's prepare position equals its commit position. */
-function toReadPosition(position: number): ReadPosition {
-  if (position <= 0) return START;
-  const at = BigInt(position);
-  return { commit: at, prepare: at };
 }
