@@ -1,8 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Clock } from '@app/platform/clock/clock';
-import type { Config } from '@app/platform/config/config';
-import { ConfigError } from '@app/platform/config/config';
+import { type Config, ConfigError } from '@app/platform/config/config';
 import type { EventStore } from '@app/platform/eventstore/event-store.port';
 import type { EventWriter } from '@app/platform/eventstore/event-writer';
 import { SqliteEventStore } from '@app/platform/eventstore/sqlite-event-store';

@@ -55,7 +55,7 @@ describe('R3 bad input on every route, generated from its DTO metadata', () => {
     const app = current();
     table = routeTable(app.built.app);
     const world = await createWorld(app, 'R3');
-    ids = await pathIds(app, world, table.api);
+    ids = pathIds(world, table.api);
     const fastify = app.built.app.getHttpAdapter().getInstance() as FastifyInstance;
     const config = fastify.initialConfig as {
       maxParamLength?: number;

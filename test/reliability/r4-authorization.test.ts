@@ -46,7 +46,7 @@ describe('R4 authorization matrix on every route, from its declared least role',
     app = current();
     table = routeTable(app.built.app);
     world = await createWorld(app, 'R4');
-    ids = await pathIds(app, world, table.api);
+    ids = pathIds(world, table.api);
     outsiderToken = await outsider(app);
     revoked = await revokedToken(app, world);
     for (const role of ROLES) members.set(role, await memberOf(app, world, role));
@@ -177,7 +177,7 @@ describe('R4 authorization matrix on every route, from its declared least role',
       mark(route, `allowed ${declared.role}`);
       // Each route on fresh resources, since the action may delete, move or transfer them.
       const fresh = await createWorld(app, 'R4 fresh');
-      const freshIds = await pathIds(app, fresh, [route]);
+      const freshIds = pathIds(fresh, [route]);
       const token = await memberOf(app, fresh, declared.role);
       const reply: RawReply = await request(route, fresh, freshIds, `Bearer ${token}`);
       if ([401, 403, 404].includes(reply.status) || reply.status >= 500) {

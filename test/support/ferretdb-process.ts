@@ -2,7 +2,7 @@ import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { endProcess, freePort, ROOT } from './process-harness';
+import { endProcess, freePort, ROOT, retryUntil } from './process-harness';
 
 /** Where `npm run ferretdb:build` puts the server (from `test/ferretdb`, the version its go.mod pins). */
 export const FERRETDB_BIN = join(ROOT, '.tmp', 'ferretdb', 'ferretdb');
@@ -64,23 +64,19 @@ export class FerretDbProcess {
   }
 
   /** Waits until the server answers a ping. */
-  private async ready(failed: () => Error | undefined, timeoutMs = 15_000): Promise<void> {
+  private async ready(failed: () => Error | undefined): Promise<void> {
     const { MongoClient } = await import('mongodb');
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const client = new MongoClient(this.url, { serverSelectionTimeoutMS: 500 });
-      try {
-        await client.db('admin').command({ ping: 1 });
-        return;
-      } catch (error) {
-        const failure = failed();
-        if (failure) throw failure;
-        if (Date.now() > deadline) throw error;
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      } finally {
-        await client.close();
-      }
-    }
+    await retryUntil(
+      async () => {
+        const client = new MongoClient(this.url, { serverSelectionTimeoutMS: 500 });
+        try {
+          await client.db('admin').command({ ping: 1 });
+        } finally {
+          await client.close();
+        }
+      },
+      { failed, timeoutMs: 15_000 },
+    );
   }
 
   async stop(): Promise<void> {

@@ -40,17 +40,32 @@ export async function waitForRedis(
   options: { timeoutMs?: number; failed?: () => Error | undefined } = {},
 ): Promise<void> {
   const { Redis } = await import('ioredis');
-  const deadline = Date.now() + (options.timeoutMs ?? 10_000);
-  for (;;) {
+  await retryUntil(async () => {
     const client = new Redis({ port, host: '127.0.0.1', lazyConnect: true, maxRetriesPerRequest: 0 });
     client.on('error', () => {});
     try {
       await client.connect();
       await client.ping();
+    } finally {
       client.disconnect();
+    }
+  }, options);
+}
+
+/**
+ * Runs `attempt` until it resolves, every 50 ms; rethrows its last error after `timeoutMs`, or at once
+ * what `failed` reports (the server process exited).
+ */
+export async function retryUntil(
+  attempt: () => Promise<void>,
+  options: { timeoutMs?: number; failed?: () => Error | undefined } = {},
+): Promise<void> {
+  const deadline = Date.now() + (options.timeoutMs ?? 10_000);
+  for (;;) {
+    try {
+      await attempt();
       return;
     } catch (error) {
-      client.disconnect();
       const failure = options.failed?.();
       if (failure) throw failure;
       if (Date.now() > deadline) throw error;

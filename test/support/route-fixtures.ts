@@ -72,7 +72,7 @@ export async function createWorld(app: TestApp, label: string): Promise<World> {
 }
 
 /** The id of every path parameter of the routes that the world has. */
-export async function pathIds(_app: TestApp, world: World, routes: Route[]): Promise<Record<string, string>> {
+export function pathIds(world: World, routes: Route[]): Record<string, string> {
   const ids: Record<string, string> = {};
   for (const name of new Set(routes.flatMap((r) => r.pathParams.map((p) => p.name)))) {
     if (name in world.ids) ids[name] = world.ids[name];
