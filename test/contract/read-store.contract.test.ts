@@ -30,11 +30,14 @@ async function readAllPages(store: ReadStore, collection: string, query: FindQue
   throw new Error('pagination did not terminate');
 }
 
+/** Where a sort value's type ranks: missing/null, then numbers, strings and booleans (as BSON orders them). */
+const TYPE_RANK = { number: 1, string: 2, boolean: 3 } as Record<string, number>;
+
 /** The expected order: missing/null first ascending (last descending), ties by id in the same direction. */
 function expectedOrder(docs: Doc[], field: string, direction: 'asc' | 'desc'): string[] {
   const rank = (doc: Doc): [number, Scalar] => {
     const value = (doc[field] ?? null) as Scalar;
-    return value === null ? [0, null] : [1, value];
+    return value === null ? [0, null] : [TYPE_RANK[typeof value], value];
   };
   const compare = (a: Doc, b: Doc): number => {
     const [ra, va] = rank(a);
@@ -99,6 +102,27 @@ function readStoreContract(name: string, backend: Backend): void {
       const stored = await store.get('pages', 'p1');
       expect(stored).toStrictEqual({ id: 'p1', kept: null, nested: { n: 1 } });
       expect(await store.find('pages', { where: { gone: null }, limit: 5 })).toMatchObject({ count: 1 });
+    });
+
+    it('refuses, writing nothing, keys with "." or a leading "$", non-finite numbers and arrays in arrays', async () => {
+      const refused: [Doc, RegExp][] = [
+        [{ id: 'x', 'a.b': 1 }, /pages\/x cannot be stored: a\.b is a key/],
+        [{ id: 'x', nested: { $set: 1 } }, /nested\.\$set is a key/],
+        [{ id: 'x', list: [{ ok: 1 }, { n: Number.NaN }] }, /list\[1\]\.n is NaN/],
+        [{ id: 'x', n: Number.POSITIVE_INFINITY }, /n is Infinity/],
+        [{ id: 'x', grid: [[1, 2]] }, /grid\[0\] is an array in an array/],
+      ];
+      for (const [doc, message] of refused) {
+        const commit = store.commit([put('pages', { id: 'fine' }), put('pages', doc)], {
+          name: 'p',
+          position: 1,
+        });
+        await expect(commit).rejects.toThrow(message);
+      }
+      expect(await store.get('pages', 'fine')).toBeNull();
+      expect(await store.getCheckpoint('p')).toBe(0);
+      await store.commit([put('pages', { id: 'ok', 'a-b': 'x.y', $: undefined, n: -0, list: [[]].flat() })]);
+      expect(await store.get('pages', 'ok')).toMatchObject({ id: 'ok', 'a-b': 'x.y' });
     });
 
     it('returns null for a missing id or an unknown collection', async () => {
@@ -280,6 +304,20 @@ function readStoreContract(name: string, backend: Backend): void {
       }
     });
 
+    it('pages across sort values of different types: numbers, then strings, then booleans', async () => {
+      await store.ensureIndexes([{ collection: 'pages', fields: ['rank'] }]);
+      const values: Scalar[] = [3, 'b', true, null, -1, 'a', false, 2.5, '10', 10, 'b', 3];
+      const docs: Doc[] = values.map((rank, i) => ({ id: `p${String(i).padStart(2, '0')}`, rank }));
+      await store.commit(docs.map((doc) => put('pages', doc)));
+
+      for (const direction of ['asc', 'desc'] as const) {
+        for (const limit of [1, 2, 5]) {
+          const ids = await readAllPages(store, 'pages', { orderBy: 'rank', direction, limit }, docs.length);
+          expect(ids).toEqual(expectedOrder(docs, 'rank', direction));
+        }
+      }
+    });
+
     it('returns the cursor of the last item only when more items exist', async () => {
       await store.commit([
         put('pages', { id: 'a', n: 3 }),
@@ -415,7 +453,39 @@ function readStoreContract(name: string, backend: Backend): void {
       expect(await store.getCheckpoint('proj')).toBe(4);
     });
 
+    it('keeps checkpoint names as data, dots and dollar signs included', async () => {
+      await store.commit([], { name: 'reaction:a.b', position: 2 });
+      await store.commit([], { name: '$x%2E', position: 3, expected: 0 });
+      expect(await store.getCheckpoint('reaction:a.b')).toBe(2);
+      expect(await store.getCheckpoint('reaction:a')).toBe(0);
+      expect(await store.getCheckpoint('$x%2E')).toBe(3);
+      expect(await store.getCheckpoint('$x.')).toBe(0);
+    });
+
     describe('generations', () => {
+      it('refuses a commit that names a generation no longer live, through any handle, and moves nothing', async () => {
+        await store.commit([], { name: 'proj', position: 2, expected: 0, generation: 1 });
+        const other = await reopen();
+        opened.push(other);
+        const generation = await store.createGeneration();
+        await store.forGeneration(generation).commit([], { name: 'proj', position: 2 });
+        expect(await store.promote(generation, { checkpoint: 'proj' })).toBe(true);
+
+        for (const handle of [store, other]) {
+          const late = handle.commit([put('pages', { id: 'late' })], {
+            name: 'proj',
+            position: 3,
+            expected: 2,
+            generation: 1,
+          });
+          await expect(late).rejects.toBeInstanceOf(CheckpointConflictError);
+        }
+        expect(await other.getCheckpoint('proj')).toBe(2);
+        expect(await other.get('pages', 'late')).toBeNull();
+        await other.commit([], { name: 'proj', position: 3, expected: 2, generation });
+        expect(await store.getCheckpoint('proj')).toBe(3);
+      });
+
       it('starts at 1 and hands out ever higher new generations', async () => {
         expect(await store.generation()).toBe(1);
         const first = await store.createGeneration();
@@ -844,6 +914,31 @@ describeIf(Boolean(mongoUrl), 'MongoReadStore contract suite (MONGO_URL is not s
         await client.db(mongoDatabase).dropDatabase();
       } finally {
         await client.close();
+      }
+    });
+
+    it('moves checkpoints kept in a collection of their own (before they moved to the meta document)', async () => {
+      const prefix = `legacy${++mongoPrefixes}.`;
+      const client = new MongoClient(mongoUrl as string);
+      try {
+        await client
+          .db(mongoDatabase)
+          .collection(`${prefix}checkpoints`)
+          .insertOne({ _id: 'proj' as never, position: 7 });
+      } finally {
+        await client.close();
+      }
+      const store = await MongoReadStore.connect({
+        url: mongoUrl as string,
+        database: mongoDatabase,
+        collectionPrefix: prefix,
+      });
+      try {
+        expect(await store.getCheckpoint('proj')).toBe(7);
+        await store.commit([], { name: 'proj', position: 8, expected: 7 });
+        expect(await store.getCheckpoint('proj')).toBe(8);
+      } finally {
+        await store.close();
       }
     });
 

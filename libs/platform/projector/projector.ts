@@ -377,7 +377,13 @@ export class Projector implements LiveProjector {
     const last = events[events.length - 1].position;
     const route: Route = (event) => this.byType.get(event.type) ?? [];
     const writes = await project(this.views, events, route);
-    await this.views.commit(writes, { name: CHECKPOINT, position: last, expected: this.position });
+    const checkpoint = {
+      name: CHECKPOINT,
+      position: last,
+      expected: this.position,
+      generation: this.generation,
+    };
+    await this.views.commit(writes, checkpoint);
     this.publish({ position: last, changed: collectionsTouched(events, this.collectionsByType), writes });
   }
 

@@ -41,7 +41,7 @@ export class CachedReadStore implements ReadStore {
   ) {}
 
   async get<T extends Doc = Doc>(collection: string, id: string): Promise<T | null> {
-    if (Date.now() - this.lookedAt > GENERATION_CHECK_MS) await this.generation();
+    if (this.generationStale()) await this.generation();
     const key = documentKey(collection, id);
     const kept = this.docs.get(key);
     if (kept !== undefined) return kept as T | null;
@@ -74,6 +74,8 @@ export class CachedReadStore implements ReadStore {
   learn(writes: readonly ForeignWrite[] | 'all'): void {
     if (writes === 'all') {
       this.forget();
+      // The next read looks the live generation up first: the switch may be one this connection has not seen.
+      this.lookedAt = 0;
       return;
     }
     this.epoch++;
@@ -94,8 +96,14 @@ export class CachedReadStore implements ReadStore {
     this.docs.set(key, doc === null ? null : deepFreeze(doc));
   }
 
-  find<T extends Doc = Doc>(collection: string, query: FindQuery): Promise<Page<T>> {
+  async find<T extends Doc = Doc>(collection: string, query: FindQuery): Promise<Page<T>> {
+    if (this.generationStale()) await this.generation();
     return this.store.find<T>(collection, query);
+  }
+
+  /** Whether a read should look at the live generation first (no await when not: reads stay in one tick). */
+  private generationStale(): boolean {
+    return Date.now() - this.lookedAt > GENERATION_CHECK_MS;
   }
 
   ensureIndexes(indexes: IndexSpec[], options?: { deferred?: boolean }): Promise<void> {

@@ -7,6 +7,7 @@ import {
   type Sort,
 } from 'mongodb';
 import {
+  assertStorable,
   CheckpointConflictError,
   type CheckpointWrite,
   type Doc,
@@ -37,7 +38,6 @@ const RETIRE_AFTER_MS = 2000;
 /** Documents a copy of a collection reads and inserts at a time. */
 const COPY_BATCH = 1000;
 const META_ID = 'generation';
-const DUPLICATE_KEY = 11000;
 const NAMESPACE_NOT_FOUND = 26;
 
 /** A read-model document as stored: its id is the Mongo `_id`. */
@@ -46,16 +46,40 @@ interface StoredDoc {
   [field: string]: unknown;
 }
 
-interface StoredCheckpoint {
+/** A checkpoint as generations before checkpoints moved into the meta document kept them. */
+interface LegacyCheckpoint {
   _id: string;
   position: number;
 }
 
-/** The live generation, and the highest one handed out by `createGeneration`. */
+/**
+ * The live generation, the highest one handed out by `createGeneration`, and every generation's
+ * checkpoints (`checkpoints.g<n>.<name>`). Checkpoints live here, in one document with `live`, so that a
+ * promote and a projector's commit are each one compare-and-set on the same document: without a
+ * multi-document transaction, that is what orders them. `version` moves with every checkpoint write, so
+ * a promote fails if any checkpoint moved since it read them.
+ */
 interface StoredMeta {
   _id: string;
   live: number;
   allocated: number;
+  version?: number;
+  checkpoints?: Record<string, Record<string, number>>;
+}
+
+/** A checkpoint name as a field name: `.` and `$` would be paths and operators, so they are escaped. */
+const checkpointKey = (name: string) =>
+  name.replace(/[%.$]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+const generationKey = (generation: number) => `g${generation}`;
+const checkpointPath = (generation: number, name: string) =>
+  `checkpoints.${generationKey(generation)}.${checkpointKey(name)}`;
+
+function checkpointsOf(meta: StoredMeta, generation: number): Record<string, number> {
+  return meta.checkpoints?.[generationKey(generation)] ?? {};
+}
+
+function storedCheckpoint(meta: StoredMeta, generation: number, name: string): number {
+  return checkpointsOf(meta, generation)[checkpointKey(name)] ?? 0;
 }
 
 /** Same rule as the SQLite adapter, so a query valid on one backend is valid on the other. */
@@ -74,9 +98,14 @@ function whereFilter(where: Record<string, Scalar> = {}): Filter<StoredDoc> {
   return filter;
 }
 
+/** Scalar sort values' types in the order both stores sort them (after null): BSON's, and SQLite's too. */
+const SORTED_TYPES = ['number', 'string', 'bool'] as const;
+
 /**
  * Documents strictly after the cursor in (sort value, _id) order. Missing/null values sort first
  * ascending and last descending, as in Mongo's own sort, so they are added or excluded explicitly.
+ * A comparison matches only values of its own type (`$gt: 5` no string), so the types sorted after the
+ * cursor's (before it, descending) are added by type.
  */
 function keysetFilter(orderBy: string, direction: 'asc' | 'desc', after: { value: Scalar; id: string }) {
   const op = direction === 'asc' ? '$gt' : '$lt';
@@ -91,6 +120,11 @@ function keysetFilter(orderBy: string, direction: 'asc' | 'desc', after: { value
     { [field]: { [op]: value } },
     { [field]: value, _id: { [op]: after.id } },
   ];
+  const type = SORTED_TYPES.indexOf(
+    typeof value === 'boolean' ? 'bool' : (typeof value as 'number' | 'string'),
+  );
+  const beyond = direction === 'asc' ? SORTED_TYPES.slice(type + 1) : SORTED_TYPES.slice(0, type);
+  if (beyond.length > 0) branches.push({ [field]: { $type: [...beyond] } });
   if (direction === 'desc') branches.push({ [field]: null });
   return { $or: branches };
 }
@@ -123,7 +157,10 @@ class MongoCore {
     readonly retireAfterMs: number,
   ) {}
 
-  /** Generation 1 has no generation part in its names, so databases from before generations keep working. */
+  /**
+   * Generation 1 has no generation part in its names, so databases from before generations keep working.
+   * `checkpoints` is where checkpoints were kept before they moved into the meta document (`prepare`).
+   */
   names(generation: number): { docs: string; checkpoints: string } {
     const base = generation === 1 ? this.prefix : `${this.prefix}g${generation}.`;
     return { docs: `${base}docs.`, checkpoints: `${base}checkpoints` };
@@ -145,10 +182,12 @@ class MongoCore {
   /** The live generation; re-read from the database when older than FOLLOW_MS, or always when `fresh`. */
   liveGeneration(fresh = false): number | Promise<number> {
     if (!fresh && this.live !== undefined && Date.now() - this.checkedAt < FOLLOW_MS) return this.live;
-    if (fresh) return this.readLive();
-    this.refreshing ??= this.readLive().finally(() => {
-      this.refreshing = undefined;
-    });
+    if (fresh) return this.readMeta().then(() => this.live ?? 1);
+    this.refreshing ??= this.readMeta()
+      .then(() => this.live ?? 1)
+      .finally(() => {
+        this.refreshing = undefined;
+      });
     return this.refreshing;
   }
 
@@ -172,38 +211,62 @@ class MongoCore {
     );
   }
 
-  async ensureMeta(): Promise<void> {
-    await this.meta().updateOne(
-      { _id: META_ID },
-      { $setOnInsert: { live: 1, allocated: 1 } },
-      { upsert: true },
-    );
+  private prepared?: Promise<void>;
+
+  /** Creates the meta document once per store, and moves checkpoints kept the old way into it. */
+  prepare(): Promise<void> {
+    this.prepared ??= this.createMeta().catch((error: unknown) => {
+      this.prepared = undefined;
+      throw error;
+    });
+    return this.prepared;
   }
 
-  private async readLive(): Promise<number> {
+  /** The meta document as stored now; adopts its live generation. */
+  async readMeta(): Promise<StoredMeta> {
+    await this.prepare();
     const started = Date.now();
     const meta = await this.meta().findOne({ _id: META_ID });
+    if (!meta) throw new Error('read-store meta document vanished');
     // Generations only go up: a read that started before this process promoted must not undo it.
-    this.live = Math.max(this.live ?? 1, meta?.live ?? 1);
+    this.live = Math.max(this.live ?? 1, meta.live);
     this.checkedAt = started;
-    return this.live;
+    return meta;
+  }
+
+  private async createMeta(): Promise<void> {
+    await this.meta().updateOne(
+      { _id: META_ID },
+      { $setOnInsert: { live: 1, allocated: 1, version: 0 } },
+      { upsert: true },
+    );
+    const meta = await this.meta().findOne({ _id: META_ID });
+    if (!meta || meta.checkpoints !== undefined) return;
+    const legacy = this.db.collection<LegacyCheckpoint>(this.names(meta.live).checkpoints);
+    const moved: Record<string, number> = {};
+    for (const { _id, position } of await legacy.find({}).toArray()) moved[checkpointKey(_id)] = position;
+    // Only the first process to get here moves them; the old collection goes with its generation.
+    await this.meta().updateOne(
+      { _id: META_ID, checkpoints: { $exists: false } },
+      { $set: { checkpoints: { [generationKey(meta.live)]: moved } } },
+    );
   }
 }
 
 /**
- * Read models on MongoDB: one Mongo collection per read-model collection (`<prefix>docs.<name>`) and
- * checkpoints in `<prefix>checkpoints`, so no read-model collection name can collide with it.
- * Generations after the first put `g<n>.` after the prefix; `<prefix>meta` holds the live one.
+ * Read models on MongoDB: one Mongo collection per read-model collection (`<prefix>docs.<name>`).
+ * Generations after the first put `g<n>.` after the prefix; `<prefix>meta` holds the live one and every
+ * generation's checkpoints (`StoredMeta`).
  *
  * `commit` is not atomic across collections (that would need a replica-set transaction): writes are
  * applied first and the checkpoint last, so a crash leaves the checkpoint behind the documents and
  * replay re-applies events that projections must treat idempotently (see `Doc._pos`).
  *
- * Nor are generation switches atomic with anything. Handles follow a promote within FOLLOW_MS, read
- * the old generation until then (complete, only not receiving new writes), and `promote` drops it
- * only after `retireAfterMs`. A projector that commits in the moment of the switch may write its
- * last batch to the old generation; its next compare-and-set commit then fails on the new one and it
- * continues from that generation's checkpoint, re-applying what the rebuild had not seen.
+ * A checkpoint write and a promote are each one conditional update of the meta document, so they are
+ * ordered: a commit whose generation was retired before its checkpoint moved fails (its documents may
+ * have reached the old generation, which nothing reads once handles follow, within FOLLOW_MS), and its
+ * projector continues from the new generation's checkpoint. `promote` drops the old generation only
+ * after `retireAfterMs`, so reads started on it end first.
  */
 export class MongoReadStore implements ReadStore {
   private readonly core: MongoCore;
@@ -272,17 +335,12 @@ export class MongoReadStore implements ReadStore {
   }
 
   async commit(writes: Write[], checkpoint?: CheckpointWrite): Promise<void> {
-    const generation = await this.target(true);
-    if (this.pinned !== undefined) {
-      const live = await this.core.liveGeneration(true);
-      if (this.pinned < live)
-        throw new Error(`read-store generation ${this.pinned} was retired (generation ${live} is live)`);
-    }
-    if (checkpoint?.expected !== undefined) {
-      const stored = (await this.checkpoints(generation).findOne({ _id: checkpoint.name }))?.position ?? 0;
-      if (stored !== checkpoint.expected)
-        throw new CheckpointConflictError(checkpoint.name, checkpoint.expected, stored);
-    }
+    assertStorable(writes);
+    const meta = await this.core.readMeta();
+    const generation = this.pinned ?? meta.live;
+    if (this.pinned !== undefined && this.pinned < meta.live) throw retired(this.pinned, meta.live);
+    // Checked before writing too, so that a conflicting batch does not write documents it will not own.
+    if (checkpoint?.expected !== undefined) this.checkExpected(meta, generation, checkpoint);
     const byCollection = new Map<string, AnyBulkWriteOperation<StoredDoc>[]>();
     for (const write of writes) {
       const operations = byCollection.get(write.collection) ?? [];
@@ -301,33 +359,44 @@ export class MongoReadStore implements ReadStore {
     if (checkpoint) await this.setCheckpoint(generation, checkpoint);
   }
 
-  /** With `expected`, a compare-and-set: it moves only from the position the caller read. */
+  private checkExpected(meta: StoredMeta, generation: number, checkpoint: CheckpointWrite): void {
+    const { name, expected, generation: known } = checkpoint;
+    const stored = storedCheckpoint(meta, generation, name);
+    if (stored !== expected || (known !== undefined && known !== meta.live))
+      throw new CheckpointConflictError(name, expected ?? stored, stored);
+  }
+
+  /**
+   * Moves the checkpoint, on the meta document, only while the generation written is still live (or not
+   * yet retired, for a pinned handle) and, with `expected`, only from that position: a compare-and-set
+   * that a promote cannot slip between. Without `expected` (a reaction's checkpoint, independent of the
+   * views), it lands in whichever generation is live when it is written.
+   */
   private async setCheckpoint(generation: number, checkpoint: CheckpointWrite): Promise<void> {
-    const checkpoints = this.checkpoints(generation);
     const { name, position, expected } = checkpoint;
-    if (expected === undefined) {
-      await checkpoints.updateOne({ _id: name }, { $set: { position } }, { upsert: true });
-      return;
+    for (let target = generation; ; ) {
+      const path = checkpointPath(target, name);
+      const filter: Filter<StoredMeta> = {
+        _id: META_ID,
+        live: this.pinned === undefined ? target : { $lte: target },
+      };
+      // A checkpoint at 0 may never have been written.
+      if (expected !== undefined) filter[path] = expected === 0 ? { $in: [0, null] } : expected;
+      const set = await this.core
+        .meta()
+        .updateOne(filter, { $set: { [path]: position }, $inc: { version: 1 } });
+      if (set.matchedCount === 1) return;
+      const meta = await this.core.readMeta();
+      if (this.pinned !== undefined && this.pinned < meta.live) throw retired(this.pinned, meta.live);
+      if (expected !== undefined)
+        throw new CheckpointConflictError(name, expected, storedCheckpoint(meta, meta.live, name));
+      target = meta.live;
     }
-    try {
-      // A checkpoint at 0 may not exist yet: then the update inserts it, and a concurrent insert makes
-      // this one a duplicate key.
-      const set = await checkpoints.updateOne(
-        { _id: name, position: expected },
-        { $set: { position } },
-        { upsert: expected === 0 },
-      );
-      if (set.matchedCount + set.upsertedCount > 0) return;
-    } catch (error) {
-      if ((error as { code?: number }).code !== DUPLICATE_KEY) throw error;
-    }
-    const stored = (await checkpoints.findOne({ _id: name }))?.position ?? 0;
-    throw new CheckpointConflictError(name, expected, stored);
   }
 
   async getCheckpoint(name: string): Promise<number> {
-    const stored = await this.checkpoints(await this.target()).findOne({ _id: name });
-    return stored?.position ?? 0;
+    const meta = await this.core.readMeta();
+    return storedCheckpoint(meta, this.pinned ?? meta.live, name);
   }
 
   async all<T extends Doc = Doc>(collection: string): Promise<T[]> {
@@ -359,6 +428,12 @@ export class MongoReadStore implements ReadStore {
       (name) => this.core.generationOf(name) === generation,
     );
     await Promise.all(names.map((name) => this.core.db.collection(name).deleteMany({})));
+    await this.core
+      .meta()
+      .updateOne(
+        { _id: META_ID },
+        { $unset: { [`checkpoints.${generationKey(generation)}`]: '' }, $inc: { version: 1 } },
+      );
   }
 
   /** Waits for the retirement of generations this store promoted away from (so a CLI rebuild finishes it). */
@@ -378,10 +453,8 @@ export class MongoReadStore implements ReadStore {
    * MongoDB-compatible services do not support those).
    */
   async createGeneration(): Promise<number> {
-    await this.core.ensureMeta();
     for (;;) {
-      const meta = await this.core.meta().findOne({ _id: META_ID });
-      if (!meta) throw new Error('read-store meta document vanished');
+      const meta = await this.core.readMeta();
       const next = Math.max(meta.allocated, meta.live) + 1;
       const filter = { _id: META_ID, allocated: meta.allocated };
       const set = await this.core.meta().updateOne(filter, { $set: { allocated: next } });
@@ -399,8 +472,9 @@ export class MongoReadStore implements ReadStore {
   }
 
   async copyCollections(to: number, collections: string[], checkpoint: string): Promise<number> {
-    const from = await this.target(true);
-    const position = (await this.checkpoints(from).findOne({ _id: checkpoint }))?.position ?? 0;
+    const meta = await this.core.readMeta();
+    const from = this.pinned ?? meta.live;
+    const position = storedCheckpoint(meta, from, checkpoint);
     for (const collection of collections) {
       const target = this.docs(to, collection);
       await target.deleteMany({});
@@ -418,26 +492,31 @@ export class MongoReadStore implements ReadStore {
     return position;
   }
 
+  /**
+   * One compare-and-set on the meta document: it switches only if no checkpoint moved since they were
+   * compared (`version`), so a live commit is either before the switch (and compared) or fails after it.
+   */
   async promote(generation: number, options: { checkpoint?: string } = {}): Promise<boolean> {
-    await this.core.ensureMeta();
-    const live = await this.core.liveGeneration(true);
+    const meta = await this.core.readMeta();
+    const live = meta.live;
     if (generation === live) return true;
     if (generation < live)
       throw new Error(`read-store generation ${generation} is older than the live generation ${live}`);
     const name = options.checkpoint;
-    if (name !== undefined) {
-      const [next, current] = await Promise.all(
-        [generation, live].map(
-          async (g) => (await this.checkpoints(g).findOne({ _id: name }))?.position ?? 0,
-        ),
-      );
-      if (next < current) return false;
-    }
+    if (name !== undefined && storedCheckpoint(meta, generation, name) < storedCheckpoint(meta, live, name))
+      return false;
     // Checkpoints the new generation has not set (reactions', which do not depend on the views) carry over.
-    for (const { _id, position } of await this.checkpoints(live).find({}).toArray()) {
-      await this.checkpoints(generation).updateOne({ _id }, { $setOnInsert: { position } }, { upsert: true });
+    const carried: Record<string, number> = {};
+    const next = checkpointsOf(meta, generation);
+    for (const [key, position] of Object.entries(checkpointsOf(meta, live))) {
+      if (!(key in next)) carried[`checkpoints.${generationKey(generation)}.${key}`] = position;
     }
-    const switched = await this.core.meta().updateOne({ _id: META_ID, live }, { $set: { live: generation } });
+    const switched = await this.core
+      .meta()
+      .updateOne(
+        { _id: META_ID, live, version: meta.version ?? 0 },
+        { $set: { live: generation, ...carried }, $inc: { version: 1 } },
+      );
     if (switched.modifiedCount === 0) return false;
     this.core.adopt(generation);
     // In the background: a projector in this process waits for the promote, not for the grace period.
@@ -445,8 +524,14 @@ export class MongoReadStore implements ReadStore {
     return true;
   }
 
-  /** Drops every collection of the generations below `generation`. */
+  /** Drops every collection and checkpoint of the generations below `generation`. */
   private async dropGenerationsBelow(generation: number): Promise<void> {
+    const meta = await this.core.readMeta();
+    const unset: Record<string, ''> = {};
+    for (const key of Object.keys(meta.checkpoints ?? {}))
+      if (Number(key.slice(1)) < generation) unset[`checkpoints.${key}`] = '';
+    if (Object.keys(unset).length > 0)
+      await this.core.meta().updateOne({ _id: META_ID }, { $unset: unset, $inc: { version: 1 } });
     const retired = (await this.collectionNames()).filter(
       (n) => (this.core.generationOf(n) ?? generation) < generation,
     );
@@ -477,8 +562,8 @@ export class MongoReadStore implements ReadStore {
   private docs(generation: number, collection: string): Collection<StoredDoc> {
     return this.core.db.collection<StoredDoc>(`${this.core.names(generation).docs}${collection}`);
   }
+}
 
-  private checkpoints(generation: number): Collection<StoredCheckpoint> {
-    return this.core.db.collection<StoredCheckpoint>(this.core.names(generation).checkpoints);
-  }
+function retired(pinned: number, live: number): Error {
+  return new Error(`read-store generation ${pinned} was retired (generation ${live} is live)`);
 }

@@ -68,6 +68,12 @@ export interface CheckpointWrite {
    * of the checkpoint, so it learns when the views moved under it (a rebuild switched generations).
    */
   expected?: number;
+  /**
+   * With `expected`: the generation the caller last knew to be live. The commit happens only while that
+   * generation is still live; a promote made since is a conflict too, so the caller learns of a switch
+   * at its first commit after it, however the switch was made (another process, another thread).
+   */
+  generation?: number;
 }
 
 export class CheckpointConflictError extends Error {
@@ -134,6 +140,53 @@ export interface ReadStore {
    * Throws if `generation` is older than the live one.
    */
   promote(generation: number, options?: { checkpoint?: string }): Promise<boolean>;
+}
+
+/** A document a MongoDB-wire server would refuse or store differently from the embedded store. */
+export class UnstorableDocumentError extends Error {
+  constructor(collection: string, id: string, path: string, why: string) {
+    super(`read-store document ${collection}/${id} cannot be stored: ${path} ${why}`);
+    this.name = 'UnstorableDocumentError';
+  }
+}
+
+/**
+ * Refuses, in every adapter, what not every store keeps alike: keys with `.` or a leading `$` (paths and
+ * operators to MongoDB), non-finite numbers (JSON makes them null) and arrays directly in arrays
+ * (FerretDB 1.x refuses them). A projection that writes one then fails on its first commit in any test,
+ * not only once in production on a server that refuses it.
+ */
+export function assertStorable(writes: readonly Write[]): void {
+  for (const { collection, id, doc } of writes) {
+    if (doc === null) continue;
+    const why = unstorable(doc, false);
+    if (why)
+      throw new UnstorableDocumentError(collection, id, why[0].replace(/^\./, '') || '(document)', why[1]);
+  }
+}
+
+/** The path and reason of the first unstorable part of `value`, if any; allocates only then. */
+function unstorable(value: unknown, inArray: boolean): [string, string] | undefined {
+  if (typeof value === 'number') return Number.isFinite(value) ? undefined : ['', `is ${value}`];
+  if (value === null || typeof value !== 'object') return undefined;
+  if (Array.isArray(value)) {
+    if (inArray) return ['', 'is an array in an array'];
+    for (let i = 0; i < value.length; i++) {
+      const why = unstorable(value[i], true);
+      if (why) return [`[${i}]${why[0]}`, why[1]];
+    }
+    return undefined;
+  }
+  for (const key in value) {
+    const field = (value as Record<string, unknown>)[key];
+    // An undefined field is not stored (see `Doc`), whatever its key.
+    if (field === undefined) continue;
+    if (key.includes('.') || key.charCodeAt(0) === 36)
+      return [`.${key}`, 'is a key with "." or a leading "$"'];
+    const why = unstorable(field, false);
+    if (why) return [`.${key}${why[0]}`, why[1]];
+  }
+  return undefined;
 }
 
 export const READ_STORE = Symbol('READ_STORE');

@@ -1,4 +1,5 @@
 import {
+  assertStorable,
   CheckpointConflictError,
   type CheckpointWrite,
   type Doc,
@@ -88,6 +89,7 @@ export class SqliteReadStore implements ReadStore {
   }
 
   async commit(writes: Write[], checkpoint?: CheckpointWrite): Promise<void> {
+    assertStorable(writes);
     this.commitWith(checkpoint, (g) => {
       for (const write of writes) this.applyWrite(g, write);
     });
@@ -216,7 +218,8 @@ export class SqliteReadStore implements ReadStore {
     this.write((g) => {
       if (checkpoint?.expected !== undefined) {
         const stored = g.checkpoint(checkpoint.name);
-        if (stored !== checkpoint.expected)
+        const moved = checkpoint.generation !== undefined && checkpoint.generation !== g.number;
+        if (moved || stored !== checkpoint.expected)
           throw new CheckpointConflictError(checkpoint.name, checkpoint.expected, stored);
       }
       apply(g);
