@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import { Access } from '@app/platform/auth/access';
 import { type Config, DEFAULT_BODY_LIMIT_BYTES } from '@app/platform/config/config';
 import { batchResponseWrites } from '@app/platform/http/batched-writes';
 import { errorBody, toHttpError } from '@app/platform/http/errors';
@@ -48,11 +49,16 @@ export async function createHttpApp(
     },
   });
   observeHttp(adapter.getInstance(), observability, observe);
+  // Set once the application exists; no request is served before.
+  let access: Access | undefined;
   // After observeHttp, so that a 429 is logged and carries X-Request-Id like any answer.
   await installRateLimit(adapter.getInstance(), {
     max: config.rateLimitMax,
     windowMs: config.rateLimitWindowMs,
     redisUrl: config.redisUrl,
+    // Known tokens are in memory after their first request (`Access`), so this costs the guard nothing.
+    knownToken: async (hash) => !access || (await access.authenticateHash(hash)) !== null,
+    onUnknownToken: () => observability.metrics.unknownToken(),
   });
   sendEtags(adapter.getInstance());
   batchResponseWrites(adapter.getInstance(), (error) =>
@@ -63,8 +69,18 @@ export async function createHttpApp(
     adapter,
     { logger: observability.nestLogger, abortOnError: false },
   );
+  access = authenticator(app);
   app.setGlobalPrefix('v1', { exclude: UNPREFIXED_ROUTES });
   app.useGlobalPipes(createValidationPipe());
   app.enableShutdownHooks();
   return app;
+}
+
+/** The app's token lookup; none in an app without authenticated routes. */
+function authenticator(app: NestFastifyApplication): Access | undefined {
+  try {
+    return app.get(Access, { strict: false });
+  } catch {
+    return undefined;
+  }
 }

@@ -1,7 +1,16 @@
 import { randomBytes } from 'node:crypto';
+import { IdentityService } from '@app/identity/write/identity.commands';
 import { RATE_LIMIT_NAMESPACE } from '@app/platform/http/rate-limit';
 import { Redis } from 'ioredis';
-import { addUser, type Reply, useTestApp, withTestApp, withTestApps } from '../support/app-harness';
+import {
+  addUser,
+  liveProjector,
+  type Reply,
+  SETUP,
+  useTestApp,
+  withTestApp,
+  withTestApps,
+} from '../support/app-harness';
 import { RedisProcess } from '../support/redis-process';
 
 const MAX = 5;
@@ -78,6 +87,32 @@ describe('R6 limits: per-token rate limit and body size', () => {
     const withToken = await app.http('GET', '/v1/orgs', { token });
     expect(limitHeaders(withToken).remaining).toBe(String(MAX - 1));
   });
+
+  it('counts unknown and revoked tokens against the address: rotating tokens does not escape the limit', () =>
+    withTestApp({ config: { rateLimitMax: MAX, rateLimitWindowMs: 10_000 } }, async (app) => {
+      const { userId, token } = await addUser(app);
+      const identity = app.built.app.get(IdentityService);
+      const revoked = await identity.issueToken(userId, 'revoked', SETUP);
+      await liveProjector(app).waitFor((await identity.revokeToken(userId, revoked.tokenId, SETUP)).position);
+
+      const made = () => `gb_api_${randomBytes(24).toString('hex')}`;
+      const rotated: Reply[] = [];
+      for (const next of [made(), made(), revoked.token, made(), made()])
+        rotated.push(await app.http('GET', '/v1/orgs', { token: next }));
+      expect(rotated.map((r) => r.status)).toEqual(Array(MAX).fill(401));
+      expect(rotated.map((r) => Number(limitHeaders(r).remaining))).toEqual([4, 3, 2, 1, 0]);
+      // One more with yet another token, or none: the address's count is spent.
+      expect((await app.http('GET', '/v1/orgs', { token: made() })).status).toBe(429);
+      expect((await app.http('GET', '/v1/orgs', { token: revoked.token })).status).toBe(429);
+      expect((await app.http('GET', '/v1/orgs', { token: null })).status).toBe(429);
+      // A caller's token keeps its own count.
+      const own = await app.http('GET', '/v1/orgs', { token });
+      expect(own.status).toBe(200);
+      expect(limitHeaders(own).remaining).toBe(String(MAX - 1));
+
+      const metrics = await (await fetch(`${app.url}/metrics`)).text();
+      expect(metrics).toMatch(/^http_unknown_token_requests_total 7$/m);
+    }));
 
   it('refuses a body over the configured size with 413 in the envelope', async () => {
     const app = current();

@@ -11,6 +11,13 @@ export interface RateLimitOptions {
   windowMs: number;
   /** Counts in Redis, shared by every process using it; in this process's memory when absent. */
   redisUrl?: string;
+  /**
+   * Whether a token (by `bearerHash`) belongs to a caller; one that does not is counted against the
+   * request's address. Every token counts as its own caller when absent (an app without tokens).
+   */
+  knownToken?: (hash: string) => Promise<boolean>;
+  /** Told of each request counted against its address because its token is unknown or revoked. */
+  onUnknownToken?: () => void;
 }
 
 /** Redis keys are `rate-limit:<caller key>`, expiring with their window. */
@@ -22,13 +29,22 @@ const REDIS_COMMAND_TIMEOUT_MS = 1000;
 const REDIS_READY_WAIT_MS = 2000;
 
 /**
- * Who a request counts against: its bearer token (the token itself never reaches the store or a log),
- * or its address when it has none. The key is the second half of the token's hash (`bearerHash`,
- * computed once per request): 128 bits, and never the whole hash the views look tokens up by.
+ * Who a request counts against: its bearer token when the token is a caller's (the token itself never
+ * reaches the store or a log), else its address, so that a client rotating made-up or revoked tokens
+ * shares one count rather than getting a fresh one with each. The key is the second half of the
+ * token's hash (`bearerHash`, computed once per request): 128 bits, never the whole hash the views
+ * look tokens up by. A lookup that fails counts against the address too.
  */
-export function rateLimitKey(request: FastifyRequest): string {
+export async function rateLimitKey(
+  request: FastifyRequest,
+  options: Pick<RateLimitOptions, 'knownToken' | 'onUnknownToken'> = {},
+): Promise<string> {
   const hash = bearerHash(request.headers);
-  return hash === null ? `ip:${request.ip}` : `t:${hash.slice(32)}`;
+  if (hash === null) return `ip:${request.ip}`;
+  const known = options.knownToken ? await options.knownToken(hash).catch(() => false) : true;
+  if (known) return `t:${hash.slice(32)}`;
+  options.onUnknownToken?.();
+  return `ip:${request.ip}`;
 }
 
 /** The GitBook API: `/v1` and below; operations, the internal transport and `/docs` are not limited. */
@@ -54,7 +70,7 @@ export async function installRateLimit(fastify: FastifyInstance, options: RateLi
     global: false,
     max: options.max,
     timeWindow: options.windowMs,
-    keyGenerator: rateLimitKey,
+    keyGenerator: (request: FastifyRequest) => rateLimitKey(request, options),
     cache: LOCAL_CALLERS,
     redis,
     nameSpace: RATE_LIMIT_NAMESPACE,

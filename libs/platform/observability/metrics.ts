@@ -43,6 +43,11 @@ export class Metrics {
     labelNames: ['queue'] as const,
     registers: [this.registry],
   });
+  private readonly unknownTokens = new Counter({
+    name: 'http_unknown_token_requests_total',
+    help: 'API requests with an unknown or revoked bearer token, rate-limited by their address',
+    registers: [this.registry],
+  });
   private watchingProjection = false;
   private watchingJobs = false;
 
@@ -60,6 +65,10 @@ export class Metrics {
 
   eventsAppendedBy(count: number): void {
     this.eventsAppended.inc(count);
+  }
+
+  unknownToken(): void {
+    this.unknownTokens.inc();
   }
 
   jobFailed(queue: string): void {
