@@ -43,6 +43,13 @@ const TEXT = fc.constantFrom(
   ),
 );
 const CONTROL = fc.integer({ min: 0, max: 0x1f }).map((c) => String.fromCharCode(c));
+
+/** The control characters a field refuses: a text field of `@Text` allows tab (and line breaks with `lines`). */
+function refusedControl(field: FieldModel): fc.Arbitrary<string> {
+  if (!field.controlFree) return CONTROL;
+  const allowed = field.controlFree === 'lines' ? ['\t', '\n', '\r'] : ['\t'];
+  return CONTROL.filter((c) => !allowed.includes(c));
+}
 const ID_CHARS = /^[A-Za-z0-9_-]*$/;
 const ID_ALPHABET = fc.constantFrom(
   ...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-'.split(''),
@@ -360,17 +367,17 @@ export function bodyCases(model: DtoModel, category: BodyCategory): fc.Arbitrary
           })),
         ),
       );
-      // Escaped, it is data: fields with an enumeration or a pattern must refuse it.
+      // Escaped, it is data: fields with an enumeration, a pattern or a text of `@Text` must refuse it.
       const escaped = oneOf(
         strings
-          .filter(({ field }) => field.values || field.pattern)
+          .filter(({ field }) => field.values || field.pattern || field.controlFree)
           .map(({ path, chain, field }) =>
             bodyCase(
               withField(
                 model,
                 chain,
                 fc
-                  .tuple(validValue(field), CONTROL, fc.nat())
+                  .tuple(validValue(field), refusedControl(field), fc.nat())
                   .map(([v, c, at]) => {
                     const s = String(v);
                     const i = at % (s.length + 1);

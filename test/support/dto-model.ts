@@ -19,6 +19,8 @@ export interface FieldModel {
   isObject: boolean;
   isRFC3339: boolean;
   maxLength?: number;
+  /** Refuses control characters but tab (`@Text`), and but line breaks too with `lines`. */
+  controlFree?: 'line' | 'lines';
   min?: number;
   max?: number;
   pattern?: RegExp;
@@ -45,6 +47,7 @@ const KNOWN = new Set([
   'matches',
   'isIn',
   'isOptional',
+  'noControlCharacters',
 ]);
 
 export type Condition = (object: Record<string, unknown>, value: unknown) => boolean;
@@ -123,6 +126,9 @@ export function dtoModel(type: Type): DtoModel {
           break;
         case 'isIn':
           field.values = first as unknown[];
+          break;
+        case 'noControlCharacters':
+          field.controlFree = first === true ? 'lines' : 'line';
           break;
       }
     }

@@ -1,13 +1,13 @@
+import { Text } from '@app/platform/http/fields';
 import { Type } from 'class-transformer';
-import { IsInt, IsOptional, IsRFC3339, IsString, Max, MaxLength, Min } from 'class-validator';
+import { IsInt, IsOptional, IsRFC3339, Max, Min } from 'class-validator';
 import type { AuditEventsQuery } from '../read/audit.queries';
 
 export const MAX_AUDIT_PAGE_SIZE = 100;
 
 export class AuditEventsQueryDto implements AuditEventsQuery {
   @IsOptional()
-  @IsString()
-  @MaxLength(512)
+  @Text(512)
   page?: string;
 
   @IsOptional()
@@ -28,19 +28,16 @@ export class AuditEventsQueryDto implements AuditEventsQuery {
   to?: string;
 
   @IsOptional()
-  @IsString()
-  @MaxLength(100)
+  @Text(100)
   action?: string;
 
   /** An actor id: a user id, or `system`. */
   @IsOptional()
-  @IsString()
-  @MaxLength(100)
+  @Text(100)
   actor?: string;
 
   /** A target id: an organization, member (user), collection or space id. */
   @IsOptional()
-  @IsString()
-  @MaxLength(100)
+  @Text(100)
   target?: string;
 }

@@ -1,16 +1,15 @@
 import { ID_PATTERN } from '@app/platform/domain/ids';
 import type { DefaultLevel } from '@app/platform/domain/roles';
-import { BooleanQuery, IsDefaultLevel } from '@app/platform/http/fields';
+import { BooleanQuery, IsDefaultLevel, Text } from '@app/platform/http/fields';
 import { ListQueryDto } from '@app/platform/http/pagination';
 import { IsAbsentOr } from '@app/platform/http/validation';
-import { IsString, Matches, MaxLength } from 'class-validator';
+import { IsString, Matches } from 'class-validator';
 import type { ListCollectionsQuery } from '../read/collections.queries';
 import type { CreateCollectionInput, UpdateCollectionInput } from '../write/collection.commands';
 
 export class CreateCollectionDto implements CreateCollectionInput {
   @IsAbsentOr()
-  @IsString()
-  @MaxLength(50)
+  @Text(50)
   title?: string;
 
   @IsAbsentOr()
@@ -21,13 +20,11 @@ export class CreateCollectionDto implements CreateCollectionInput {
 
 export class UpdateCollectionDto implements UpdateCollectionInput {
   @IsAbsentOr()
-  @IsString()
-  @MaxLength(50)
+  @Text(50)
   title?: string;
 
   @IsAbsentOr()
-  @IsString()
-  @MaxLength(100)
+  @Text(100, { lines: true })
   description?: string;
 
   @IsDefaultLevel()

@@ -1,5 +1,5 @@
 import { Transform } from 'class-transformer';
-import { IsBoolean, IsIn, IsOptional } from 'class-validator';
+import { IsBoolean, IsIn, IsOptional, IsString, MaxLength, ValidateBy } from 'class-validator';
 import { DEFAULT_LEVELS } from '../domain/roles';
 
 /** A default level: a role, `inherit`, or null for guests. */
@@ -18,5 +18,37 @@ export function BooleanQuery(): PropertyDecorator {
     Transform(({ value }) => (value === 'true' ? true : value === 'false' ? false : value))(target, key);
     IsOptional()(target, key);
     IsBoolean({ message: `${String(key)} must be true or false` })(target, key);
+  };
+}
+
+/** Whether `text` holds a C0 control character other than tab (and, with `lineBreaks`, LF and CR). */
+export function hasControlCharacter(text: string, lineBreaks = false): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code >= 0x20 || code === 0x09) continue;
+    if (lineBreaks && (code === 0x0a || code === 0x0d)) continue;
+    return true;
+  }
+  return false;
+}
+
+/**
+ * A text field of at most `maxLength` characters without control characters: a NUL, an escape or a
+ * line break in a title, name or label is never meant, and breaks what displays or stores it. Tab is
+ * allowed; `lines` allows line breaks too (a description).
+ */
+export function Text(maxLength: number, options: { lines?: boolean } = {}): PropertyDecorator {
+  const allowed = options.lines ? 'tab and line breaks' : 'tab';
+  return (target, key) => {
+    IsString()(target, key);
+    MaxLength(maxLength)(target, key);
+    ValidateBy({
+      name: 'noControlCharacters',
+      constraints: [options.lines === true],
+      validator: {
+        validate: (value) => typeof value !== 'string' || !hasControlCharacter(value, options.lines),
+        defaultMessage: () => `${String(key)} must not contain control characters other than ${allowed}`,
+      },
+    })(target, key);
   };
 }

@@ -1,8 +1,8 @@
 import { ID_PATTERN } from '@app/platform/domain/ids';
 import type { DefaultLevel } from '@app/platform/domain/roles';
-import { IsDefaultLevel } from '@app/platform/http/fields';
+import { IsDefaultLevel, Text } from '@app/platform/http/fields';
 import { IsAbsentOr } from '@app/platform/http/validation';
-import { IsBoolean, IsIn, IsString, Matches, MaxLength, ValidateIf } from 'class-validator';
+import { IsBoolean, IsIn, IsString, Matches, ValidateIf } from 'class-validator';
 import type { EditMode } from '../domain/space.decider';
 import type { CreateSpaceInput, TransferSpaceInput, UpdateSpaceInput } from '../write/space.commands';
 
@@ -10,13 +10,11 @@ const EDIT_MODES = ['live', 'locked'];
 
 export class CreateSpaceDto implements CreateSpaceInput {
   @IsAbsentOr()
-  @IsString()
-  @MaxLength(50)
+  @Text(50)
   title?: string;
 
   @IsAbsentOr()
-  @IsString()
-  @MaxLength(50)
+  @Text(50)
   emoji?: string;
 
   @IsAbsentOr()
@@ -40,8 +38,7 @@ export class UpdateSpaceDto implements UpdateSpaceInput {
   editMode?: EditMode;
 
   @IsAbsentOr()
-  @IsString()
-  @MaxLength(50)
+  @Text(50)
   title?: string;
 
   @IsDefaultLevel()
@@ -49,15 +46,13 @@ export class UpdateSpaceDto implements UpdateSpaceInput {
 
   /** An emoji, or null to remove it. */
   @ValidateIf((_o, value) => value !== undefined && value !== null)
-  @IsString()
-  @MaxLength(50)
+  @Text(50)
   emoji?: string | null;
 }
 
 export class GetSpaceQueryDto {
   @IsAbsentOr()
-  @IsString()
-  @MaxLength(256)
+  @Text(256)
   shareKey?: string;
 }
 

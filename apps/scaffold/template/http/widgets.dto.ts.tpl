@@ -1,17 +1,15 @@
+import { Text } from '@app/platform/http/fields';
 import { IsAbsentOr } from '@app/platform/http/validation';
-import { IsString, MaxLength } from 'class-validator';
 import type { CreateWidgetInput, UpdateWidgetInput } from '../write/widget.commands';
 
-/** An empty title is refused by the decider (400 naming it). */
+/** An empty title is refused by the decider (400 naming it); `@Text` refuses control characters. */
 export class CreateWidgetDto implements CreateWidgetInput {
-  @IsString()
-  @MaxLength(100)
+  @Text(100)
   title: string;
 }
 
 export class UpdateWidgetDto implements UpdateWidgetInput {
   @IsAbsentOr()
-  @IsString()
-  @MaxLength(100)
+  @Text(100)
   title?: string;
 }

@@ -1,0 +1,51 @@
+import { BadRequestException } from '@nestjs/common';
+import { hasControlCharacter, Text } from './fields';
+import { createValidationPipe, IsAbsentOr } from './validation';
+
+class TitleDto {
+  @IsAbsentOr()
+  @Text(20)
+  title?: string;
+
+  @IsAbsentOr()
+  @Text(40, { lines: true })
+  description?: string;
+}
+
+async function refusal(body: object): Promise<string | undefined> {
+  try {
+    await createValidationPipe().transform(body, { type: 'body', metatype: TitleDto });
+    return undefined;
+  } catch (error) {
+    expect(error).toBeInstanceOf(BadRequestException);
+    return (error as BadRequestException).message;
+  }
+}
+
+describe('Text fields', () => {
+  it('finds C0 control characters but tab, and but line breaks when they are allowed', () => {
+    for (let code = 0; code < 0x20; code++) {
+      const text = `a${String.fromCharCode(code)}b`;
+      expect(hasControlCharacter(text)).toBe(code !== 0x09);
+      expect(hasControlCharacter(text, true)).toBe(![0x09, 0x0a, 0x0d].includes(code));
+    }
+    expect(hasControlCharacter('Ünïcödé — 漢字 😀 \u007f\u0085')).toBe(false);
+  });
+
+  it('refuses a title with a NUL, an escape or a line break with a 400 naming the field', async () => {
+    for (const title of ['a\u0000b', '\u001b[31mred', 'two\nlines', 'cr\r']) {
+      expect(await refusal({ title })).toMatch(/^title must not contain control characters other than tab$/);
+    }
+    expect(await refusal({ title: 'tab\tis fine' })).toBeUndefined();
+  });
+
+  it('allows line breaks in a multi-line text, and nothing else below space but tab', async () => {
+    expect(await refusal({ description: 'one\r\ntwo\tthree' })).toBeUndefined();
+    expect(await refusal({ description: 'bell\u0007' })).toMatch(/^description must not contain control/);
+  });
+
+  it('keeps the length and type checks', async () => {
+    expect(await refusal({ title: 'x'.repeat(21) })).toMatch(/title must be shorter than or equal to 20/);
+    expect(await refusal({ title: 5 })).toMatch(/title must be a string/);
+  });
+});
