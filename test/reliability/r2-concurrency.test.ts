@@ -19,10 +19,10 @@ describe.each([
         app.http('PATCH', `/v1/spaces/${space.id}`, { body: { title: `t${i}` } }),
       ),
     );
-    expect(replies.filter((r) => r.status >= 500)).toEqual([]);
-    const ok = replies.filter((r) => r.status === 200).map((r) => (r.body as { title: string }).title);
-    // Conflicts beyond the bounded retries answer 409; every other update must be in the log.
-    expect(replies.every((r) => r.status === 200 || r.status === 409)).toBe(true);
+    // One process runs the commands of a stream one after the other: none conflicts, every one lands
+    // (conflicts between processes are test/cluster/write-conflicts.test.ts's).
+    expect(replies.map((r) => r.status)).toEqual(Array(50).fill(200));
+    const ok = replies.map((_, i) => `t${i}`);
     const stream = await app.built.storage.events.readStream(`space-${space.id}`);
     const logged = stream
       .filter((e) => e.type === 'SpaceUpdated')

@@ -48,6 +48,13 @@ export class Metrics {
     help: 'API requests with an unknown or revoked bearer token, rate-limited by their address',
     registers: [this.registry],
   });
+  private readonly writeConflicts = new Counter({
+    name: 'write_conflicts_total',
+    help:
+      'Appends refused because the stream moved: refolded (this process had not seen the write), retried, or refused (answered 409)',
+    labelNames: ['outcome'] as const,
+    registers: [this.registry],
+  });
   private watchingProjection = false;
   private watchingJobs = false;
 
@@ -65,6 +72,10 @@ export class Metrics {
 
   eventsAppendedBy(count: number): void {
     this.eventsAppended.inc(count);
+  }
+
+  writeConflict(outcome: 'refolded' | 'retried' | 'refused'): void {
+    this.writeConflicts.inc({ outcome });
   }
 
   unknownToken(): void {

@@ -5,8 +5,9 @@ import { ManualClock } from '../clock/clock';
 import { conflict, type Decider, type DomainEvent } from '../domain/decider';
 import { newEventId } from '../eventstore/event-id';
 import { SqliteEventStore } from '../eventstore/sqlite-event-store';
+import { createObservability, type Observability } from '../observability/observability';
 import type { CommandContext } from './command-context';
-import { CommandRunner, PreconditionFailedError } from './command-runner';
+import { CommandRunner, MAX_ATTEMPTS, PreconditionFailedError } from './command-runner';
 
 /** A counter: `Set` records a new value unless it is the current one; `Open` refuses once closed. */
 type Command = { type: 'Set'; value: number } | { type: 'Open' };
@@ -88,6 +89,76 @@ describe('CommandRunner', () => {
     });
     await appendElsewhere({ type: 'Closed', data: {} }, 2);
     await expect(runner.run(counter, 'counter-1', { type: 'Open' }, ctx)).rejects.toThrow('closed');
+  });
+
+  describe('while another process keeps writing the stream', () => {
+    let observability: Observability;
+    let appends: number;
+
+    /** Another process appends just before each of this runner's first `times` appends. */
+    const interfere = (times: number) => {
+      const append = store.append.bind(store);
+      appends = 0;
+      store.append = async (stream, events, expected) => {
+        if (appends++ < times) {
+          const head = (await store.readStream(stream)).length - 1;
+          await append(
+            stream,
+            [{ id: newEventId(), type: 'ValueSet', data: { value: 100 + appends }, metadata: {} as never }],
+            head < 0 ? 'no_stream' : head,
+          );
+        }
+        return append(stream, events, expected);
+      };
+    };
+    const conflicts = async () =>
+      Object.fromEntries(
+        (
+          (await observability.metrics.registry.getSingleMetric('write_conflicts_total')?.get())?.values ?? []
+        ).map((v) => [v.labels.outcome, v.value]),
+      );
+
+    beforeEach(async () => {
+      observability = createObservability({ level: 'silent' });
+      runner = new CommandRunner(store, new ManualClock(() => 0), observability);
+      await runner.run(counter, 'counter-1', { type: 'Set', value: 1 }, ctx);
+    });
+
+    it('retries on the stream read again and lands the write once it is not overtaken', async () => {
+      interfere(MAX_ATTEMPTS - 1);
+      const result = await runner.run(counter, 'counter-1', { type: 'Set', value: 7 }, ctx);
+      expect(result).toMatchObject({ state: { value: 7 } });
+      expect(appends).toBe(MAX_ATTEMPTS);
+      const values = (await store.readStream('counter-1')).map((e) => (e.data as { value: number }).value);
+      expect(values.at(-1)).toBe(7);
+      // The first refusal only told this runner its folded state was stale; the others were retried.
+      expect(await conflicts()).toEqual({ refolded: 1, retried: MAX_ATTEMPTS - 2 });
+    });
+
+    it('answers 409 only after MAX_ATTEMPTS refused appends, and appends nothing of its own', async () => {
+      interfere(Number.POSITIVE_INFINITY);
+      const before = (await store.readStream('counter-1')).length;
+      await expect(runner.run(counter, 'counter-1', { type: 'Set', value: 7 }, ctx)).rejects.toMatchObject({
+        kind: 'conflict',
+      });
+      // One refusal for the stale fold, then MAX_ATTEMPTS on streams read again.
+      expect(appends).toBe(MAX_ATTEMPTS + 1);
+      const stream = await store.readStream('counter-1');
+      expect(stream).toHaveLength(before + appends);
+      expect(stream.map((e) => (e.data as { value: number }).value)).not.toContain(7);
+      expect(await conflicts()).toEqual({ refolded: 1, retried: MAX_ATTEMPTS - 1, refused: 1 });
+    });
+
+    it('answers 412, not 409, to a pinned revision the stream moved past while appending', async () => {
+      // A runner that reads the stream first: its If-Match holds until the other write lands.
+      const fresh = new CommandRunner(store, new ManualClock(() => 0), observability);
+      interfere(1);
+      await expect(
+        fresh.run(counter, 'counter-1', { type: 'Set', value: 7 }, { ...ctx, ifMatch: 0 }),
+      ).rejects.toBeInstanceOf(PreconditionFailedError);
+      expect(appends).toBe(1);
+      expect(await conflicts()).toEqual({ retried: 1 });
+    });
   });
 
   it('answers If-Match against the stored revision', async () => {

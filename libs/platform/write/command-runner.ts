@@ -1,4 +1,4 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import { CLOCK, type Clock } from '../clock/clock';
 import { type Decider, DomainError, type DomainEvent } from '../domain/decider';
 import { newEventId } from '../eventstore/event-id';
@@ -10,10 +10,12 @@ import {
   WrongExpectedRevisionError,
 } from '../eventstore/event-store.port';
 import { upcast } from '../eventstore/upcasters';
+import { Observability } from '../observability/observability';
 import type { CommandContext, WriteResult } from './command-context';
 
 export const SCHEMA_VERSION = 1;
-const MAX_ATTEMPTS = 5;
+/** Appends refused for a concurrent write before the caller is answered 409. */
+export const MAX_ATTEMPTS = 5;
 /** Folded states kept per stream, so a write reads only the events since the last one it saw. */
 const STATE_CACHE_SIZE = 10_000;
 
@@ -46,6 +48,7 @@ export class CommandRunner {
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
     @Inject(CLOCK) private readonly clock: Clock,
+    @Optional() private readonly observability?: Observability,
   ) {}
 
   now(): number {
@@ -103,8 +106,8 @@ export class CommandRunner {
    * Decides on the state this process folded last, without reading the log: another process may have
    * written the stream since, but then the append (expected revision) fails. Every other outcome (no
    * change, a refusal, a stale If-Match) is an answer given without that check, so it is decided again
-   * on state read from the log. Conflicts read the log and retry a bounded number of times, unless the
-   * caller pinned a revision.
+   * on state read from the log. Conflicts read the log and retry, MAX_ATTEMPTS appends at most (a
+   * caller that pinned a revision gets its 412 at the first retry); each is counted in the metrics.
    */
   private async attempt<C, E extends DomainEvent, S>(
     decider: Decider<C, E, S>,
@@ -145,16 +148,19 @@ export class CommandRunner {
         });
         return { position: result.position, revision: result.nextRevision, state: after, events };
       } catch (error) {
+        if (!(error instanceof WrongExpectedRevisionError)) throw error;
         // Written elsewhere since this process folded the stream: not a conflict with the caller yet.
-        if (trusted && error instanceof WrongExpectedRevisionError) continue;
-        const retry = error instanceof WrongExpectedRevisionError && ctx.ifMatch == null;
-        conflicts += 1;
-        if (!retry || conflicts >= MAX_ATTEMPTS) {
-          if (error instanceof WrongExpectedRevisionError) {
-            throw new DomainError('conflict', 'the resource was changed concurrently, try again');
-          }
-          throw error;
+        if (trusted) {
+          this.observability?.metrics.writeConflict('refolded');
+          continue;
         }
+        conflicts += 1;
+        // Retried on the stream read again; a pinned revision (If-Match) then answers 412, as it moved.
+        if (conflicts >= MAX_ATTEMPTS) {
+          this.observability?.metrics.writeConflict('refused');
+          throw new DomainError('conflict', 'the resource was changed concurrently, try again');
+        }
+        this.observability?.metrics.writeConflict('retried');
       }
     }
   }
