@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { PROJECTION_LIST } from '@app/composition/catalog';
+import type { RecordedEvent } from '@app/platform/eventstore/event-store.port';
 import { SqliteEventStore } from '@app/platform/eventstore/sqlite-event-store';
 import { Projector } from '@app/platform/projector/projector';
 import type { ReadStore } from '@app/platform/readstore/read-store.port';
@@ -10,6 +11,9 @@ import { removeDir, tempDir } from '../support/temp-dir';
 const TOKEN = 'crash-test-bootstrap-token-0123456789';
 const WRITERS = 100;
 const CRASHES = 5;
+/** Writes every crash cycle must have acknowledged before its kill, so that each crash lands under load. */
+const ACKED_PER_CYCLE = WRITERS;
+const FLOOR_WAIT_MS = 10_000;
 
 async function dump(views: ReadStore): Promise<Record<string, unknown[]>> {
   const out: Record<string, unknown[]> = {};
@@ -51,6 +55,113 @@ class Server {
   }
 }
 
+/**
+ * One request of a writer: a space's creation, or a change of its title. Every request writes a title
+ * of its own (`w<writer>-c<cycle>-<seq>`), so the event it produced, if any, is found by that title.
+ */
+interface Write {
+  /** Its place among the writer's requests, which it sends one after the other. */
+  seq: number;
+  kind: 'create' | 'update';
+  title: string;
+  /** The space written: for a creation, known once it is acknowledged (or found in the log). */
+  space: string;
+  /** Answered 2xx (with the write in its body): it must be in the log from then on. */
+  acked: boolean;
+  /** The client error of a request in flight at a kill: it may or may not have landed. */
+  failure?: string;
+}
+
+/** The title an event of a space's stream sets, if it sets one. */
+function titleOf(event: RecordedEvent): string | undefined {
+  if (event.type === 'SpaceCreated') return (event.data as { title: string }).title;
+  if (event.type === 'SpaceUpdated') return (event.data as { changes: { title?: string } }).changes.title;
+  return undefined;
+}
+
+/**
+ * Checks the log, read from its file while no server runs, against every write sent so far: each
+ * acknowledged write is there exactly once, as the event its request makes, in the writer's space; an
+ * unacknowledged one (in flight at a kill) at most once; no event carries a title nobody sent; each of
+ * the writers' streams holds exactly the writes that landed, in the order they were sent. Returns the
+ * problems found and, per space written, the title of the last event of its stream.
+ */
+function checkLog(
+  events: RecordedEvent[],
+  writes: Write[][],
+  org: string,
+): { problems: string[]; lastTitle: Map<string, string> } {
+  const problems: string[] = [];
+  if (new Set(events.map((e) => e.id)).size !== events.length) problems.push('an event id is stored twice');
+  const byTitle = new Map<string, RecordedEvent[]>();
+  const streams = new Map<string, RecordedEvent[]>();
+  for (const event of events) {
+    if (!event.stream.startsWith('space-')) continue;
+    const stream = streams.get(event.stream) ?? [];
+    if (event.revision !== stream.length)
+      problems.push(`${event.stream}: revision ${event.revision} out of order`);
+    stream.push(event);
+    streams.set(event.stream, stream);
+    const title = titleOf(event);
+    if (title !== undefined) byTitle.set(title, [...(byTitle.get(title) ?? []), event]);
+  }
+  const sent = new Set(writes.flat().map((write) => write.title));
+  for (const title of byTitle.keys()) {
+    if (!sent.has(title)) problems.push(`the log holds "${title}", which no writer sent`);
+  }
+
+  const lastTitle = new Map<string, string>();
+  for (const [w, ofWriter] of writes.entries()) {
+    // The writer's writes that reached the log, in the order it sent them, with their events.
+    const landed: { write: Write; event: RecordedEvent }[] = [];
+    for (const write of ofWriter) {
+      const found = byTitle.get(write.title) ?? [];
+      const what = `writer ${w} #${write.seq} (${write.kind} "${write.title}", ${write.acked ? 'acknowledged' : `unacknowledged: ${write.failure}`})`;
+      if (found.length > 1) problems.push(`${what}: ${found.length} events carry it`);
+      if (found.length === 0) {
+        if (write.acked) problems.push(`${what}: acknowledged, but not in the log`);
+        continue;
+      }
+      const event = found[0];
+      const space =
+        write.kind === 'create'
+          ? (event.data as { id: string }).id
+          : (event.data as { spaceId: string }).spaceId;
+      if (write.kind === 'create' && !write.acked) write.space = space; // applied, never acknowledged
+      const expected = write.kind === 'create' ? 'SpaceCreated' : 'SpaceUpdated';
+      if (event.type !== expected || event.stream !== `space-${write.space}` || space !== write.space) {
+        problems.push(
+          `${what}: found as ${event.type} of ${event.stream}, expected ${expected} of space-${write.space}`,
+        );
+      }
+      if (write.kind === 'create' && (event.data as { organization: string }).organization !== org) {
+        problems.push(`${what}: created in another organization`);
+      }
+      landed.push({ write, event });
+    }
+    // Sent one after the other, so each landed after the one before.
+    for (let i = 1; i < landed.length; i++) {
+      if (landed[i].event.position <= landed[i - 1].event.position) {
+        problems.push(
+          `writer ${w}: "${landed[i].write.title}" precedes "${landed[i - 1].write.title}" in the log`,
+        );
+      }
+    }
+    // A writer's space is its own: its stream holds exactly the writes of it that landed, in order.
+    for (const space of new Set(landed.map(({ write }) => write.space))) {
+      const expected = landed.filter(({ write }) => write.space === space).map(({ write }) => write.title);
+      const stream = (streams.get(`space-${space}`) ?? []).map((event) => titleOf(event) ?? event.type);
+      if (JSON.stringify(stream) !== JSON.stringify(expected)) {
+        problems.push(
+          `space-${space} of writer ${w} holds ${JSON.stringify(stream)}, expected ${JSON.stringify(expected)}`,
+        );
+      }
+      lastTitle.set(space, expected[expected.length - 1]);
+    }
+  }
+  return { problems, lastTitle };
+}
+
 describe('R1 crash durability', () => {
   let dataDir: string;
   let server: Server;
@@ -65,7 +176,12 @@ describe('R1 crash durability', () => {
   });
 
   it(`keeps every acknowledged write through ${CRASHES} SIGKILLs under ${WRITERS} concurrent writers`, async () => {
+    // From the kill until the restarted server is ready. A request may fail (no answer) only when it
+    // fails within this window, that is, when it was in flight at the kill: writers send nothing once
+    // it opens. Any answer other than 2xx fails the test whenever it comes: a killed server answers nothing.
+    let down = true;
     await server.start();
+    down = false;
     const call = async (method: string, path: string, body?: unknown) => {
       const response = await fetch(`${server.url}${path}`, {
         method,
@@ -77,55 +193,111 @@ describe('R1 crash durability', () => {
       });
       return { status: response.status, body: (await response.json()) as Record<string, unknown> };
     };
-    const org = ((await call('GET', '/v1/orgs')).body.items as { id: string }[])[0].id;
-    // Per writer: its space, the last title acknowledged, and those sent since, which a crash may or
-    // may not have let through.
-    const state = Array.from({ length: WRITERS }, () => ({
-      space: '',
-      acked: '',
-      unacked: new Set<string>(),
-    }));
-    let acknowledged = 0;
+    const orgs = await call('GET', '/v1/orgs');
+    expect(orgs.status).toBe(200);
+    const org = (orgs.body.items as { id: string }[])[0].id;
+    // Per writer: every request it sent, in order, across all cycles.
+    const writes: Write[][] = Array.from({ length: WRITERS }, () => []);
+    const spaceOf = (w: number) => writes[w].findLast((write) => write.acked)?.space ?? '';
 
-    for (let crash = 0; crash < CRASHES; crash++) {
+    for (let cycle = 0; cycle < CRASHES; cycle++) {
       let running = true;
+      let acked = 0;
       const writer = async (w: number) => {
-        for (let i = 0; running; i++) {
-          const s = state[w];
-          const title = `w${w}-c${crash}-${i}`;
-          s.unacked.add(title);
+        while (running) {
+          const space = spaceOf(w);
+          const write: Write = {
+            seq: writes[w].length,
+            kind: space ? 'update' : 'create',
+            title: `w${w}-c${cycle}-${writes[w].length}`,
+            space,
+            acked: false,
+          };
+          writes[w].push(write);
+          const what = `writer ${w}: ${write.kind} "${write.title}"`;
+          let reply: Awaited<ReturnType<typeof call>>;
           try {
-            const reply = s.space
-              ? await call('PATCH', `/v1/spaces/${s.space}`, { title })
-              : await call('POST', `/v1/orgs/${org}/spaces`, { title });
-            if (reply.status >= 500) throw new Error(`5xx: ${JSON.stringify(reply.body)}`);
-            if (reply.status < 300) {
-              s.space = reply.body.id as string;
-              s.acked = title;
-              s.unacked.clear();
-              acknowledged++;
-            }
+            reply = space
+              ? await call('PATCH', `/v1/spaces/${space}`, { title: write.title })
+              : await call('POST', `/v1/orgs/${org}/spaces`, { title: write.title });
           } catch (error) {
-            if ((error as Error).message.startsWith('5xx')) throw error;
-            return; // the server is gone
+            const cause = (error as Error & { cause?: unknown }).cause;
+            write.failure = `${String(error)}${cause ? ` (${String(cause)})` : ''}`;
+            if (!down) throw new Error(`${what} failed while the server was up: ${write.failure}`);
+            return; // in flight at the kill
           }
+          if (reply.status < 200 || reply.status >= 300) {
+            throw new Error(`${what} answered ${reply.status}: ${JSON.stringify(reply.body)}`);
+          }
+          // The body of a write reflects it.
+          if (reply.body.title !== write.title || (space && reply.body.id !== space)) {
+            throw new Error(`${what} answered 2xx with ${JSON.stringify(reply.body)}`);
+          }
+          write.space = reply.body.id as string;
+          write.acked = true;
+          acked++;
         }
       };
-      const writers = Array.from({ length: WRITERS }, (_, w) => writer(w));
-      await new Promise((r) => setTimeout(r, 300 + Math.random() * 700));
-      await server.kill();
+      const writing = Promise.all(Array.from({ length: WRITERS }, (_, w) => writer(w)));
+      // The kill comes at a random moment, once this cycle has acknowledged its share of writes (a server
+      // that cannot within FLOOR_WAIT_MS fails the floor). A writer failing before the kill fails the test at once.
+      const killAt = Date.now() + 300 + Math.random() * 700;
+      const giveUpAt = killAt + FLOOR_WAIT_MS;
+      while (Date.now() < killAt || (acked < ACKED_PER_CYCLE && Date.now() < giveUpAt)) {
+        await Promise.race([writing, new Promise((r) => setTimeout(r, 20))]);
+      }
+      const ackedBeforeKill = acked;
+      const inFlight = writes.filter((ofWriter) => ofWriter.length > 0 && !ofWriter.at(-1)?.acked).length;
+      down = true;
       running = false;
-      await Promise.all(writers);
+      await server.kill();
+      await writing;
+      if (ackedBeforeKill < ACKED_PER_CYCLE || inFlight === 0) {
+        throw new Error(
+          `cycle ${cycle}: ${ackedBeforeKill} writes acknowledged before the kill (at least ${ACKED_PER_CYCLE} needed), ${inFlight} in flight at it`,
+        );
+      }
+
+      // The log as the crash left it, before a server opens it again.
+      const store = new SqliteEventStore({ path: join(dataDir, 'events.sqlite') });
+      const log = await store.readAll(0, Number.MAX_SAFE_INTEGER);
+      await store.close();
+      const { problems, lastTitle } = checkLog(log, writes, org);
+      expect({ cycle, problems }).toEqual({ cycle, problems: [] });
 
       await server.start();
-      for (const s of state.filter((x) => x.acked)) {
-        const reply = await call('GET', `/v1/spaces/${s.space}`);
-        expect(reply.status).toBe(200);
-        // The write in flight at the crash may or may not have landed; nothing acknowledged may be lost.
-        expect([s.acked, ...s.unacked]).toContain(reply.body.title);
+      down = false;
+      // The views answer, for every space written (orphans of creations that landed unacknowledged
+      // included), the title of the last event of its stream: the writer's last acknowledged title,
+      // unless a write of its in flight at a kill after that one landed.
+      const recovered: string[] = [];
+      for (const [w, ofWriter] of writes.entries()) {
+        const last = ofWriter.findLast((write) => write.acked);
+        if (!last) continue;
+        const newest = lastTitle.get(last.space);
+        const later = ofWriter.filter((write) => write.seq > last.seq && write.space === last.space);
+        if (newest !== last.title && !later.some((write) => write.failure && write.title === newest)) {
+          recovered.push(
+            `writer ${w}: space ${last.space} ends with "${newest}", not its last acknowledged "${last.title}"`,
+          );
+        }
       }
+      const answers = await Promise.all(
+        [...lastTitle].map(async ([space, title]) => ({
+          space,
+          title,
+          reply: await call('GET', `/v1/spaces/${space}`),
+        })),
+      );
+      for (const { space, title, reply } of answers) {
+        if (reply.status !== 200 || reply.body.title !== title) {
+          recovered.push(
+            `GET /v1/spaces/${space} answered ${reply.status} ${JSON.stringify(reply.body.title)}, expected "${title}"`,
+          );
+        }
+      }
+      expect({ cycle, recovered }).toEqual({ cycle, recovered: [] });
     }
-    expect(acknowledged).toBeGreaterThan(WRITERS);
 
     const events = new SqliteEventStore({ path: join(dataDir, 'events.sqlite') });
     const all = await events.readAll(0, 10_000_000);

@@ -50,8 +50,7 @@ export class Metrics {
   });
   private readonly writeConflicts = new Counter({
     name: 'write_conflicts_total',
-    help:
-      'Appends refused because the stream moved: refolded (this process had not seen the write), retried, or refused (answered 409)',
+    help: 'Appends refused because the stream moved: refolded (this process had not seen the write), retried, or refused (answered 409)',
     labelNames: ['outcome'] as const,
     registers: [this.registry],
   });
