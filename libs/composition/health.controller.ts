@@ -22,12 +22,15 @@ export class HealthController {
     return { status: 'ok' };
   }
 
-  /** 503 while any dependency is unreachable, so that a balancer stops sending traffic here. */
+  /**
+   * 503 while any dependency is unreachable, so that a balancer stops sending traffic here, or failed for
+   * good (views of another log, access refused by the log), which the body names.
+   */
   @Public()
   @Get('ready')
   async ready(@Res({ passthrough: true }) reply: FastifyReply) {
     const readiness = await checkReadiness(storageProbes(this.storage), (name, error) =>
-      this.logger.warn(`${name} is not reachable: ${error instanceof Error ? error.message : String(error)}`),
+      this.logger.warn(`${name} is not ready: ${error instanceof Error ? error.message : String(error)}`),
     );
     if (readiness.status !== 'ready') reply.status(503);
     const events = readiness.checks.eventStore;

@@ -76,6 +76,24 @@ describe('SqliteEventStore', () => {
     });
   });
 
+  it('refuses an event id already stored in another stream (more than the port promises)', async () => {
+    const target = sqliteTarget();
+    const store = target.open();
+    try {
+      const event = newEvent();
+      const first = streamName();
+      await store.append(first, [event], 'no_stream');
+      const other = streamName();
+      await expect(store.append(other, [event], 'any')).rejects.toThrow(
+        `an event id is already stored in stream ${first}`,
+      );
+      expect(await store.readStream(other)).toEqual([]);
+    } finally {
+      await store.close();
+      await target.dispose();
+    }
+  });
+
   it('with types, leaves the other events out, unread, and reports progress past them', async () => {
     const target = sqliteTarget();
     const store = target.open();

@@ -5,8 +5,10 @@ import {
   END,
   EventStoreDBClient,
   excludeSystemEvents,
-  NO_STREAM,
+  InvalidTransactionError,
+  type JSONEventData,
   type ReadPosition,
+  type ReadStreamOptions,
   StreamNotFoundError,
   WrongExpectedVersionError,
 } from '@eventstore/db-client';
@@ -14,8 +16,12 @@ import { deliverUntilAccepted, HANDLER_RETRY_DELAY_MS, Waiter } from './batch-de
 import {
   appendBytes,
   fromAll,
-  reappended,
+  judgeRetry,
+  permanentFailure,
+  type RetryVerdict,
   recordPosition,
+  refusal,
+  settled,
   toEsdbExpected,
   toEventData,
   toReadPosition,
@@ -26,11 +32,14 @@ import {
   type AppendResult,
   assertAppendable,
   type BatchHandler,
+  checkpointBeyondHead,
   type EventStore,
   type ExpectedRevision,
   type NewEvent,
+  RETRY_WINDOW,
   type RecordedEvent,
   type Subscription,
+  type SubscriptionFailedError,
 } from './event-store.port';
 
 export interface EventStoreDbEventStoreOptions {
@@ -60,31 +69,25 @@ export class EventStoreDbEventStore implements EventStore {
   async append(stream: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
     const data = events.map(toEventData);
     assertAppendable(events, expected, appendBytes(data));
+    // ESDB recognises a retry with `any` only by the ids it still holds in memory (none after a restart).
+    if (expected === 'any') {
+      const verdict = await this.judge(stream, events);
+      if (verdict.kind !== 'new') return settled(stream, verdict);
+    }
     try {
-      const result = await this.client.appendToStream(stream, data, {
-        expectedRevision: toEsdbExpected(expected),
-      });
-      const nextRevision = Number(result.nextExpectedRevision);
-      const position = result.position ? validPosition(result.position.commit) : undefined;
-      return { nextRevision, position: position ?? (await this.positionAt(stream, nextRevision)) };
+      return await this.write(stream, data, expected);
     } catch (error) {
-      if (error instanceof WrongExpectedVersionError)
-        return this.resolveConflict(stream, events, expected, error);
-      throw error;
+      if (!(error instanceof WrongExpectedVersionError || error instanceof InvalidTransactionError))
+        throw error;
+      // ESDB recognises a retry only at the first append's expected revision: a refusal may still be one.
+      const verdict = await this.judge(stream, events);
+      if (verdict.kind !== 'new') return settled(stream, verdict);
+      throw refusal(stream, expected, error);
     }
   }
 
   async readStream(stream: string, fromRevision = 0): Promise<RecordedEvent[]> {
-    const events: RecordedEvent[] = [];
-    try {
-      for await (const resolved of this.client.readStream(stream, { fromRevision: BigInt(fromRevision) })) {
-        if (resolved.event) events.push(toRecorded(resolved.event, resolved.commitPosition));
-      }
-    } catch (error) {
-      if (error instanceof StreamNotFoundError) return [];
-      throw error;
-    }
-    return events;
+    return this.read(stream, { fromRevision: BigInt(fromRevision) });
   }
 
   async readAll(afterPosition: number, maxCount: number): Promise<RecordedEvent[]> {
@@ -105,14 +108,30 @@ export class EventStoreDbEventStore implements EventStore {
   }
 
   subscribeAll(afterPosition: number, handler: BatchHandler): Subscription {
-    const subscription = new EsdbSubscription(this.client, afterPosition, handler, () =>
-      this.subscriptions.delete(subscription),
-    );
+    const subscription = new EsdbSubscription({
+      client: this.client,
+      head: (onLeader) => this.head(onLeader),
+      afterPosition,
+      handler,
+      onClosed: () => this.subscriptions.delete(subscription),
+    });
     this.subscriptions.add(subscription);
     return subscription;
   }
 
-  async headPosition(): Promise<number> {
+  headPosition(): Promise<number> {
+    return this.head(false);
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await Promise.all([...this.subscriptions].map((subscription) => subscription.close()));
+    await this.client.dispose();
+  }
+
+  /** The head, read where the connection reads, or on the leader, which no follower can be ahead of. */
+  private async head(onLeader: boolean): Promise<number> {
     let from: ReadPosition = END;
     for (;;) {
       let seen = 0;
@@ -121,6 +140,7 @@ export class EventStoreDbEventStore implements EventStore {
         direction: BACKWARDS,
         fromPosition: from,
         maxCount: READ_PAGE_SIZE,
+        requiresLeader: onLeader,
       });
       for await (const resolved of read) {
         const event = fromAll(resolved);
@@ -138,13 +158,6 @@ export class EventStoreDbEventStore implements EventStore {
     }
   }
 
-  async close(): Promise<void> {
-    if (this.closed) return;
-    this.closed = true;
-    await Promise.all([...this.subscriptions].map((subscription) => subscription.close()));
-    await this.client.dispose();
-  }
-
   /** Events of one page of $all from `afterPosition` (inclusive), system events included. */
   private async readAllPage(afterPosition: number, maxCount: number) {
     const events: AllStreamResolvedEvent[] = [];
@@ -158,47 +171,90 @@ export class EventStoreDbEventStore implements EventStore {
     return { events, exhausted: events.length < maxCount, lastPosition: last ?? afterPosition };
   }
 
+  private async write(
+    stream: string,
+    data: JSONEventData[],
+    expected: ExpectedRevision,
+  ): Promise<AppendResult> {
+    const result = await this.client.appendToStream(stream, data, {
+      expectedRevision: toEsdbExpected(expected),
+    });
+    const nextRevision = Number(result.nextExpectedRevision);
+    // A retry ESDB recognised itself comes back without a position.
+    const position = result.position ? validPosition(result.position.commit) : undefined;
+    return { nextRevision, position: position ?? (await this.positionAt(stream, nextRevision)) };
+  }
+
   private async positionAt(stream: string, revision: number): Promise<number> {
-    const [event] = await this.readStream(stream, revision);
+    const [event] = await this.read(stream, { fromRevision: BigInt(revision), maxCount: 1 });
     if (!event) throw new Error(`stream ${stream}: revision ${revision} not found after append`);
     return event.position;
   }
 
-  /**
-   * ESDB only recognises a retry at the same expected revision; the port promises that re-appending
-   * stored ids is always a no-op, so a conflict is checked against the stream before it is reported.
-   */
-  private async resolveConflict(
-    stream: string,
-    events: NewEvent[],
-    expected: ExpectedRevision,
-    error: WrongExpectedVersionError,
-  ): Promise<AppendResult> {
-    const actual = error.actualVersion === NO_STREAM ? 'no_stream' : Number(error.actualVersion);
-    return reappended(stream, events, await this.readStream(stream), expected, actual);
+  /** Judges an append against the stream's last events: as many as it carries and `RETRY_WINDOW` more. */
+  private async judge(stream: string, events: NewEvent[]): Promise<RetryVerdict> {
+    const tail = await this.read(stream, {
+      direction: BACKWARDS,
+      fromRevision: END,
+      maxCount: events.length + RETRY_WINDOW,
+    });
+    return judgeRetry(
+      events.map((event) => event.id),
+      tail,
+    );
+  }
+
+  /** The events of one stream a read yields, in the order read; none when the stream does not exist. */
+  private async read(stream: string, options: ReadStreamOptions): Promise<RecordedEvent[]> {
+    const events: RecordedEvent[] = [];
+    try {
+      for await (const resolved of this.client.readStream(stream, options)) {
+        if (resolved.event) events.push(toRecorded(resolved.event, resolved.commitPosition));
+      }
+    } catch (error) {
+      if (error instanceof StreamNotFoundError) return [];
+      throw error;
+    }
+    return events;
   }
 }
 
-/** A catch-up subscription to $all whose events are queued and handed to the handler in ordered batches. */
+interface EsdbSubscriptionOptions {
+  client: EventStoreDBClient;
+  /** The head of the log; `onLeader` reads it on the leader. */
+  head(onLeader: boolean): Promise<number>;
+  afterPosition: number;
+  handler: BatchHandler;
+  onClosed(): void;
+}
+
+/**
+ * A catch-up subscription to $all whose events are queued and handed to the handler in ordered batches.
+ * It subscribes again after any error but those `permanentFailure` names: then it stops and reports it.
+ */
 class EsdbSubscription implements Subscription {
+  private readonly client: EventStoreDBClient;
+  private readonly handler: BatchHandler;
   private readonly buffer: RecordedEvent[] = [];
   private lastQueued: number;
   private source?: AllStreamSubscription;
   private reconnectTimer?: NodeJS.Timeout;
   private stopped = false;
+  private failed?: SubscriptionFailedError;
   private readonly newEvents = new Waiter();
   private readonly retryPause = new Waiter();
   private readonly done: Promise<void>;
 
-  constructor(
-    private readonly client: EventStoreDBClient,
-    afterPosition: number,
-    private readonly handler: BatchHandler,
-    private readonly onClosed: () => void,
-  ) {
-    this.lastQueued = afterPosition;
-    this.connect();
+  constructor(private readonly options: EsdbSubscriptionOptions) {
+    this.client = options.client;
+    this.handler = options.handler;
+    this.lastQueued = options.afterPosition;
+    void this.connect();
     this.done = this.pump();
+  }
+
+  failure(): Error | undefined {
+    return this.failed;
   }
 
   async close(): Promise<void> {
@@ -209,31 +265,63 @@ class EsdbSubscription implements Subscription {
     // A connection that is already broken has nothing left to cancel.
     await this.source?.unsubscribe().catch(() => undefined);
     await this.done;
-    this.onClosed();
+    this.options.onClosed();
   }
 
-  private connect(): void {
+  /** Subscribes after the last queued event, once the log is known to have it. */
+  private async connect(): Promise<void> {
+    const from = this.lastQueued;
+    try {
+      const beyond = await this.beyondHead(from);
+      if (beyond) return this.fail(beyond);
+    } catch (error) {
+      return this.broken(error as Error, undefined);
+    }
+    if (this.stopped) return;
     const source = this.client.subscribeToAll({
-      fromPosition: toReadPosition(this.lastQueued),
+      fromPosition: toReadPosition(from),
       filter: excludeSystemEvents(),
     });
     source.on('data', (resolved: AllStreamResolvedEvent) => this.enqueue(resolved));
-    source.on('error', (error: Error) => this.reconnect(source, error));
-    source.on('end', () => this.reconnect(source, new Error('subscription ended by the server')));
+    source.on('error', (error: Error) => this.broken(error, source));
+    source.on('end', () => this.broken(new Error('subscription ended by the server'), source));
     this.source = source;
   }
 
-  /** Resumes after the last queued event: the queue survives, so nothing is delivered twice or lost. */
-  private reconnect(source: AllStreamSubscription, error: Error): void {
-    if (this.stopped || source !== this.source) return;
+  /**
+   * Whether `from` is past the head, confirmed on the leader: a follower may lag behind a checkpoint
+   * taken from the leader's log, and a false alarm would stop this subscription for good.
+   */
+  private async beyondHead(from: number): Promise<SubscriptionFailedError | undefined> {
+    if (!checkpointBeyondHead(from, await this.options.head(false))) return undefined;
+    return checkpointBeyondHead(from, await this.options.head(true));
+  }
+
+  /**
+   * Resumes after the last queued event (the queue survives, so nothing is delivered twice or lost),
+   * unless the error is permanent. `source` is the connection that broke, undefined before there is one.
+   */
+  private broken(error: Error, source: AllStreamSubscription | undefined): void {
+    if (this.stopped || this.failed || source !== this.source) return;
     this.source = undefined;
+    source?.unsubscribe().catch(() => undefined);
+    const permanent = permanentFailure(error, this.lastQueued);
+    if (permanent) {
+      this.fail(permanent);
+      return;
+    }
     process.stderr.write(
       `event store subscription: ${error.message}; reconnecting after ${this.lastQueued}\n`,
     );
-    source.unsubscribe().catch(() => undefined);
     this.reconnectTimer = setTimeout(() => {
-      if (!this.stopped) this.connect();
+      if (!this.stopped) void this.connect();
     }, HANDLER_RETRY_DELAY_MS);
+  }
+
+  /** Stops reading the log for good; events already queued are still delivered. */
+  private fail(failure: SubscriptionFailedError): void {
+    this.failed = failure;
+    process.stderr.write(`event store subscription stopped: ${failure.message}\n`);
   }
 
   private enqueue(resolved: AllStreamResolvedEvent): void {
@@ -241,7 +329,7 @@ class EsdbSubscription implements Subscription {
     try {
       event = fromAll(resolved);
     } catch (error) {
-      if (this.source) this.reconnect(this.source, error as Error);
+      if (this.source) this.broken(error as Error, this.source);
       return;
     }
     // A position is also where a resumed subscription restarts, so it may be delivered again.

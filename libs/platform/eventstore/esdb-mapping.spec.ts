@@ -1,9 +1,19 @@
-import { ANY, NO_STREAM, START } from '@eventstore/db-client';
+import {
+  ANY,
+  convertToCommandError,
+  InvalidTransactionError,
+  NO_STREAM,
+  START,
+  WrongExpectedVersionError,
+} from '@eventstore/db-client';
 import {
   appendBytes,
   fromAll,
+  judgeRetry,
   NO_POSITION,
-  reappended,
+  permanentFailure,
+  refusal,
+  settled,
   toEsdbExpected,
   toEsdbId,
   toEventData,
@@ -11,7 +21,13 @@ import {
   toRecorded,
   validPosition,
 } from './esdb-mapping';
-import { type NewEvent, type RecordedEvent, WrongExpectedRevisionError } from './event-store.port';
+import {
+  CheckpointBeyondHeadError,
+  type NewEvent,
+  type RecordedEvent,
+  SubscriptionFailedError,
+  WrongExpectedRevisionError,
+} from './event-store.port';
 
 const metadata = {
   schemaVersion: 1,
@@ -93,30 +109,133 @@ describe('EventStoreDB mapping', () => {
     );
   });
 
-  describe('an append refused for its expected revision', () => {
-    const events = [event('e1'), event('e2')];
+  describe("judging an append by the stream's last events", () => {
+    const ids = ['e1', 'e2'];
 
-    it('was a retry when every id is stored: it answers as the first append did', () => {
-      const log = [stored('e0', 0, 10), stored('e1', 1, 11), stored('e2', 2, 12)];
-      expect(reappended('s', events, log, 0, 2)).toEqual({ nextRevision: 2, position: 12 });
+    it('is new when none of its ids is stored', () => {
+      expect(judgeRetry(ids, [])).toEqual({ kind: 'new' });
+      expect(judgeRetry(ids, [stored('e0', 0, 10)])).toEqual({ kind: 'new' });
     });
 
-    it('is refused whole when only some ids are stored', () => {
-      expect(() => reappended('s', events, [stored('e1', 0, 11)], 'no_stream', 0)).toThrow(
-        /1 of 2 event ids are already stored/,
-      );
+    it('was appended when every id is stored in order: it answers as the first append did', () => {
+      const tail = [stored('e1', 4, 11), stored('e2', 5, 12), stored('later', 6, 20)];
+      expect(judgeRetry(ids, tail)).toEqual({
+        kind: 'appended',
+        result: { nextRevision: 5, position: 12 },
+      });
+      // As read backwards, newest first.
+      expect(judgeRetry(ids, [...tail].reverse())).toMatchObject({ kind: 'appended' });
+      expect(judgeRetry(['e1'], tail)).toEqual({
+        kind: 'appended',
+        result: { nextRevision: 4, position: 11 },
+      });
     });
 
-    it('is a conflict when none is stored, naming what the stream is at', () => {
+    it('overlaps when only some ids are stored', () => {
+      expect(judgeRetry(ids, [stored('e0', 0, 10), stored('e1', 1, 11)])).toEqual({
+        kind: 'overlap',
+        reason: '1 of 2 event ids are already stored',
+      });
+      expect(judgeRetry(['new', 'e2'], [stored('e2', 0, 12)])).toMatchObject({ kind: 'overlap' });
+    });
+
+    it('overlaps when every id is stored, but in another order', () => {
+      expect(judgeRetry(ids, [stored('e2', 0, 12), stored('e1', 1, 13)])).toEqual({
+        kind: 'overlap',
+        reason: 'its event ids are already stored, in another order',
+      });
+    });
+
+    it('settles a retry with the first result and refuses an overlap whole, as a plain error', () => {
+      const result = { nextRevision: 5, position: 12 };
+      expect(settled('s', { kind: 'appended', result })).toBe(result);
       const error = (() => {
         try {
-          reappended('s', events, [stored('other', 0, 3)], 'no_stream', 0);
+          settled('s', { kind: 'overlap', reason: '1 of 2 event ids are already stored' });
         } catch (e) {
           return e;
         }
       })();
-      expect(error).toBeInstanceOf(WrongExpectedRevisionError);
-      expect(error).toMatchObject({ stream: 's', expected: 'no_stream', actual: 0 });
+      expect(error).toBeInstanceOf(Error);
+      expect(error).not.toBeInstanceOf(WrongExpectedRevisionError);
+      expect((error as Error).message).toBe('stream s: 1 of 2 event ids are already stored');
+    });
+  });
+
+  describe('a refused append that is no retry', () => {
+    it('is a conflict for a wrong expected revision, naming what the stream is at', () => {
+      const wrong = (current: bigint | 'no_stream') =>
+        new WrongExpectedVersionError(undefined, { streamName: 's', expected: 0n, current });
+      expect(refusal('s', 0, wrong(3n))).toMatchObject({
+        name: 'WrongExpectedRevisionError',
+        stream: 's',
+        expected: 0,
+        actual: 3,
+      });
+      expect(refusal('s', 'no_stream', wrong(0n))).toBeInstanceOf(WrongExpectedRevisionError);
+      expect(refusal('s', 0, wrong('no_stream'))).toMatchObject({ actual: 'no_stream' });
+    });
+
+    it('is an overlap when the server found only its first id where expected ("invalid transaction")', () => {
+      const error = refusal('s', 0, new InvalidTransactionError(undefined, 'Invalid Transaction'));
+      expect(error).not.toBeInstanceOf(WrongExpectedRevisionError);
+      expect(error.message).toMatch(/^stream s: some of its event ids are already stored/);
+    });
+  });
+
+  describe('an error of the subscription', () => {
+    /** A gRPC error as the client receives it, turned into the client's error as its subscription does. */
+    const grpc = (code: number, details: string, exception?: Record<string, string>) =>
+      convertToCommandError(
+        Object.assign(new Error(`${code} ${details}`), {
+          code,
+          details,
+          metadata: { getMap: () => exception ?? {} },
+        }),
+      );
+
+    it('is permanent when access is denied or the client is not authenticated', () => {
+      for (const error of [
+        grpc(7, 'Access Denied', { exception: 'access-denied' }),
+        grpc(16, 'Unauthenticated'),
+        grpc(7, 'Permission denied'),
+      ]) {
+        const failure = permanentFailure(error, 5);
+        expect(failure).toBeInstanceOf(SubscriptionFailedError);
+        expect(failure?.message).toMatch(/access denied or not authenticated/);
+        expect(failure?.message).not.toMatch(/localhost|:\d+/);
+        expect(failure?.cause).toBe(error);
+      }
+    });
+
+    it('is permanent when the server has no event at the start position: a checkpoint of another log', () => {
+      const failure = permanentFailure(grpc(3, 'Trying to read from an invalid position.'), 42);
+      expect(failure).toBeInstanceOf(CheckpointBeyondHeadError);
+      expect(failure).toMatchObject({ afterPosition: 42, head: undefined });
+      expect(failure?.message).toMatch(/no event at position 42.*another log/);
+    });
+
+    it('is permanent when the check before subscribing found the start beyond the head', () => {
+      const beyond = new CheckpointBeyondHeadError(42, 7);
+      expect(permanentFailure(beyond, 42)).toBe(beyond);
+    });
+
+    it('is transient otherwise: not the leader, unavailable, cancelled, a deadline, another bad argument, anything', () => {
+      const transient = [
+        grpc(5, 'Leader info available', {
+          exception: 'not-leader',
+          'leader-endpoint-host': 'node2',
+          'leader-endpoint-port': '2113',
+        }),
+        grpc(14, 'Server Is Not Ready'),
+        grpc(1, 'Cancelled on server'),
+        grpc(4, 'Deadline exceeded'),
+        grpc(3, 'Maximum Append Size Exceeded'),
+        new Error('subscription ended by the server'),
+        undefined,
+      ];
+      expect(transient[0]?.constructor.name).toBe('NotLeaderError');
+      for (const error of transient) expect(permanentFailure(error, 5)).toBeUndefined();
     });
   });
 });

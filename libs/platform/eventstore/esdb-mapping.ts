@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import {
+  AccessDeniedError,
   type AllStreamResolvedEvent,
   type AppendExpectedRevision,
   ANY as ESDB_ANY,
@@ -8,13 +9,16 @@ import {
   type Position,
   type ReadPosition,
   START,
+  WrongExpectedVersionError,
 } from '@eventstore/db-client';
 import {
   type AppendResult,
+  CheckpointBeyondHeadError,
   type EventMetadata,
   type ExpectedRevision,
   type NewEvent,
   type RecordedEvent,
+  SubscriptionFailedError,
   WrongExpectedRevisionError,
 } from './event-store.port';
 
@@ -138,26 +142,80 @@ export function toReadPosition(position: number): ReadPosition {
   return { commit: at, prepare: at };
 }
 
+/** What the stream's last events say of an append whose ids may already be stored. */
+export type RetryVerdict =
+  /** Every id is stored, in order: a retry, answered as the first append was. */
+  | { kind: 'appended'; result: AppendResult }
+  /** No id is stored: a new append. */
+  | { kind: 'new' }
+  /** Some ids are stored, or all in another order: refused whole. */
+  | { kind: 'overlap'; reason: string };
+
 /**
- * What an append the server refused for its expected revision means: when every one of its event ids
- * is already in the stream, it was applied before (a retry) and answers as it did then; when some are,
- * it is refused whole; otherwise it is a real conflict.
+ * Judges an append by the ids it carries against `tail`, the stream's last events as read. ESDB
+ * recognises a retry only at the first append's expected revision (or, with `any`, by the ids it still
+ * holds in memory), so the adapter asks this before it reports a refusal or appends with `any`.
  */
-export function reappended(
-  stream: string,
-  events: readonly NewEvent[],
-  storedEvents: readonly RecordedEvent[],
-  expected: ExpectedRevision,
-  actual: number | 'no_stream',
-): AppendResult {
-  const stored = new Map(storedEvents.map((event) => [event.id, event]));
-  const found = events.map((event) => stored.get(event.id)).filter((event) => event !== undefined);
-  if (found.length === events.length) {
-    const last = found.reduce((a, b) => (b.position > a.position ? b : a));
-    return { nextRevision: last.revision, position: last.position };
+export function judgeRetry(ids: readonly string[], tail: readonly RecordedEvent[]): RetryVerdict {
+  const stored = new Map(tail.map((event) => [event.id, event]));
+  const found = ids.map((id) => stored.get(id)).filter((event) => event !== undefined);
+  if (found.length === 0) return { kind: 'new' };
+  if (found.length < ids.length) {
+    return { kind: 'overlap', reason: `${found.length} of ${ids.length} event ids are already stored` };
   }
-  if (found.length > 0) {
-    throw new Error(`stream ${stream}: ${found.length} of ${events.length} event ids are already stored`);
+  if (found.some((event, i) => i > 0 && event.revision <= found[i - 1].revision)) {
+    return { kind: 'overlap', reason: 'its event ids are already stored, in another order' };
   }
-  throw new WrongExpectedRevisionError(stream, expected, actual);
+  const last = found[found.length - 1];
+  return { kind: 'appended', result: { nextRevision: last.revision, position: last.position } };
+}
+
+/** The answer to an append the verdict settles: the first append's result, or the refusal of an overlap. */
+export function settled(stream: string, verdict: Exclude<RetryVerdict, { kind: 'new' }>): AppendResult {
+  if (verdict.kind === 'overlap') throw new Error(`stream ${stream}: ${verdict.reason}`);
+  return verdict.result;
+}
+
+/**
+ * The error to report for an append the server refused and that is no retry: a conflict for a wrong
+ * expected revision; otherwise (ESDB found the first id where the expected revision puts it, but not the
+ * others: its "invalid transaction") an overlap.
+ */
+export function refusal(stream: string, expected: ExpectedRevision, error: Error): Error {
+  if (!(error instanceof WrongExpectedVersionError)) {
+    return new Error(`stream ${stream}: some of its event ids are already stored (${error.message})`);
+  }
+  const actual = error.actualVersion === NO_STREAM ? 'no_stream' : Number(error.actualVersion);
+  return new WrongExpectedRevisionError(stream, expected, actual);
+}
+
+/** gRPC status codes the client passes on without a class of their own (or with a generic one). */
+const GRPC_INVALID_ARGUMENT = 3;
+const GRPC_PERMISSION_DENIED = 7;
+const GRPC_UNAUTHENTICATED = 16;
+
+/**
+ * What an error of a subscription to $all means: the failure to stop on and report, or undefined when
+ * subscribing again may mend it (a lost connection, a leader change: NotLeaderError, UnavailableError,
+ * a deadline, anything unknown). Permanent: access denied or not authenticated, which the client
+ * reports as AccessDeniedError (or a bare status), and a start position the log does not have, which the
+ * server refuses as an invalid argument ("Trying to read from an invalid position").
+ */
+export function permanentFailure(error: unknown, afterPosition: number): SubscriptionFailedError | undefined {
+  if (error instanceof SubscriptionFailedError) return error;
+  const code = (error as { code?: unknown } | null | undefined)?.code;
+  if (
+    error instanceof AccessDeniedError ||
+    code === GRPC_PERMISSION_DENIED ||
+    code === GRPC_UNAUTHENTICATED
+  ) {
+    return new SubscriptionFailedError(
+      'EventStoreDB refused to deliver the log: access denied or not authenticated (see the credentials in EVENTSTORE_URL)',
+      { cause: error },
+    );
+  }
+  if (code === GRPC_INVALID_ARGUMENT && /invalid position/i.test((error as Error).message)) {
+    return new CheckpointBeyondHeadError(afterPosition, undefined, { cause: error });
+  }
+  return undefined;
 }

@@ -11,7 +11,7 @@ export interface EventMetadata {
 }
 
 export interface NewEvent<T extends string = string, D = unknown> {
-  /** Unique id; appending an event whose id is already stored is a no-op. */
+  /** Unique (`newEventId`); a retried append is recognised by its ids, as far as `EventStore.append` says. */
   id: string;
   type: T;
   data: D;
@@ -38,6 +38,11 @@ export interface AppendResult {
 
 export interface Subscription {
   close(): Promise<void>;
+  /**
+   * The error that stopped this subscription for good (`SubscriptionFailedError`); undefined while it runs.
+   * Anything else (a lost connection, a failing handler) is retried and never shows here.
+   */
+  failure(): Error | undefined;
 }
 
 /**
@@ -57,12 +62,30 @@ export interface SubscribeOptions {
 }
 
 export interface EventStore {
+  /**
+   * Appends `events` to `stream` if its revision is `expected`, all or nothing.
+   *
+   * Retrying is safe: when every id of an append is already stored in `stream`, in that order, nothing is
+   * written and the append answers as the first one did (the revision and position of its last event);
+   * when only some are, it is refused whole with an `Error` that is not a `WrongExpectedRevisionError`.
+   * Every adapter recognises a retry made with the first append's expected revision (a number or
+   * `no_stream`) however much was appended since, and one made with `any` or with another expected
+   * revision that conflicts as long as at most `RETRY_WINDOW` events were appended to the stream after
+   * the first append. Not promised by every adapter (EventStoreDB may store the events again or report
+   * a conflict; the embedded log refuses or recognises them): an id stored in another stream; a retry
+   * beyond that window; a retry whose expected revision is the stream's current one, which a caller can
+   * only have read after the first append had succeeded.
+   */
   append(stream: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult>;
   /** Events of one stream in revision order, from `fromRevision` (inclusive). Empty when it does not exist. */
   readStream(stream: string, fromRevision?: number): Promise<RecordedEvent[]>;
   /** Up to `maxCount` events of the whole log after `afterPosition` (exclusive), in global order. */
   readAll(afterPosition: number, maxCount: number): Promise<RecordedEvent[]>;
-  /** Delivers every event after `afterPosition`, then new ones as they are appended, in batches, in order. */
+  /**
+   * Delivers every event after `afterPosition`, then new ones as they are appended, in batches, in order.
+   * A position beyond the head of the log (a checkpoint kept for another log) stops the subscription
+   * with a `CheckpointBeyondHeadError` (`Subscription.failure`).
+   */
   subscribeAll(afterPosition: number, handler: BatchHandler, options?: SubscribeOptions): Subscription;
   /** Position of the last event in the log, 0 when empty. */
   headPosition(): Promise<number>;
@@ -78,6 +101,53 @@ export class WrongExpectedRevisionError extends Error {
     super(`stream ${stream}: expected revision ${expected}, actual ${actual}`);
     this.name = 'WrongExpectedRevisionError';
   }
+}
+
+/**
+ * How many events appended to a stream after an append a retry of it with `any`, or with a conflicting
+ * expected revision other than the first one, may follow and still be recognised (see `EventStore.append`).
+ */
+export const RETRY_WINDOW = 64;
+
+/**
+ * A subscription stopped for good: what it met will not mend by retrying (access refused, a checkpoint
+ * the log does not have). Its message names no host, so that `/ready` may show it.
+ */
+export class SubscriptionFailedError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'SubscriptionFailedError';
+  }
+}
+
+/**
+ * A subscription asked to start after a position this log does not have: its checkpoint was kept for
+ * another log (views built from another log, or a log restored from an older backup). Following this log
+ * from there would skip or misapply events, so it stops.
+ */
+export class CheckpointBeyondHeadError extends SubscriptionFailedError {
+  constructor(
+    readonly afterPosition: number,
+    /** The log's head when known; undefined when the server refused the position itself. */
+    readonly head?: number,
+    options?: { cause?: unknown },
+  ) {
+    super(
+      head === undefined
+        ? `the log has no event at position ${afterPosition}, where a checkpoint says to go on: it was kept for another log`
+        : `a checkpoint says to go on after position ${afterPosition}, but the log ends at ${head}: it was kept for another log`,
+      options,
+    );
+    this.name = 'CheckpointBeyondHeadError';
+  }
+}
+
+/** The failure of a subscription asked to start after `afterPosition` on a log whose head is `head`. */
+export function checkpointBeyondHead(
+  afterPosition: number,
+  head: number,
+): CheckpointBeyondHeadError | undefined {
+  return afterPosition > head ? new CheckpointBeyondHeadError(afterPosition, head) : undefined;
 }
 
 /**

@@ -8,6 +8,7 @@ import {
   type AppendResult,
   assertAppendable,
   type BatchHandler,
+  checkpointBeyondHead,
   type EventMetadata,
   type EventStore,
   type ExpectedRevision,
@@ -15,6 +16,7 @@ import {
   type RecordedEvent,
   type SubscribeOptions,
   type Subscription,
+  type SubscriptionFailedError,
   WrongExpectedRevisionError,
 } from './event-store.port';
 import { type EventWriter, fromWireError, type SerializedEvent } from './event-writer';
@@ -175,6 +177,7 @@ export class SqliteEventStore implements EventStore {
             const events = this.readAllSync(after, SUBSCRIPTION_BATCH_SIZE);
             return { events, through: events.at(-1)?.position ?? after };
           },
+      head: () => this.statements.head.get() ?? 0,
       listen: (listener) => this.listen(listener),
       pollIntervalMs: this.pollIntervalMs,
       afterPosition,
@@ -333,6 +336,8 @@ interface ReadThrough {
 interface SubscriptionSource {
   /** The next events after a position, in order; synchronous so nothing can slip in between read and wait. */
   read(afterPosition: number): ReadThrough;
+  /** The position of the last event of the log. */
+  head(): number;
   /** Calls `listener` whenever this process appends; returns the unsubscribe function. */
   listen(listener: () => void): () => void;
   pollIntervalMs: number;
@@ -341,10 +346,15 @@ interface SubscriptionSource {
   onClosed(): void;
 }
 
-/** Follows the log: catches up in batches, then waits for a local append or the next poll. */
+/**
+ * Follows the log: catches up in batches, then waits for a local append or the next poll. A start
+ * beyond the head (positions never go away here, so checked once) stops it for good.
+ */
 class SqliteSubscription implements Subscription {
   private position: number;
   private stopped = false;
+  private headChecked = false;
+  private failed?: SubscriptionFailedError;
   private readonly newEvents = new Waiter();
   private readonly retryPause = new Waiter();
   private readonly unlisten: () => void;
@@ -366,11 +376,15 @@ class SqliteSubscription implements Subscription {
     this.source.onClosed();
   }
 
+  failure(): Error | undefined {
+    return this.failed;
+  }
+
   private async run(): Promise<void> {
-    while (!this.stopped) {
+    while (!this.stopped && !this.failed) {
       const read = this.readNext();
       if (read === undefined) {
-        await this.retryPause.wait(HANDLER_RETRY_DELAY_MS);
+        if (!this.failed) await this.retryPause.wait(HANDLER_RETRY_DELAY_MS);
       } else if (read.events.length === 0 && read.through <= this.position) {
         await this.newEvents.wait(this.source.pollIntervalMs);
       } else {
@@ -388,9 +402,20 @@ class SqliteSubscription implements Subscription {
     }
   }
 
-  /** Undefined when the read failed (e.g. the file is locked for too long); the loop tries again. */
+  /**
+   * Undefined when the read failed (e.g. the file is locked for too long; the loop tries again) or the
+   * subscription starts beyond the head of the log (it stops).
+   */
   private readNext(): ReadThrough | undefined {
     try {
+      if (!this.headChecked) {
+        this.failed = checkpointBeyondHead(this.position, this.source.head());
+        this.headChecked = true;
+        if (this.failed) {
+          process.stderr.write(`event store subscription stopped: ${this.failed.message}\n`);
+          return undefined;
+        }
+      }
       return this.source.read(this.position);
     } catch (error) {
       process.stderr.write(

@@ -10,8 +10,13 @@ import type {
 } from '../eventstore/event-store.port';
 import type { Metrics } from './metrics';
 
-/** Any EventStore, counting the events of every successful append. */
+/**
+ * Any EventStore, counting the events of every successful append, and keeping the subscriptions opened
+ * through it until they are closed, so that readiness can report one that stopped for good.
+ */
 export class MeteredEventStore implements EventStore {
+  private readonly subscriptions = new Set<Subscription>();
+
   constructor(
     private readonly inner: EventStore,
     private readonly metrics: Metrics,
@@ -32,7 +37,24 @@ export class MeteredEventStore implements EventStore {
   }
 
   subscribeAll(afterPosition: number, handler: BatchHandler, options?: SubscribeOptions): Subscription {
-    return this.inner.subscribeAll(afterPosition, handler, options);
+    const subscription = this.inner.subscribeAll(afterPosition, handler, options);
+    this.subscriptions.add(subscription);
+    return {
+      failure: () => subscription.failure(),
+      close: () => {
+        this.subscriptions.delete(subscription);
+        return subscription.close();
+      },
+    };
+  }
+
+  /** The failure of a subscription opened here and still open, if one stopped for good. */
+  subscriptionFailure(): Error | undefined {
+    for (const subscription of this.subscriptions) {
+      const failure = subscription.failure();
+      if (failure) return failure;
+    }
+    return undefined;
   }
 
   headPosition(): Promise<number> {
