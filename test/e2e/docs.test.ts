@@ -250,7 +250,11 @@ describe('API reference', () => {
     const body = doc.paths['/v1/spaces/{spaceId}'].patch.requestBody.content['application/json'].schema;
     const schema = resolve(doc, body.$ref) as Json;
     expect(Object.keys(schema.properties).sort()).toEqual(['defaultLevel', 'editMode', 'emoji', 'title']);
-    expect(schema.properties.title).toEqual({ type: 'string', maxLength: 50 });
+    expect(schema.properties.title).toEqual({
+      type: 'string',
+      maxLength: 50,
+      pattern: '^[^\\u0000-\\u0008\\u000A-\\u001F]*$',
+    });
     expect(schema.additionalProperties).toBe(false);
 
     const ajv = new Ajv2020({ strict: false });
@@ -263,6 +267,8 @@ describe('API reference', () => {
       { title: 'Renamed', editMode: 'locked' },
       { emoji: null, defaultLevel: null },
       { title: 'x'.repeat(51) },
+      { title: 'null\u0000byte' },
+      { title: 'tab\tallowed' },
       { title: null },
       { editMode: 'frozen' },
       { unknown: true },

@@ -21,6 +21,10 @@ export function BooleanQuery(): PropertyDecorator {
   };
 }
 
+/** What `@Text` accepts, as JSON Schema patterns for the API reference (the check is `hasControlCharacter`). */
+export const CONTROL_FREE = '^[^\\u0000-\\u0008\\u000A-\\u001F]*$';
+export const CONTROL_FREE_LINES = '^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F]*$';
+
 /** Whether `text` holds a C0 control character other than tab (and, with `lineBreaks`, LF and CR). */
 export function hasControlCharacter(text: string, lineBreaks = false): boolean {
   for (let i = 0; i < text.length; i++) {

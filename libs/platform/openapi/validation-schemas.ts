@@ -1,5 +1,8 @@
 import { ValidationTypes } from 'class-validator';
 import { validationMetadatasToSchemas } from 'class-validator-jsonschema';
+import type { SchemaConverter } from 'class-validator-jsonschema/build/defaultConverters';
+import { defaultConverters } from 'class-validator-jsonschema/build/defaultConverters';
+import { CONTROL_FREE, CONTROL_FREE_LINES } from '../http/fields';
 
 export type Schema = Record<string, unknown>;
 
@@ -22,6 +25,12 @@ export function validationSchemas(): Record<string, Schema> {
         const condition = meta.constraints?.[0];
         const skipsNull = typeof condition === 'function' && !condition({ [meta.propertyName]: null }, null);
         return skipsNull ? { [ACCEPTS_NULL]: true } : {};
+      },
+      // `@Text`'s rule as the pattern it enforces; other custom rules as the library describes them.
+      [ValidationTypes.CUSTOM_VALIDATION]: (meta, options) => {
+        if (meta.name === 'noControlCharacters')
+          return { pattern: meta.constraints?.[0] ? CONTROL_FREE_LINES : CONTROL_FREE };
+        return (defaultConverters[ValidationTypes.CUSTOM_VALIDATION] as SchemaConverter)(meta, options);
       },
     },
   }) as Record<string, Schema>;
