@@ -11,7 +11,6 @@ import type { ReadStore } from '@app/platform/readstore/read-store.port';
 import type { AuditEvent, AuditEventDetails } from '@gitbook/api';
 import { auditTail } from '../../apps/cli/src/audit-tail';
 import { addOrganization, addUser, liveProjector, useTestApp } from '../support/app-harness';
-import { expectResponseMatches } from '../support/openapi';
 
 type Json = Record<string, unknown>;
 type AuditList = { items: AuditEvent[]; count?: number; next?: { page: string } };
@@ -50,7 +49,6 @@ describe('organization audit log', () => {
   ): Promise<AuditList> => {
     const reply = await current().http('GET', `/v1/orgs/${org}/audit-events${query(params)}`, { token });
     expect(reply.status).toBe(200);
-    expectResponseMatches('listOrganizationAuditEvents', 200, reply.body);
     return reply.body as AuditList;
   };
 
@@ -68,7 +66,6 @@ describe('organization audit log', () => {
   const details = async (org: string, auditEventId: string): Promise<AuditEventDetails> => {
     const reply = await current().http('GET', `/v1/orgs/${org}/audit-events/${auditEventId}`);
     expect(reply.status).toBe(200);
-    expectResponseMatches('getOrganizationAuditEvent', 200, reply.body);
     return reply.body as AuditEventDetails;
   };
 
@@ -437,7 +434,6 @@ describe('organization audit log', () => {
     const app = current();
     const reply = await app.http('GET', `/v1/orgs/${app.organizationId}/audit-event-actions`);
     expect(reply.status).toBe(200);
-    expectResponseMatches('listOrganizationAuditEventActions', 200, reply.body);
     const { items } = reply.body as { items: { object: string; id: string; label: string }[] };
     expect(items).toContainEqual({
       object: 'audit-event-action',

@@ -1,6 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { PURGE_JOB } from '@app/spaces/write/space-purge.job';
 import { BOOTSTRAP_TOKEN, eventually, liveProjector, useTestApp } from '../support/app-harness';
+import { checkingFetch } from '../support/checked-responses';
+
+/** fetch, with 2xx answers on /v1 routes checked against their response schemas (checked-responses.ts). */
+const checkedFetch = checkingFetch();
 
 // The app's log lines, at info level, kept in memory so that the tests can read them.
 const rawLogLines: string[] = [];
@@ -29,7 +33,7 @@ describe('observability', () => {
   });
 
   const send = (method: string, path: string, headers: Record<string, string> = {}, body?: unknown) =>
-    fetch(`${current().url}${path}`, {
+    checkedFetch(`${current().url}${path}`, {
       method,
       headers: {
         authorization: `Bearer ${current().token}`,

@@ -1,5 +1,4 @@
 import { addOrganization, addUser, useTestApp } from '../support/app-harness';
-import { expectResponseMatches } from '../support/openapi';
 
 describe('organizations over HTTP', () => {
   const current = useTestApp();
@@ -7,7 +6,6 @@ describe('organizations over HTTP', () => {
   it('lists the caller organizations (bootstrap admin) as the GitBook client reads them', async () => {
     const app = current();
     const { data } = await app.api().orgs.listOrganizationsForAuthenticatedUser();
-    expectResponseMatches('listOrganizationsForAuthenticatedUser', 200, data);
     expect(data.count).toBe(1);
     expect(data.items[0]).toMatchObject({ object: 'organization', title: 'My organization' });
     expect(data.items[0].permissions.admin).toBe(true);
@@ -16,7 +14,6 @@ describe('organizations over HTTP', () => {
   it('gets an organization, with permissions computed from the caller role', async () => {
     const app = current();
     const { data } = await app.api().orgs.getOrganizationById(app.organizationId);
-    expectResponseMatches('getOrganizationById', 200, data);
     expect(data.id).toBe(app.organizationId);
     expect(data.urls.location).toBe(`http://docs.test/v1/orgs/${app.organizationId}`);
 

@@ -1,6 +1,5 @@
 import { MemberRole, type Space, SpaceEditMode } from '@gitbook/api';
 import { addOrganization, addUser, useTestApp } from '../support/app-harness';
-import { expectResponseMatches, expectSchemaMatches } from '../support/openapi';
 
 describe('spaces over HTTP', () => {
   const current = useTestApp();
@@ -9,7 +8,6 @@ describe('spaces over HTTP', () => {
     const app = current();
     const reply = await app.api().orgs.createSpace(app.organizationId, body);
     expect(reply.status).toBe(201);
-    expectResponseMatches('createSpace', 201, reply.data);
     return reply.data as Space;
   };
 
@@ -30,7 +28,6 @@ describe('spaces over HTTP', () => {
       changeRequestsDraft: 0,
     });
     const { data } = await app.api().spaces.getSpaceById(space.id, { shareKey: 'any-key' });
-    expectResponseMatches('getSpaceById', 200, data);
     expect(data).toEqual(space);
   });
 
@@ -40,7 +37,6 @@ describe('spaces over HTTP', () => {
     const a = await create({ title: 'First' });
     const b = await create({ title: 'Second' });
     const { data } = await app.api().orgs.listSpacesInOrganizationById(org, { limit: 1000 });
-    expectResponseMatches('listSpacesInOrganizationById', 200, data);
     const ids = data.items.map((s) => s.id);
     expect(ids.indexOf(a.id)).toBeLessThan(ids.indexOf(b.id));
     expect(data.count).toBe(data.items.length);
@@ -55,7 +51,6 @@ describe('spaces over HTTP', () => {
       defaultLevel: MemberRole.Comment,
       emoji: '🚀',
     });
-    expectResponseMatches('updateSpaceById', 200, data);
     expect(data).toMatchObject({ editMode: 'locked', title: 'Final', defaultLevel: 'comment', emoji: '🚀' });
     expect((await app.api().spaces.getSpaceById(space.id)).data).toEqual(data);
     const unlocked = await app.api().spaces.updateSpaceById(space.id, { editMode: SpaceEditMode.Live });
@@ -75,7 +70,6 @@ describe('spaces over HTTP', () => {
     const again = await app.http('DELETE', `/v1/spaces/${space.id}`);
     expect(again.status).toBe(204);
     const restored = await app.api().spaces.restoreSpace(space.id);
-    expectResponseMatches('restoreSpace', 200, restored.data);
     expect(restored.data.deletedAt).toBeUndefined();
     const notDeleted = await app.http('POST', `/v1/spaces/${space.id}/restore`);
     expect(notDeleted.status).toBe(409);
@@ -87,7 +81,6 @@ describe('spaces over HTTP', () => {
     const space = await create({ title: 'Original', emoji: '🎉', editMode: 'locked' });
     const copy = await app.api().spaces.duplicateSpace(space.id);
     expect(copy.status).toBe(201);
-    expectResponseMatches('duplicateSpace', 201, copy.data);
     expect(copy.data).toMatchObject({
       title: 'Original',
       emoji: '🎉',
@@ -108,7 +101,6 @@ describe('spaces over HTTP', () => {
       parent: collection.id,
       position: { before: { type: 'space', space: first.id } },
     });
-    expectResponseMatches('moveSpace', 200, moved.data);
     expect(moved.data.parent).toBe(collection.id);
     const inside = await app.api().collections.listSpacesInCollectionById(collection.id);
     expect(inside.data.items.map((s) => s.id)).toEqual([moving.id, first.id]);
@@ -129,7 +121,6 @@ describe('spaces over HTTP', () => {
       body: { organization: other },
     });
     expect(reply.status).toBe(200);
-    expectSchemaMatches('Space', reply.body);
     expect((reply.body as Space).organization).toBe(other);
     const listed = await app.api().orgs.listSpacesInOrganizationById(other);
     expect(listed.data.items.map((s) => s.id)).toContain(space.id);

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import type { FastifyInstance } from 'fastify';
-import { useTestApp } from '../support/app-harness';
+import { sendTo, TARGETS } from '../support/api-target';
 import {
   acceptedQueries,
   type BodyCategory,
@@ -15,7 +15,7 @@ import {
   validBodies,
 } from '../support/bad-input';
 import { dtoModel } from '../support/dto-model';
-import { answerProblem, envelopeProblem, logHead, type RawReply, send } from '../support/http-checks';
+import { answerProblem, envelopeProblem, type RawReply } from '../support/http-checks';
 import { createWorld, fillPath, missingFixtures, pathIds } from '../support/route-fixtures';
 import { type Route, type RouteTable, routeTable, tableProblems } from '../support/route-table';
 
@@ -43,8 +43,11 @@ function acceptedProblem(reply: RawReply): string | undefined {
   return reply.status >= 400 ? envelopeProblem(reply) : undefined;
 }
 
-describe('R3 bad input on every route, generated from its DTO metadata', () => {
-  const current = useTestApp();
+/** Once on the standalone app, once through a gateway with replicas behind it (`TARGETS`). */
+const TITLE = 'R3 bad input on every route, generated from its DTO metadata (%s)';
+
+describe.each(TARGETS)(TITLE, (_, useTarget) => {
+  const current = useTarget();
   let table: RouteTable;
   let ids: Record<string, string>;
   let maxParamLength: number;
@@ -52,11 +55,12 @@ describe('R3 bad input on every route, generated from its DTO metadata', () => {
   const covered = new Map<string, Set<string>>();
 
   beforeAll(async () => {
-    const app = current();
-    table = routeTable(app.built.app);
-    const world = await createWorld(app, 'R3');
+    const target = current();
+    // The routes of the app that answers, so a gateway is checked on the routes it serves itself.
+    table = routeTable(target.app);
+    const world = await createWorld(target, 'R3');
     ids = pathIds(world, table.api);
-    const fastify = app.built.app.getHttpAdapter().getInstance() as FastifyInstance;
+    const fastify = target.app.getHttpAdapter().getInstance() as FastifyInstance;
     const config = fastify.initialConfig as {
       maxParamLength?: number;
       routerOptions?: { maxParamLength?: number };
@@ -84,7 +88,7 @@ describe('R3 bad input on every route, generated from its DTO metadata', () => {
     request: (route: Route, value: T) => Promise<{ reply: RawReply; expected: Expectation | 'no 5xx' }>,
     runs = RUNS,
   ): Promise<string[]> {
-    const app = current();
+    const target = current();
     const failures: string[] = [];
     for (const route of checkable()) {
       const arbitrary = arbitraryFor(route);
@@ -95,9 +99,9 @@ describe('R3 bad input on every route, generated from its DTO metadata', () => {
       try {
         await fc.assert(
           fc.asyncProperty(arbitrary, async (value) => {
-            const head = await logHead(app);
+            const head = await target.logHead();
             const { reply, expected } = await request(route, value);
-            const after = await logHead(app);
+            const after = await target.logHead();
             const problem = expected === 'no 5xx' ? acceptedProblem(reply) : answerProblem(reply, expected);
             if (problem) throw new Error(problem);
             if (after !== head)
@@ -145,7 +149,7 @@ describe('R3 bad input on every route, generated from its DTO metadata', () => {
               baseBody(route),
             ),
       async (route, [bad, body]) => ({
-        reply: await send(
+        reply: await sendTo(
           current(),
           route.method,
           fillPath(route, ids, { name: bad.name, segment: bad.segment }),
@@ -177,7 +181,7 @@ describe('R3 bad input on every route, generated from its DTO metadata', () => {
         return cases && fc.tuple(cases, baseBody(route));
       },
       async (route, [bad, body]) => ({
-        reply: await send(current(), route.method, fillPath(route, ids), {
+        reply: await sendTo(current(), route.method, fillPath(route, ids), {
           query: encodeQuery(bad.pairs),
           raw: body && JSON.stringify(body),
         }),
@@ -192,7 +196,7 @@ describe('R3 bad input on every route, generated from its DTO metadata', () => {
       'query: accepted values',
       (route) => (route.query && route.method === 'GET' ? acceptedQueries(dtoModel(route.query)) : undefined),
       async (route, pairs) => ({
-        reply: await send(current(), route.method, fillPath(route, ids), { query: encodeQuery(pairs) }),
+        reply: await sendTo(current(), route.method, fillPath(route, ids), { query: encodeQuery(pairs) }),
         expected: 'no 5xx' as const,
       }),
     );
@@ -218,7 +222,7 @@ describe('R3 bad input on every route, generated from its DTO metadata', () => {
       `body: ${category}`,
       (route) => (route.body ? bodyCases(dtoModel(route.body), category) : undefined),
       async (route, bad) => ({
-        reply: await send(current(), route.method, fillPath(route, ids), { raw: bad.raw }),
+        reply: await sendTo(current(), route.method, fillPath(route, ids), { raw: bad.raw }),
         expected: bad,
       }),
     );
@@ -230,7 +234,7 @@ describe('R3 bad input on every route, generated from its DTO metadata', () => {
       'body: malformed JSON',
       (route) => (hasBody(route) ? malformedJson(baseBody(route).map((b) => b ?? {})) : undefined),
       async (route, bad) => ({
-        reply: await send(current(), route.method, fillPath(route, ids), { raw: bad.raw }),
+        reply: await sendTo(current(), route.method, fillPath(route, ids), { raw: bad.raw }),
         expected: bad,
       }),
     );
@@ -242,7 +246,7 @@ describe('R3 bad input on every route, generated from its DTO metadata', () => {
       'body: over the size limit',
       (route) => (hasBody(route) ? oversized(bodyLimit) : undefined),
       async (route, bad) => ({
-        reply: await send(current(), route.method, fillPath(route, ids), { raw: bad.raw }),
+        reply: await sendTo(current(), route.method, fillPath(route, ids), { raw: bad.raw }),
         expected: bad,
       }),
       OVERSIZED_RUNS,

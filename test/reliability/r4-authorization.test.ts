@@ -1,8 +1,8 @@
 import { ROLES, type Role } from '@app/platform/domain/roles';
 import fc from 'fast-check';
-import { type TestApp, useTestApp } from '../support/app-harness';
+import { type ApiTarget, sendTo, TARGETS } from '../support/api-target';
 import { dtoModel } from '../support/dto-model';
-import { answerProblem, envelopeProblem, logHead, type RawReply, send } from '../support/http-checks';
+import { answerProblem, envelopeProblem, type RawReply } from '../support/http-checks';
 import {
   createWorld,
   fillPath,
@@ -31,9 +31,12 @@ function below(role: Role): Role | undefined {
   return index > 0 ? ROLES[index - 1] : undefined;
 }
 
-describe('R4 authorization matrix on every route, from its declared least role', () => {
-  const current = useTestApp();
-  let app: TestApp;
+/** Once on the standalone app, once through a gateway with replicas behind it (`TARGETS`). */
+const TITLE = 'R4 authorization matrix on every route, from its declared least role (%s)';
+
+describe.each(TARGETS)(TITLE, (_, useTarget) => {
+  const current = useTarget();
+  let target: ApiTarget;
   let table: RouteTable;
   let world: World;
   let ids: Record<string, string>;
@@ -43,13 +46,14 @@ describe('R4 authorization matrix on every route, from its declared least role',
   const covered = new Map<string, Set<string>>();
 
   beforeAll(async () => {
-    app = current();
-    table = routeTable(app.built.app);
-    world = await createWorld(app, 'R4');
+    target = current();
+    // The routes of the app that answers, so a gateway is checked on the routes it serves itself.
+    table = routeTable(target.app);
+    world = await createWorld(target, 'R4');
     ids = pathIds(world, table.api);
-    outsiderToken = await outsider(app);
-    revoked = await revokedToken(app, world);
-    for (const role of ROLES) members.set(role, await memberOf(app, world, role));
+    outsiderToken = await outsider(target);
+    revoked = await revokedToken(target, world);
+    for (const role of ROLES) members.set(role, await memberOf(target, world, role));
   });
   const checkable = () =>
     table.api.filter((route) => route.problems.length === 0 && route.pathParams.every((p) => p.name in ids));
@@ -63,7 +67,7 @@ describe('R4 authorization matrix on every route, from its declared least role',
   /** The route's request as a member would make it: real ids in the path, a body the DTO accepts. */
   function request(route: Route, on: World, pathIdsOf: Record<string, string>, authorization: string | null) {
     const body = route.body ? JSON.stringify(validBody(dtoModel(route.body), on, route.key)) : undefined;
-    return send(app, route.method, fillPath(route, pathIdsOf), { authorization, raw: body });
+    return sendTo(target, route.method, fillPath(route, pathIdsOf), { authorization, raw: body });
   }
 
   /** Sends, then checks the answer is `status` in the envelope and the log did not move. */
@@ -72,9 +76,9 @@ describe('R4 authorization matrix on every route, from its declared least role',
     authorization: string | null,
     status: number,
   ): Promise<string | undefined> {
-    const head = await logHead(app);
+    const head = await target.logHead();
     const reply = await request(route, world, ids, authorization);
-    const after = await logHead(app);
+    const after = await target.logHead();
     const problem = answerProblem(reply, { status });
     if (problem && reply.status === 400 && route.body) {
       return `${problem}; the body was refused before authorization: give ${route.body.name} an entry in BODY_EXAMPLES (test/support/route-fixtures.ts)`;
@@ -106,8 +110,8 @@ describe('R4 authorization matrix on every route, from its declared least role',
       ['Basic scheme', 'Basic x'],
       ['Bearer alone', 'Bearer'],
       ['Bearer and a space', 'Bearer '],
-      ['two tokens', `Bearer ${app.token} ${app.token}`],
-      ['token without scheme', app.token],
+      ['two tokens', `Bearer ${target.token} ${target.token}`],
+      ['token without scheme', target.token],
       ['unknown token', 'Bearer gb_api_0000000000000000000000000000000000000000000'],
       ['revoked token', `Bearer ${revoked}`],
     ];
@@ -176,9 +180,9 @@ describe('R4 authorization matrix on every route, from its declared least role',
       if ('problem' in declared) continue;
       mark(route, `allowed ${declared.role}`);
       // Each route on fresh resources, since the action may delete, move or transfer them.
-      const fresh = await createWorld(app, 'R4 fresh');
+      const fresh = await createWorld(target, 'R4 fresh');
       const freshIds = pathIds(fresh, [route]);
-      const token = await memberOf(app, fresh, declared.role);
+      const token = await memberOf(target, fresh, declared.role);
       const reply: RawReply = await request(route, fresh, freshIds, `Bearer ${token}`);
       if ([401, 403, 404].includes(reply.status) || reply.status >= 500) {
         failures.push(`${route.key} as ${declared.role}: ${reply.status} ${reply.text}`);

@@ -17,6 +17,8 @@ import type { LogDestination } from '@app/platform/observability/logger';
 import { LIVE_PROJECTOR, type LiveProjector } from '@app/platform/projector/projector';
 import type { CommandContext } from '@app/platform/write/command-context';
 import { GitBookAPI } from '@gitbook/api';
+import type { INestApplicationContext } from '@nestjs/common';
+import { checkingFetch } from './checked-responses';
 import { removeDir, tempDir } from './temp-dir';
 
 export { removeDir } from './temp-dir';
@@ -62,6 +64,11 @@ export interface TestApp {
   organizationId: string;
   userId: string;
   built: Awaited<ReturnType<typeof createStandaloneApp>>;
+  /**
+   * The GitBook client on the app. It and `http` check every 2xx answer on a /v1 route against GitBook's
+   * response schema for it, strictly (checked-responses.ts): a test receiving a body that is not what
+   * the API promises fails there.
+   */
   api(token?: string): GitBookAPI;
   http(
     method: string,
@@ -136,6 +143,7 @@ async function testApp(
 ): Promise<TestApp> {
   const url = (await built.app.getUrl()).replace('[::1]', '127.0.0.1');
   const token = config.bootstrapToken ?? BOOTSTRAP_TOKEN;
+  const checkedFetch = checkingFetch();
   const http: TestApp['http'] = async (method, path, opts = {}) => {
     const headers: Record<string, string> = {};
     const bearer = opts.token === undefined ? token : opts.token;
@@ -144,7 +152,7 @@ async function testApp(
     if (opts.raw !== undefined) body = opts.raw;
     else if (opts.body !== undefined) body = JSON.stringify(opts.body);
     if (body !== undefined) headers['content-type'] = 'application/json';
-    const response = await fetch(`${url}${path}`, { method, headers, body });
+    const response = await checkedFetch(`${url}${path}`, { method, headers, body });
     const text = await response.text();
     return { status: response.status, body: text ? JSON.parse(text) : undefined, headers: response.headers };
   };
@@ -159,7 +167,8 @@ async function testApp(
     organizationId: orgs.items[0].id,
     userId: me?.userId ?? '',
     built,
-    api: (t = token) => new GitBookAPI({ endpoint: url, authToken: t }),
+    api: (t = token) =>
+      new GitBookAPI({ endpoint: url, authToken: t, serviceBinding: { fetch: checkedFetch } }),
     http,
     close: async () => {
       await built.app.close();
@@ -221,12 +230,29 @@ export async function withTestApps<T>(
   }
 }
 
+/**
+ * Where a test writes directly, as a script would: an app's services over its storage, and a wait until
+ * the views that app answers from include a position. A TestApp is one (`setupOf`); so is a cluster's.
+ */
+export interface Setup {
+  /** The bootstrap user, who administers the first organization. */
+  userId: string;
+  services: Pick<INestApplicationContext, 'get'>;
+  waitFor(position: number): Promise<void>;
+}
+
+export function setupOf(app: TestApp | Setup): Setup {
+  if (!('built' in app)) return app;
+  return { userId: app.userId, services: app.built.app, waitFor: (p) => liveProjector(app).waitFor(p) };
+}
+
 /** A new user with a token and, when given, a membership with `role`; views are up to date on return. */
 export async function addUser(
-  app: TestApp,
+  app: TestApp | Setup,
   membership?: { organizationId: string; role: Role },
 ): Promise<{ userId: string; token: string }> {
-  const identity = app.built.app.get(IdentityService);
+  const setup = setupOf(app);
+  const identity = setup.services.get(IdentityService);
   const { userId } = await identity.createUser(
     { displayName: 'Test User', email: `${randomUUID()}@example.com` },
     SETUP,
@@ -234,18 +260,19 @@ export async function addUser(
   const issued = await identity.issueToken(userId, 'test', SETUP);
   let position = issued.position;
   if (membership) {
-    const orgs = app.built.app.get(OrganizationService);
+    const orgs = setup.services.get(OrganizationService);
     ({ position } = await orgs.addMember(membership.organizationId, userId, membership.role, SETUP));
   }
-  await liveProjector(app).waitFor(position);
+  await setup.waitFor(position);
   return { userId, token: issued.token };
 }
 
 /** A second organization administered by the bootstrap user. */
-export async function addOrganization(app: TestApp, title = 'Other organization'): Promise<string> {
-  const { organizationId, position } = await app.built.app
+export async function addOrganization(app: TestApp | Setup, title = 'Other organization'): Promise<string> {
+  const setup = setupOf(app);
+  const { organizationId, position } = await setup.services
     .get(OrganizationService)
-    .create(title, app.userId, SETUP);
-  await liveProjector(app).waitFor(position);
+    .create(title, setup.userId, SETUP);
+  await setup.waitFor(position);
   return organizationId;
 }

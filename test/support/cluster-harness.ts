@@ -7,6 +7,20 @@ export const CLUSTER_BOOTSTRAP_TOKEN = 'cluster-bootstrap-token-0123456789abcdef
 
 export type ServiceName = 'gateway' | 'command' | 'query' | 'projector' | 'worker';
 
+/** The environment of a test cluster's services on embedded storage in `dataDir`, `extra` over it. */
+export function clusterEnv(dataDir: string, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    DATA_DIR: dataDir,
+    INTERNAL_TOKEN,
+    BOOTSTRAP_TOKEN: CLUSTER_BOOTSTRAP_TOKEN,
+    LOG_LEVEL: 'warn',
+    PUBLIC_URL: 'http://docs.test',
+    CONSISTENCY_TIMEOUT_MS: '15000',
+    ...extra,
+  };
+}
+
 export interface RunningService extends ServerProcess {
   name: ServiceName;
 }

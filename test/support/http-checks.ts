@@ -1,5 +1,8 @@
 import type { TestApp } from './app-harness';
 import type { Expectation } from './bad-input';
+import { checkingFetch } from './checked-responses';
+
+const checkedFetch = checkingFetch();
 
 export interface RawReply {
   status: number;
@@ -10,7 +13,8 @@ export interface RawReply {
 
 /**
  * One request with full control of what goes on the wire: the path as given (already encoded), a raw
- * Authorization header (null for none) and raw body text sent as JSON.
+ * Authorization header (null for none) and raw body text sent as JSON. A 2xx answer on a /v1 route is
+ * checked against its response schema (checked-responses.ts).
  */
 export async function send(
   app: TestApp,
@@ -23,7 +27,7 @@ export async function send(
   if (authorization !== null) headers.authorization = authorization;
   if (options.raw !== undefined) headers['content-type'] = 'application/json';
   const url = `${app.url}${path}${options.query ? `?${options.query}` : ''}`;
-  const response = await fetch(url, { method, headers, body: options.raw });
+  const response = await checkedFetch(url, { method, headers, body: options.raw });
   const text = await response.text();
   let json: unknown;
   try {

@@ -4,7 +4,8 @@ import { IdentityService } from '@app/identity/write/identity.commands';
 import { OrganizationService } from '@app/organizations/write/organization.commands';
 import type { Role } from '@app/platform/domain/roles';
 import type { PathFixture } from '@app/platform/feature/path-fixture';
-import { addOrganization, addUser, liveProjector, SETUP, type TestApp } from './app-harness';
+import type { ApiTarget } from './api-target';
+import { addOrganization, addUser, SETUP } from './app-harness';
 import type { DtoModel, FieldModel } from './dto-model';
 import type { Route } from './route-table';
 
@@ -56,11 +57,11 @@ export function missingFixtures(routes: Route[]): string[] {
 }
 
 /** Two organizations, then every feature's fixture in the features' order, as the administrator. */
-export async function createWorld(app: TestApp, label: string): Promise<World> {
-  const organizationId = await addOrganization(app, `${label} organization`);
-  const otherOrganizationId = await addOrganization(app, `${label} destination`);
+export async function createWorld(target: ApiTarget, label: string): Promise<World> {
+  const organizationId = await addOrganization(target.setup, `${label} organization`);
+  const otherOrganizationId = await addOrganization(target.setup, `${label} destination`);
   const call = async (method: string, path: string, body?: unknown) => {
-    const reply = await app.http(method, path, body === undefined ? {} : { body });
+    const reply = await target.http(method, path, body === undefined ? {} : { body });
     if (reply.status < 200 || reply.status >= 300)
       throw new Error(`Fixture ${method} ${path} answered ${reply.status} ${JSON.stringify(reply.body)}`);
     return reply.body;
@@ -95,36 +96,37 @@ export function fillPath(
 }
 
 /** A new user whose only membership is `role` in both organizations of the world. */
-export async function memberOf(app: TestApp, world: World, role: Role): Promise<string> {
-  const member = await addUser(app, { organizationId: world.organizationId, role });
-  const { position } = await app.built.app
+export async function memberOf(target: ApiTarget, world: World, role: Role): Promise<string> {
+  const member = await addUser(target.setup, { organizationId: world.organizationId, role });
+  const { position } = await target.setup.services
     .get(OrganizationService)
     .addMember(world.otherOrganizationId, member.userId, role, SETUP);
-  await liveProjector(app).waitFor(position);
+  await target.setup.waitFor(position);
   return member.token;
 }
 
 /** A user who administers an organization of their own and belongs to nothing in the world. */
-export async function outsider(app: TestApp): Promise<string> {
-  const elsewhere = await addUser(app);
-  const { position } = await app.built.app
+export async function outsider(target: ApiTarget): Promise<string> {
+  const elsewhere = await addUser(target.setup);
+  const { position } = await target.setup.services
     .get(OrganizationService)
     .create('Elsewhere', elsewhere.userId, SETUP);
-  await liveProjector(app).waitFor(position);
+  await target.setup.waitFor(position);
   return elsewhere.token;
 }
 
 /** The token of a world administrator, revoked: it would be allowed everything if revocation were ignored. */
-export async function revokedToken(app: TestApp, world: World): Promise<string> {
-  const identity = app.built.app.get(IdentityService);
+export async function revokedToken(target: ApiTarget, world: World): Promise<string> {
+  const { services, waitFor } = target.setup;
+  const identity = services.get(IdentityService);
   const { userId } = await identity.createUser(
     { displayName: 'Revoked', email: `${randomUUID()}@example.com` },
     SETUP,
   );
   const issued = await identity.issueToken(userId, 'revoked', SETUP);
-  await app.built.app.get(OrganizationService).addMember(world.organizationId, userId, 'admin', SETUP);
+  await services.get(OrganizationService).addMember(world.organizationId, userId, 'admin', SETUP);
   const revoked = await identity.revokeToken(userId, issued.tokenId, SETUP);
-  await liveProjector(app).waitFor(revoked.position);
+  await waitFor(revoked.position);
   return issued.token;
 }
 

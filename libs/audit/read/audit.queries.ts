@@ -1,12 +1,15 @@
 import { notFound } from '@app/platform/domain/decider';
 import { decodePage, encodePage } from '@app/platform/http/pagination';
 import { READ_STORE, type ReadStore, type Scalar } from '@app/platform/readstore/read-store.port';
+import { arg, Remote } from '@app/platform/rpc/remote-method';
 import { Inject, Injectable } from '@nestjs/common';
-import { type AuditEntry, entryId } from '../domain/audit-entry';
+import { type AuditEntry, entryId, isEventId } from '../domain/audit-entry';
 import { AUDIT_CATALOG, type AuditCatalog } from '../domain/audited-events';
 import { AuditPresenter } from './audit.presenter';
 import { AUDIT_EVENTS } from './audit.projection';
 import { cutPage, startCursor, timeWindow } from './audit-page';
+
+const isEventIdText = (value: unknown): value is string => typeof value === 'string' && isEventId(value);
 
 /** A page request of the audit log: filters, time window and page (the DTO validates them). */
 export interface AuditEventsQuery {
@@ -31,6 +34,7 @@ export class AuditQueries {
     private readonly presenter: AuditPresenter,
   ) {}
 
+  @Remote(arg.id('organization'), arg.object<AuditEventsQuery>('query'))
   async list(organization: string, query: AuditEventsQuery) {
     const limit = query.limit ?? DEFAULT_AUDIT_PAGE_SIZE;
     const window = timeWindow(query.from, query.to);
@@ -57,12 +61,14 @@ export class AuditQueries {
     };
   }
 
+  @Remote(arg.id('organization'), arg.shaped('auditEventId', isEventIdText, 'a UUID'))
   async get(organization: string, auditEventId: string) {
     const entry = await this.views.get<AuditEntry>(AUDIT_EVENTS, entryId(organization, auditEventId));
     if (!entry) throw notFound('Audit event not found');
     return this.presenter.details(entry);
   }
 
+  @Remote()
   actions() {
     return { items: this.catalog.actions.map((action) => this.presenter.action(action)) };
   }

@@ -3,6 +3,7 @@ import { notFound } from '@app/platform/domain/decider';
 import { withEtag } from '@app/platform/http/etag';
 import { type ListQuery, pageQuery, toList } from '@app/platform/http/pagination';
 import { READ_STORE, type ReadStore } from '@app/platform/readstore/read-store.port';
+import { arg, Remote } from '@app/platform/rpc/remote-method';
 import { Inject, Injectable } from '@nestjs/common';
 import { CollectionPresenter } from './collection.presenter';
 import { COLLECTIONS } from './collection.projection';
@@ -20,6 +21,7 @@ export class CollectionQueries {
     private readonly presenter: CollectionPresenter,
   ) {}
 
+  @Remote(arg.id('collectionId'), arg.viewer())
   async get(collectionId: string, viewer: Viewer) {
     const doc = await this.views.get(COLLECTIONS, collectionId);
     if (!doc) throw notFound('Collection not found');
@@ -27,6 +29,7 @@ export class CollectionQueries {
     return withEtag(this.presenter.present(doc, role), doc.streamRevision);
   }
 
+  @Remote(arg.id('organization'), arg.object<ListCollectionsQuery>('query'), arg.viewer())
   async list(organization: string, query: ListCollectionsQuery, viewer: Viewer) {
     const role = await this.access.member(organization, viewer, 'Organization');
     const where: Record<string, string | null> =

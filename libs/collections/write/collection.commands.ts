@@ -5,6 +5,7 @@ import { conflict, invalid, notFound } from '@app/platform/domain/decider';
 import { newId } from '@app/platform/domain/ids';
 import type { DefaultLevel } from '@app/platform/domain/roles';
 import { READ_STORE, type ReadStore } from '@app/platform/readstore/read-store.port';
+import { arg, Remote } from '@app/platform/rpc/remote-method';
 import { AggregateCommand, AggregateHandler } from '@app/platform/write/aggregate-command';
 import { apiContext, type WriteResult } from '@app/platform/write/command-context';
 import { CommandRunner } from '@app/platform/write/command-runner';
@@ -70,6 +71,7 @@ export class CollectionService {
     return doc;
   }
 
+  @Remote(arg.id('organization'), arg.object<CreateCollectionInput>('body'), arg.viewer())
   async create(organization: string, body: CreateCollectionInput, viewer: Viewer) {
     const parent = body.parent ?? null;
     await this.placement.parentCollection(organization, parent);
@@ -90,15 +92,23 @@ export class CollectionService {
     return { collectionId, ...result };
   }
 
+  @Remote(
+    arg.id('collectionId'),
+    arg.object<UpdateCollectionInput>('body'),
+    arg.viewer(),
+    arg.optional(arg.int('ifMatch')),
+  )
   update(collectionId: string, body: UpdateCollectionInput, viewer: Viewer, ifMatch?: number) {
     const command = { type: 'UpdateCollection' as const, changes: body, at: this.runner.now() };
     return this.run(collectionId, command, viewer, ifMatch);
   }
 
+  @Remote(arg.id('collectionId'), arg.viewer(), arg.optional(arg.int('ifMatch')))
   delete(collectionId: string, viewer: Viewer, ifMatch?: number) {
     return this.run(collectionId, { type: 'DeleteCollection', at: this.runner.now() }, viewer, ifMatch);
   }
 
+  @Remote(arg.id('collectionId'), arg.object<MoveInput>('body'), arg.viewer())
   async move(collectionId: string, body: MoveInput, viewer: Viewer) {
     if (body.parent === undefined && body.position === undefined)
       throw invalid('body: give parent, position or both');
@@ -121,6 +131,7 @@ export class CollectionService {
   }
 
   /** The route checks the caller administers the collection; the destination needs the same. */
+  @Remote(arg.id('collectionId'), arg.object<TransferInput>('body'), arg.viewer())
   async transfer(collectionId: string, body: TransferInput, viewer: Viewer) {
     await this.collection(collectionId);
     await this.access.require(body.organization, viewer, 'admin', 'Organization', 'transfer content into it');

@@ -6,20 +6,16 @@ import { HTTP_PIPELINE } from '@app/platform/http/pipeline';
 import { Urls } from '@app/platform/http/urls';
 import { currentCorrelationId } from '@app/platform/observability/request-context';
 import { ReadYourWrites } from '@app/platform/projector/read-your-writes';
+import { remoteProviders } from '@app/platform/rpc/feature-module';
 import { GatewayReadYourWrites } from '@app/platform/rpc/gateway-read-your-writes';
-import {
-  CONSISTENCY_FLOOR,
-  ConsistencyFloor,
-  REQUEST_ID_SOURCE,
-  RPC_CLIENT,
-  remoteProvider,
-} from '@app/platform/rpc/remote';
+import { CONSISTENCY_FLOOR, ConsistencyFloor, REQUEST_ID_SOURCE, RPC_CLIENT } from '@app/platform/rpc/remote';
 import { RpcClient } from '@app/platform/rpc/rpc.client';
 import { ConsistencyProbe } from '@app/platform/rpc/rpc.controller';
 import { type DynamicModule, Global, Module } from '@nestjs/common';
 import { featureModules } from '../catalog';
 import { ROUTE_SCOPE_LIST } from '../features';
 import type { ClusterConfig } from './cluster.config';
+import { CORE_REMOTE } from './core-remote';
 import { GatewayHealthController } from './gateway-health.controller';
 
 /** The gateway's own pieces: the RPC client, remote stand-ins for authentication and consistency. */
@@ -45,8 +41,7 @@ class GatewayCoreModule {
         },
         { provide: CONSISTENCY_FLOOR, useValue: new ConsistencyFloor() },
         { provide: REQUEST_ID_SOURCE, useValue: currentCorrelationId },
-        remoteProvider(Access, 'query'),
-        remoteProvider(ConsistencyProbe, 'query'),
+        ...remoteProviders(CORE_REMOTE),
         { provide: ReadYourWrites, useClass: GatewayReadYourWrites },
         Urls,
         ...HTTP_PIPELINE,

@@ -1,10 +1,8 @@
-import { Access } from '@app/platform/auth/access';
 import type { Clock } from '@app/platform/clock/clock';
 import type { Config } from '@app/platform/config/config';
 import { READ_STORE, type ReadStore } from '@app/platform/readstore/read-store.port';
-import type { ServiceRole } from '@app/platform/rpc/feature-module';
+import { exposedProviders, type ServiceRole } from '@app/platform/rpc/feature-module';
 import { ConsistencyProbe, RPC_SERVER_OPTIONS, RpcController } from '@app/platform/rpc/rpc.controller';
-import { rpcToken } from '@app/platform/rpc/rpc.protocol';
 import { ViewsCheckpoint } from '@app/platform/rpc/views-checkpoint';
 import { type DynamicModule, Module } from '@nestjs/common';
 import { featureModules } from '../catalog';
@@ -13,6 +11,7 @@ import { HealthController } from '../health.controller';
 import { RUNTIME_PARTS, Runtime, type RuntimePart } from '../runtime';
 import type { Storage } from '../storage';
 import type { ClusterConfig } from './cluster.config';
+import { CORE_REMOTE } from './core-remote';
 
 export type ClusterRole = Exclude<ServiceRole, 'standalone' | 'gateway' | 'cli'> | 'projector';
 
@@ -66,8 +65,7 @@ export class ServiceModule {
           inject: [READ_STORE],
         },
         ConsistencyProbe,
-        { provide: rpcToken('ConsistencyProbe'), useExisting: ConsistencyProbe },
-        { provide: rpcToken('Access'), useExisting: Access },
+        ...(serving ? exposedProviders(CORE_REMOTE, role) : []),
       ],
     };
   }

@@ -2,6 +2,7 @@ import { Access, MEMBERS, type Viewer } from '@app/platform/auth/access';
 import { notFound } from '@app/platform/domain/decider';
 import { type ListQuery, pageQuery, toList } from '@app/platform/http/pagination';
 import { READ_STORE, type ReadStore } from '@app/platform/readstore/read-store.port';
+import { arg, Remote } from '@app/platform/rpc/remote-method';
 import { Inject, Injectable } from '@nestjs/common';
 import { OrganizationPresenter } from './organization.presenter';
 import { ORGANIZATIONS } from './organization.projection';
@@ -15,6 +16,7 @@ export class OrganizationQueries {
   ) {}
 
   /** The caller's organizations, paged over their memberships. */
+  @Remote(arg.viewer(), arg.object<ListQuery>('query'))
   async listForViewer(viewer: Viewer, query: ListQuery) {
     const page = await this.views.find(
       MEMBERS,
@@ -27,6 +29,7 @@ export class OrganizationQueries {
     );
   }
 
+  @Remote(arg.id('organizationId'), arg.viewer())
   async get(organizationId: string, viewer: Viewer) {
     const role = await this.access.member(organizationId, viewer, 'Organization');
     const org = await this.views.get(ORGANIZATIONS, organizationId);

@@ -1,9 +1,10 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { DomainError, notFound } from '../domain/decider';
-import { atLeast, type Role } from '../domain/roles';
-import type { RouteScope } from '../feature/route-scope';
+import { atLeast, ROLES, type Role } from '../domain/roles';
+import { isRouteScope, type RouteScope } from '../feature/route-scope';
 import { VIEW_CHANGES, type ViewChanges } from '../projector/view-changes';
 import { READ_STORE, type ReadStore } from '../readstore/read-store.port';
+import { arg, Remote } from '../rpc/remote-method';
 import { AccessCache } from './access-cache';
 import { MEMBERS, type MemberDoc, TOKENS, type TokenDoc } from './auth-views';
 
@@ -42,6 +43,7 @@ export class Access {
   }
 
   /** Whom the token with this hash (`bearerHash`) stands for; null when unknown or revoked. */
+  @Remote(arg.text('hash', /^[0-9a-f]{64}$/, 'a SHA-256 digest in lowercase hex'))
   async authenticateHash(hash: string): Promise<Identity | null> {
     // Unknown tokens are not kept, so guessing cannot crowd out the tokens in use.
     const doc = await this.cache.lookup(
@@ -95,6 +97,12 @@ export class Access {
    * through `scope`, once it is at least `required`; 404 when the resource is missing or the caller is
    * not a member there, 403 when the role is too low.
    */
+  @Remote(
+    arg.shaped('scope', isRouteScope, 'a route scope'),
+    arg.id('id'),
+    arg.viewer(),
+    arg.oneOf('required', ROLES),
+  )
   async authorize(scope: RouteScope, id: string, viewer: Viewer, required: Role): Promise<Role> {
     if (scope.kind === 'organization') return this.require(id, viewer, required, 'Organization', 'do this');
     const doc = await this.views.get(scope.collection, id);

@@ -1,7 +1,7 @@
 import type { DynamicModule, Provider, Type } from '@nestjs/common';
 import type { ServiceRole } from '../feature/service-role';
 import { remoteProvider } from './remote';
-import { rpcToken } from './rpc.protocol';
+import { exposedProvider } from './rpc.controller';
 
 export type { ServiceRole };
 
@@ -14,14 +14,34 @@ export interface Feature {
   queries?: Provider[];
   /** Job handlers (`@JobHandler()` providers) and what they need. */
   jobs?: Provider[];
-  /** Services the controllers call, reached over RPC when the controllers run in the gateway. */
-  remote?: { command?: Type[]; query?: Type[] };
+  /**
+   * Services the controllers call, reached over RPC when the controllers run in the gateway: a command
+   * service exposes the `command` ones, a query service the `query` ones; of each, the methods marked
+   * `@Remote` only.
+   */
+  remote?: RemoteServices;
+}
+
+/** Services called over RPC, by the kind of replica that serves them. */
+export interface RemoteServices {
+  command?: Type[];
+  query?: Type[];
 }
 
 const tokenOf = (p: Provider) => (typeof p === 'function' ? p : (p as { provide: unknown }).provide);
 
-function exposed(services: Type[] = []): Provider[] {
-  return services.map((cls) => ({ provide: rpcToken(cls.name), useExisting: cls }));
+/** The gateway's stand-ins for the services, each calling replicas of its kind. */
+export function remoteProviders(remote: RemoteServices): Provider[] {
+  return [
+    ...(remote.command ?? []).map((cls) => remoteProvider(cls, 'command')),
+    ...(remote.query ?? []).map((cls) => remoteProvider(cls, 'query')),
+  ];
+}
+
+/** What a command or query service serves to RPC calls: the services of its kind; nothing for other roles. */
+export function exposedProviders(remote: RemoteServices, role: ServiceRole): Provider[] {
+  const services = role === 'command' ? remote.command : role === 'query' ? remote.query : undefined;
+  return (services ?? []).map(exposedProvider);
 }
 
 /** Builds the module of one feature for one role. */
@@ -33,16 +53,13 @@ export function featureModule(module: Type, role: ServiceRole, feature: Feature)
       providers = [...commands, ...queries, ...jobs];
       break;
     case 'gateway':
-      providers = [
-        ...(remote.command ?? []).map((cls) => remoteProvider(cls, 'command')),
-        ...(remote.query ?? []).map((cls) => remoteProvider(cls, 'query')),
-      ];
+      providers = remoteProviders(remote);
       break;
     case 'command':
-      providers = [...commands, ...exposed(remote.command)];
+      providers = [...commands, ...exposedProviders(remote, role)];
       break;
     case 'query':
-      providers = [...queries, ...exposed(remote.query)];
+      providers = [...queries, ...exposedProviders(remote, role)];
       break;
     case 'worker':
     case 'cli':

@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Provider, Type } from '@nestjs/common';
+import { allowlistOf } from './remote-method';
 import type { RpcClient } from './rpc.client';
 import type { RpcKind } from './rpc.protocol';
 
@@ -34,8 +35,9 @@ export const CONSISTENCY_FLOOR = Symbol('CONSISTENCY_FLOOR');
 export type RequestIdSource = () => string | undefined;
 
 /**
- * Stands in for a service class in the gateway: every method call becomes an RPC to a replica of the
- * given kind. Results that carry a log position (writes) raise the consistency floor.
+ * Stands in for a service class in the gateway: each of its `@Remote` methods, and nothing else, becomes
+ * an RPC to a replica of the given kind. Results that carry a log position (writes) raise the
+ * consistency floor.
  */
 export function remoteService<T>(
   cls: Type<T>,
@@ -44,28 +46,22 @@ export function remoteService<T>(
   floor: ConsistencyFloor,
   requestId: RequestIdSource,
 ): T {
-  return new Proxy({} as object, {
-    get(_target, method) {
-      // Only the class's own methods are remote: Nest probes providers for lifecycle hooks and the like.
-      if (
-        typeof method !== 'string' ||
-        typeof cls.prototype[method] !== 'function' ||
-        method === 'constructor'
-      ) {
-        return undefined;
-      }
-      return async (...args: unknown[]) => {
-        const minPosition = kind === 'query' ? floor.current() : undefined;
-        const result = await client.call(kind, { service: cls.name, method, args, minPosition }, requestId());
-        const position = (result as { position?: unknown } | null)?.position;
-        if (kind === 'command' && typeof position === 'number') floor.observe(position);
-        return result;
-      };
-    },
-  }) as T;
+  const stand: Record<string, (...args: unknown[]) => Promise<unknown>> = {};
+  for (const method of allowlistOf(cls).keys()) {
+    stand[method] = async (...args: unknown[]) => {
+      const minPosition = kind === 'query' ? floor.current() : undefined;
+      const result = await client.call(kind, { service: cls.name, method, args, minPosition }, requestId());
+      const position = (result as { position?: unknown } | null)?.position;
+      if (kind === 'command' && typeof position === 'number') floor.observe(position);
+      return result;
+    };
+  }
+  return stand as T;
 }
 
 export function remoteProvider(cls: Type, kind: RpcKind): Provider {
+  // A service with nothing callable is a mistake in the module listing it: refused as the module is built.
+  allowlistOf(cls);
   return {
     provide: cls,
     useFactory: (client: RpcClient, floor: ConsistencyFloor, requestId: RequestIdSource) =>

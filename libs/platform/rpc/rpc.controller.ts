@@ -1,5 +1,6 @@
-import { timingSafeEqual } from 'node:crypto';
+import { createHash, timingSafeEqual } from 'node:crypto';
 import {
+  BadRequestException,
   Body,
   Controller,
   Headers,
@@ -7,13 +8,16 @@ import {
   Inject,
   NotFoundException,
   Post,
+  type Provider,
+  type Type,
   UnauthorizedException,
 } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
 import { Public } from '../auth/auth.guard';
 import { etagOf } from '../http/etag';
 import { withReadFloor } from '../projector/view-changes';
-import { INTERNAL_TOKEN_HEADER, type RpcCall, rpcToken } from './rpc.protocol';
+import { allowlistOf, checkArgs, Remote, type RemoteArg } from './remote-method';
+import { INTERNAL_TOKEN_HEADER, rpcToken } from './rpc.protocol';
 import { ViewsCheckpoint } from './views-checkpoint';
 
 export const RPC_SERVER_OPTIONS = Symbol('RPC_SERVER_OPTIONS');
@@ -24,47 +28,83 @@ export interface RpcServerOptions {
   consistencyTimeoutMs: number;
 }
 
-function sameSecret(given: string | undefined, expected: string): boolean {
-  if (!given) return false;
-  const a = Buffer.from(given);
-  const b = Buffer.from(expected);
-  return a.length === b.length && timingSafeEqual(a, b);
+/** A service this process serves to RPC calls, with its allowlist. */
+interface ExposedService {
+  instance: Record<string, (...args: unknown[]) => unknown>;
+  methods: ReadonlyMap<string, readonly RemoteArg<unknown>[]>;
 }
 
-/** Executes calls from the gateway on this process's services (the ones its feature modules expose). */
+/** Serves `cls`'s `@Remote` methods, and only those, to RPC calls naming it. */
+export function exposedProvider(cls: Type): Provider {
+  const methods = allowlistOf(cls);
+  return {
+    provide: rpcToken(cls.name),
+    useFactory: (instance: ExposedService['instance']): ExposedService => ({ instance, methods }),
+    inject: [cls],
+  };
+}
+
+const digest = (secret: string) => createHash('sha256').update(secret).digest();
+
+/** The body of a call, once it has the shape of one (`RpcCall`); a 400 naming the field otherwise. */
+function callOf(body: unknown): { service: string; method: string; args: unknown; minPosition: number } {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw new BadRequestException('body: must be an object {service, method, args, minPosition?}');
+  }
+  const { service, method, args, minPosition, ...rest } = body as Record<string, unknown>;
+  const extra = Object.keys(rest);
+  if (extra.length > 0) throw new BadRequestException(`property ${extra[0]} should not exist`);
+  if (typeof service !== 'string') throw new BadRequestException('service: must be a string');
+  if (typeof method !== 'string') throw new BadRequestException('method: must be a string');
+  if (minPosition !== undefined && !(Number.isSafeInteger(minPosition) && (minPosition as number) >= 0)) {
+    throw new BadRequestException('minPosition: must be an integer from 0');
+  }
+  return { service, method, args, minPosition: (minPosition as number | undefined) ?? 0 };
+}
+
+/**
+ * Executes calls from the gateway on this process's services: only the methods they mark `@Remote`, of
+ * the services this role exposes, with arguments of the declared shapes. Answers 401 without the
+ * internal token, 404 for a service or method not on the allowlist, 400 for malformed arguments.
+ */
 @Controller('internal')
 export class RpcController {
+  /** The token's digest: compared in constant time whatever the length of what a caller sends. */
+  private readonly expected: Buffer;
+
   constructor(
     private readonly moduleRef: ModuleRef,
     @Inject(RPC_SERVER_OPTIONS) private readonly options: RpcServerOptions,
     private readonly checkpoint: ViewsCheckpoint,
-  ) {}
+  ) {
+    this.expected = digest(options.internalToken);
+  }
 
   @Public()
   @Post('rpc')
   @HttpCode(200)
   async call(
-    @Body() call: RpcCall,
-    @Headers(INTERNAL_TOKEN_HEADER) token?: string,
+    @Body() body: unknown,
+    @Headers(INTERNAL_TOKEN_HEADER) token?: unknown,
   ): Promise<{ result: unknown; etag?: number }> {
-    if (!sameSecret(token, this.options.internalToken))
-      throw new UnauthorizedException('internal calls only');
-    const service = this.resolve(call?.service);
-    const method = typeof call.method === 'string' && !call.method.startsWith('_') ? call.method : '';
-    const fn = method && method !== 'constructor' ? (service as Record<string, unknown>)[method] : undefined;
-    if (typeof fn !== 'function') throw new NotFoundException(`no method ${call.service}.${call.method}`);
-    const floor = typeof call.minPosition === 'number' && call.minPosition > 0 ? call.minPosition : 0;
+    if (typeof token !== 'string' || !timingSafeEqual(digest(token), this.expected)) {
+      throw new UnauthorizedException('Missing or wrong X-Internal-Token header');
+    }
+    const call = callOf(body);
+    const service = this.resolve(call.service);
+    const specs = service.methods.get(call.method);
+    if (!specs) throw new NotFoundException(`${call.service}.${call.method} is not callable`);
+    const args = checkArgs(`${call.service}.${call.method}`, specs, call.args);
+    const floor = call.minPosition;
     if (floor > 0) await this.checkpoint.waitFor(floor, this.options.consistencyTimeoutMs);
-    const args = Array.isArray(call.args) ? call.args : [];
     // In-memory caches of the views are used only if their change feed covers the floor too.
-    const result = await withReadFloor(floor, () => fn.apply(service, args));
+    const result = await withReadFloor(floor, () => service.instance[call.method](...args));
     return { result: result ?? null, etag: etagOf(result) };
   }
 
-  private resolve(name: unknown): object {
-    if (typeof name !== 'string') throw new NotFoundException('no such service');
+  private resolve(name: string): ExposedService {
     try {
-      return this.moduleRef.get(rpcToken(name), { strict: false });
+      return this.moduleRef.get<string, ExposedService>(rpcToken(name), { strict: false });
     } catch {
       throw new NotFoundException(`service ${name} is not served here`);
     }
@@ -73,6 +113,7 @@ export class RpcController {
 
 /** Lets a gateway make a query service wait until its views include a position. */
 export class ConsistencyProbe {
+  @Remote()
   async reached(): Promise<boolean> {
     return true;
   }

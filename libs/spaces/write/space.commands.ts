@@ -5,6 +5,7 @@ import { conflict, invalid, notFound } from '@app/platform/domain/decider';
 import { newId } from '@app/platform/domain/ids';
 import type { DefaultLevel } from '@app/platform/domain/roles';
 import { READ_STORE, type ReadStore } from '@app/platform/readstore/read-store.port';
+import { arg, Remote } from '@app/platform/rpc/remote-method';
 import { AggregateCommand, AggregateHandler } from '@app/platform/write/aggregate-command';
 import { apiContext, type CommandContext, type WriteResult } from '@app/platform/write/command-context';
 import { CommandRunner } from '@app/platform/write/command-runner';
@@ -71,6 +72,7 @@ export class SpaceService {
     return doc;
   }
 
+  @Remote(arg.id('organization'), arg.object<CreateSpaceInput>('body'), arg.viewer())
   async create(organization: string, body: CreateSpaceInput, viewer: Viewer) {
     const parent = body.parent ?? null;
     await this.placement.parentCollection(organization, parent);
@@ -97,6 +99,12 @@ export class SpaceService {
     return { spaceId, ...result };
   }
 
+  @Remote(
+    arg.id('spaceId'),
+    arg.object<UpdateSpaceInput>('body'),
+    arg.viewer(),
+    arg.optional(arg.int('ifMatch')),
+  )
   update(spaceId: string, body: UpdateSpaceInput, viewer: Viewer, ifMatch?: number) {
     const { emoji, ...rest } = body;
     const changes = { ...rest, ...(emoji !== undefined ? { emoji: emoji ?? '' } : {}) };
@@ -108,6 +116,7 @@ export class SpaceService {
   }
 
   /** Deleting a deleted space changes nothing and says so (204). */
+  @Remote(arg.id('spaceId'), arg.viewer(), arg.optional(arg.int('ifMatch')))
   async delete(spaceId: string, viewer: Viewer, ifMatch?: number) {
     const doc = await this.space(spaceId);
     const result = await this.run(
@@ -118,10 +127,12 @@ export class SpaceService {
     return { ...result, alreadyDeleted: doc.deleted };
   }
 
+  @Remote(arg.id('spaceId'), arg.viewer())
   restore(spaceId: string, viewer: Viewer) {
     return this.run(spaceId, { type: 'RestoreSpace', at: this.runner.now() }, apiContext(viewer));
   }
 
+  @Remote(arg.id('spaceId'), arg.viewer())
   async duplicate(spaceId: string, viewer: Viewer) {
     const source = await this.space(spaceId);
     if (source.deleted) throw conflict('Space is deleted; restore it first');
@@ -151,6 +162,7 @@ export class SpaceService {
     return { spaceId: copyId, ...result };
   }
 
+  @Remote(arg.id('spaceId'), arg.object<MoveInput>('body'), arg.viewer())
   async move(spaceId: string, body: MoveInput, viewer: Viewer) {
     if (body.parent === undefined && body.position === undefined)
       throw invalid('body: give parent, position or both');
@@ -169,6 +181,7 @@ export class SpaceService {
   }
 
   /** The route checks the caller administers the space; the destination needs the same. */
+  @Remote(arg.id('spaceId'), arg.object<TransferSpaceInput>('body'), arg.viewer())
   async transfer(spaceId: string, body: TransferSpaceInput, viewer: Viewer) {
     const doc = await this.space(spaceId);
     await this.access.require(body.organization, viewer, 'admin', 'Organization', 'transfer content into it');

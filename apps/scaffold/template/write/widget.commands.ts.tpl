@@ -1,5 +1,6 @@
 import type { Viewer } from '@app/platform/auth/access';
 import { newId } from '@app/platform/domain/ids';
+import { arg, Remote } from '@app/platform/rpc/remote-method';
 import { AggregateCommand, AggregateHandler } from '@app/platform/write/aggregate-command';
 import { apiContext, type CommandContext, type WriteResult } from '@app/platform/write/command-context';
 import { CommandRunner } from '@app/platform/write/command-runner';
@@ -29,7 +30,10 @@ export class WidgetCommandHandler extends AggregateHandler<WidgetCommand, Widget
   protected readonly stream = widgetStream;
 }
 
-/** Turns requests into __label__ commands; the routes checked the caller's role (`@RequiresRole`). */
+/**
+ * Turns requests into __label__ commands; the routes checked the caller's role (`@RequiresRole`). In a cluster
+ * the gateway calls the methods marked `@Remote` on command replicas, with arguments of the declared shapes.
+ */
 @Injectable()
 export class WidgetService {
   constructor(
@@ -41,17 +45,20 @@ export class WidgetService {
     return this.bus.execute<RunWidgetCommand, WriteResult>(new RunWidgetCommand(widgetId, command, ctx));
   }
 
+  @Remote(arg.id('organization'), arg.object<CreateWidgetInput>('body'), arg.viewer())
   async create(organization: string, body: CreateWidgetInput, viewer: Viewer) {
     const widgetId = newId();
     const command = { type: 'CreateWidget' as const, widgetId, organization, title: body.title, at: this.runner.now() };
     return { widgetId, ...(await this.run(widgetId, command, apiContext(viewer))) };
   }
 
+  @Remote(arg.id('widgetId'), arg.object<UpdateWidgetInput>('body'), arg.viewer(), arg.optional(arg.int('ifMatch')))
   update(widgetId: string, body: UpdateWidgetInput, viewer: Viewer, ifMatch?: number) {
     const command = { type: 'UpdateWidget' as const, changes: body, at: this.runner.now() };
     return this.run(widgetId, command, { ...apiContext(viewer), ifMatch });
   }
 
+  @Remote(arg.id('widgetId'), arg.viewer(), arg.optional(arg.int('ifMatch')))
   delete(widgetId: string, viewer: Viewer, ifMatch?: number) {
     return this.run(widgetId, { type: 'DeleteWidget', at: this.runner.now() }, { ...apiContext(viewer), ifMatch });
   }

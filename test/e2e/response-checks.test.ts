@@ -1,0 +1,143 @@
+import { useTestApp } from '../support/app-harness';
+import { PROJECT_ROUTES, replyProblem, routeSchema } from '../support/checked-responses';
+import { isEmoji } from '../support/emoji';
+import { matchTemplate, operationAt, responseProblem, schemaProblem } from '../support/openapi';
+import { routeTable } from '../support/route-table';
+
+type Json = Record<string, unknown>;
+
+/**
+ * The checks every 2xx answer of the e2e suites goes through (checked-responses.ts, openapi.ts): that
+ * they know every route the app serves, and that they refuse what they should, on real answers.
+ */
+describe('response checks', () => {
+  const current = useTestApp();
+  let space: Json;
+  let spaces: Json;
+  let details: Json;
+
+  beforeAll(async () => {
+    const app = current();
+    const org = app.organizationId;
+    space = (await app.http('POST', `/v1/orgs/${org}/spaces`, { body: { title: 'Checked', emoji: '📘' } }))
+      .body as Json;
+    spaces = (await app.http('GET', `/v1/orgs/${org}/spaces?limit=1`)).body as Json;
+    const events = (await app.http('GET', `/v1/orgs/${org}/audit-events?limit=1`)).body as { items: Json[] };
+    details = (await app.http('GET', `/v1/orgs/${org}/audit-events/${events.items[0].id}`)).body as Json;
+  });
+
+  it('knows what every /v1 route the app serves answers: a GitBook operation or a listed route', () => {
+    const routes = routeTable(current().built.app)
+      .router.filter((key) => / \/v1(\/|$)/.test(key))
+      .map((key) => {
+        const [method, path] = key.split(' ');
+        return { method, template: path.slice('/v1'.length).replace(/:(\w+)/g, '{$1}') };
+      });
+    expect(routes.length).toBeGreaterThan(15);
+    expect(routes.filter(({ method, template }) => !routeSchema(method, template))).toEqual([]);
+    for (const listed of PROJECT_ROUTES) {
+      // A listed route is one the app serves and GitBook's document lacks.
+      const served = routes.filter(({ method }) => method === listed.method);
+      expect({ listed, served: Boolean(matchTemplate(served, listed.template)) }).toEqual({
+        listed,
+        served: true,
+      });
+      expect(operationAt(listed.method, listed.template)).toBeUndefined();
+      const { answers } = listed;
+      if ('schema' in answers) expect(() => schemaProblem(answers.schema, {})).not.toThrow();
+    }
+  });
+
+  it('refuses a property the schema does not list, at any depth, through $ref and oneOf', () => {
+    expect(responseProblem('getSpaceById', 200, space)).toBeUndefined();
+    const refused = (body: Json) => responseProblem('getSpaceById', 200, body);
+    expect(refused({ ...space, _internal: 1 })).toMatch(
+      /\(body\) must NOT have unevaluated properties: "_internal"/,
+    );
+    expect(refused({ ...space, urls: { ...(space.urls as Json), _internal: 1 } })).toMatch(/\/urls /);
+    expect(refused({ ...space, permissions: { ...(space.permissions as Json), x: true } })).toMatch(
+      /\/permissions /,
+    );
+    // mergeRules is a oneOf of $refs: the branch that matched says what is listed.
+    expect(refused({ ...space, mergeRules: { type: 'inherit', x: 1 } })).toMatch(/\/mergeRules /);
+  });
+
+  it('refuses a property the schema does not list in a list envelope and in its items', () => {
+    const list = (body: Json) => responseProblem('listSpacesInOrganizationById', 200, body);
+    expect(list(spaces)).toBeUndefined();
+    expect(list({ ...spaces, total: 1 })).toMatch(/\(body\) must NOT have unevaluated properties: "total"/);
+    expect(list({ ...spaces, next: { page: 'p', size: 1 } })).toMatch(/\/next /);
+    const [first] = spaces.items as Json[];
+    expect(list({ ...spaces, items: [{ ...first, _internal: 1 }] })).toMatch(/\/items\/0 /);
+  });
+
+  it('sees through allOf (AuditEventDetails extends AuditEvent) and keeps maps (its payload) open', () => {
+    const check = (body: Json) => responseProblem('getOrganizationAuditEvent', 200, body);
+    expect(check(details)).toBeUndefined();
+    expect(check({ ...details, payload: { ...(details.payload as Json), anything: { at: ['all'] } } })).toBe(
+      undefined,
+    );
+    expect(check({ ...details, _internal: 1 })).toMatch(/\(body\) must NOT have unevaluated properties/);
+    expect(check({ ...details, actor: { ...(details.actor as Json), x: 1 } })).toMatch(/\/actor /);
+  });
+
+  it('checks emoji: the character or its code points in hexadecimal, or none', () => {
+    for (const emoji of [
+      '🎉',
+      '👍🏽',
+      '#️⃣',
+      '🇫🇷',
+      '👨‍👩‍👧',
+      '🏴󠁧󠁢󠁳󠁣󠁴󠁿',
+      '❤️',
+      '1f389',
+      '1f468-200d-1f469',
+      '2764',
+      '',
+    ]) {
+      expect({ emoji, ok: isEmoji(emoji) }).toEqual({ emoji, ok: true });
+    }
+    for (const emoji of [
+      'book',
+      ':book:',
+      '1',
+      '#',
+      '🎉🎉',
+      '🎉 ',
+      '🇫',
+      '☺︎',
+      '1F389',
+      '31',
+      'd800',
+      '110000',
+      '1f389-',
+    ]) {
+      expect({ emoji, ok: isEmoji(emoji) }).toEqual({ emoji, ok: false });
+    }
+    expect(responseProblem('getSpaceById', 200, { ...space, emoji: 'book' })).toMatch(
+      /\/emoji must match format "emoji"/,
+    );
+  });
+
+  it('refuses a status or a body the document does not allow for the operation', () => {
+    expect(() => responseProblem('createSpace', 200, space)).toThrow(/createSpace has no 200 response/);
+    expect(responseProblem('deleteSpaceById', 205, undefined)).toBeUndefined();
+    expect(responseProblem('deleteSpaceById', 205, {})).toMatch(/has no body/);
+    expect(responseProblem('getSpaceById', 200, undefined)).toMatch(/promises a body/);
+  });
+
+  it('finds the operation from the method and path, literal segments first; refuses unknown /v1 routes', () => {
+    expect(operationAt('GET', '/orgs/o1/spaces')?.operationId).toBe('listSpacesInOrganizationById');
+    expect(operationAt('GET', '/orgs/o1')?.operationId).toBe('getOrganizationById');
+    const version = (id: string) => operationAt('GET', `/orgs/o1/openapi/api/versions/${id}`)?.operationId;
+    expect(version('latest')).toBe('getLatestOpenAPISpecVersion');
+    expect(version('v1')).toBe('getOpenAPISpecVersionById');
+    expect(operationAt('POST', '/spaces/s1/transfer')).toBeUndefined();
+    expect(replyProblem('POST', '/v1/spaces/s1/transfer', 200, { ...space, x: 1 })).toMatch(/as Space/);
+    expect(replyProblem('GET', '/v1/unheard-of', 200, {})).toMatch(/neither GitBook's OpenAPI document/);
+    expect(replyProblem('GET', '/v1/spaces/s1?x=1', 404, { error: {} })).toBeUndefined();
+    expect(replyProblem('GET', '/health', 200, { anything: true })).toBeUndefined();
+    expect(replyProblem('HEAD', '/v1/spaces/s1', 200, undefined)).toBeUndefined();
+    expect(replyProblem('HEAD', '/v1/unheard-of', 200, undefined)).toMatch(/neither/);
+  });
+});
