@@ -1,5 +1,6 @@
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { isEmoji } from '@app/platform/domain/emoji';
 import gitbook from '@gitbook/api/spec/openapi.json';
 import { RequestMethod, type Type } from '@nestjs/common';
 import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
@@ -161,7 +162,7 @@ describe('API reference', () => {
   it('serves a well-formed OpenAPI 3.1 document whose references all resolve and whose schemas compile', () => {
     const ajv = new Ajv2020({ strict: false, allErrors: true });
     addFormats(ajv);
-    ajv.addFormat('emoji', true);
+    ajv.addFormat('emoji', { type: 'string', validate: isEmoji });
     const validShape = ajv.compile(OPENAPI_SHAPE);
     expect(validShape(doc) ? [] : validShape.errors).toEqual([]);
 
@@ -258,6 +259,7 @@ describe('API reference', () => {
     expect(schema.additionalProperties).toBe(false);
 
     const ajv = new Ajv2020({ strict: false });
+    ajv.addFormat('emoji', { type: 'string', validate: isEmoji });
     ajv.addSchema({ $id: 'api.json', components: doc.components });
     const valid = ajv.compile({ $ref: `api.json${body.$ref}` });
     const space = await app.http('POST', `/v1/orgs/${app.organizationId}/spaces`, {
@@ -269,6 +271,8 @@ describe('API reference', () => {
       { title: 'x'.repeat(51) },
       { title: 'null\u0000byte' },
       { title: 'tab\tallowed' },
+      { emoji: '1f4d8' },
+      { emoji: 'book' },
       { title: null },
       { editMode: 'frozen' },
       { unknown: true },

@@ -128,6 +128,7 @@ export function validValue(field: FieldModel): fc.Arbitrary<unknown> {
       .map((d) => d.toISOString());
   }
   const max = field.maxLength ?? 64;
+  if (field.emoji) return fc.constantFrom('📘', '👨‍👩‍👧', '1f4d8', '');
   if (field.pattern) return fc.stringMatching(field.pattern).filter((s) => s.length <= max);
   if (field.isString) return fc.string({ unit: TEXT, maxLength: Math.min(max, 20) });
   if (field.isObject) return fc.constant({});
@@ -240,6 +241,7 @@ function notAllowed(field: FieldModel): fc.Arbitrary<string> | undefined {
 }
 
 function mismatching(field: FieldModel): fc.Arbitrary<string> | undefined {
+  if (field.emoji) return fc.constantFrom('book', ':book:', '📘📘', '📘 ', '1', 'x1f4d8', 'Ω');
   const pattern = field.pattern;
   if (!pattern) return undefined;
   return fc
@@ -370,7 +372,7 @@ export function bodyCases(model: DtoModel, category: BodyCategory): fc.Arbitrary
       // Escaped, it is data: fields with an enumeration, a pattern or a text of `@Text` must refuse it.
       const escaped = oneOf(
         strings
-          .filter(({ field }) => field.values || field.pattern || field.controlFree)
+          .filter(({ field }) => field.values || field.pattern || field.controlFree || field.emoji)
           .map(({ path, chain, field }) =>
             bodyCase(
               withField(

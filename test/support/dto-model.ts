@@ -21,6 +21,8 @@ export interface FieldModel {
   maxLength?: number;
   /** Refuses control characters but tab (`@Text`), and but line breaks too with `lines`. */
   controlFree?: 'line' | 'lines';
+  /** `@Emoji`: one emoji, or its code points in hexadecimal, or "". */
+  emoji?: boolean;
   min?: number;
   max?: number;
   pattern?: RegExp;
@@ -48,6 +50,7 @@ const KNOWN = new Set([
   'isIn',
   'isOptional',
   'noControlCharacters',
+  'isEmoji',
 ]);
 
 export type Condition = (object: Record<string, unknown>, value: unknown) => boolean;
@@ -126,6 +129,9 @@ export function dtoModel(type: Type): DtoModel {
           break;
         case 'isIn':
           field.values = first as unknown[];
+          break;
+        case 'isEmoji':
+          field.emoji = true;
           break;
         case 'noControlCharacters':
           field.controlFree = first === true ? 'lines' : 'line';

@@ -1,7 +1,7 @@
+import { isEmoji } from '@app/platform/domain/emoji';
 import spec from '@gitbook/api/spec/openapi.json';
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
-import { isEmoji } from './emoji';
 
 /**
  * Response bodies checked against GitBook's OpenAPI document (`@gitbook/api`'s spec/openapi.json), in a

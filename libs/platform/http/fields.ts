@@ -1,5 +1,6 @@
 import { Transform } from 'class-transformer';
 import { IsBoolean, IsIn, IsOptional, IsString, MaxLength, ValidateBy } from 'class-validator';
+import { isEmoji } from '../domain/emoji';
 import { DEFAULT_LEVELS } from '../domain/roles';
 
 /** A default level: a role, `inherit`, or null for guests. */
@@ -52,6 +53,25 @@ export function Text(maxLength: number, options: { lines?: boolean } = {}): Prop
       validator: {
         validate: (value) => typeof value !== 'string' || !hasControlCharacter(value, options.lines),
         defaultMessage: () => `${String(key)} must not contain control characters other than ${allowed}`,
+      },
+    })(target, key);
+  };
+}
+
+/**
+ * An emoji as GitBook's `emoji` format has it: one emoji ("📘", "👨‍👩‍👧"), or its code points in lowercase
+ * hexadecimal ("1f4d8"); "" for none. Words, shortcodes and several emoji are refused.
+ */
+export function Emoji(): PropertyDecorator {
+  return (target, key) => {
+    IsString()(target, key);
+    MaxLength(50)(target, key);
+    ValidateBy({
+      name: 'isEmoji',
+      validator: {
+        validate: (value) => typeof value !== 'string' || isEmoji(value),
+        defaultMessage: () =>
+          `${String(key)} must be one emoji, or its code points in hexadecimal like 1f4d8, or empty`,
       },
     })(target, key);
   };

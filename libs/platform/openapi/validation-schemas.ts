@@ -26,10 +26,12 @@ export function validationSchemas(): Record<string, Schema> {
         const skipsNull = typeof condition === 'function' && !condition({ [meta.propertyName]: null }, null);
         return skipsNull ? { [ACCEPTS_NULL]: true } : {};
       },
-      // `@Text`'s rule as the pattern it enforces; other custom rules as the library describes them.
+      // The project's own rules (`fields.ts`) as what they enforce; other custom rules as the library describes them.
       [ValidationTypes.CUSTOM_VALIDATION]: (meta, options) => {
         if (meta.name === 'noControlCharacters')
           return { pattern: meta.constraints?.[0] ? CONTROL_FREE_LINES : CONTROL_FREE };
+        // GitBook's own format name for the same values.
+        if (meta.name === 'isEmoji') return { format: 'emoji' };
         return (defaultConverters[ValidationTypes.CUSTOM_VALIDATION] as SchemaConverter)(meta, options);
       },
     },

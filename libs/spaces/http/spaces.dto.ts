@@ -1,6 +1,6 @@
 import { ID_PATTERN } from '@app/platform/domain/ids';
 import type { DefaultLevel } from '@app/platform/domain/roles';
-import { IsDefaultLevel, Text } from '@app/platform/http/fields';
+import { Emoji, IsDefaultLevel, Text } from '@app/platform/http/fields';
 import { IsAbsentOr } from '@app/platform/http/validation';
 import { IsBoolean, IsIn, IsString, Matches, ValidateIf } from 'class-validator';
 import type { EditMode } from '../domain/space.decider';
@@ -14,7 +14,7 @@ export class CreateSpaceDto implements CreateSpaceInput {
   title?: string;
 
   @IsAbsentOr()
-  @Text(50)
+  @Emoji()
   emoji?: string;
 
   @IsAbsentOr()
@@ -46,7 +46,7 @@ export class UpdateSpaceDto implements UpdateSpaceInput {
 
   /** An emoji, or null to remove it. */
   @ValidateIf((_o, value) => value !== undefined && value !== null)
-  @Text(50)
+  @Emoji()
   emoji?: string | null;
 }
 

@@ -30,6 +30,7 @@ function fromCodePoints(hex: string): string | undefined {
   return String.fromCodePoint(...points);
 }
 
+/** Whether `value` is an emoji as GitBook's `emoji` format has it (above), or "" for none. */
 export function isEmoji(value: string): boolean {
   if (value === '') return true;
   if (CODE_POINTS.test(value)) {
