@@ -1,4 +1,6 @@
 import { hashSecret } from '@app/platform/domain/ids';
+import { RpcClient } from '@app/platform/rpc/rpc.client';
+import type { HttpException } from '@nestjs/common';
 import { Cluster, clusterEnv, INTERNAL_TOKEN, type RunningService } from '../support/cluster-harness';
 import { envelopeProblem, namesField, type RawReply } from '../support/http-checks';
 import { removeDir, tempDir } from '../support/temp-dir';
@@ -33,7 +35,7 @@ describe('the internal transport (/internal/rpc) of command and query services',
     service: RunningService,
     body: unknown,
     token: string | null = INTERNAL_TOKEN,
-  ): Promise<RawReply> {
+  ): Promise<RawReply & { refused: boolean }> {
     const response = await fetch(`${service.url}/internal/rpc`, {
       method: 'POST',
       headers: {
@@ -43,12 +45,21 @@ describe('the internal transport (/internal/rpc) of command and query services',
       body: typeof body === 'string' ? body : JSON.stringify(body),
     });
     const text = await response.text();
-    return { status: response.status, text, json: text ? JSON.parse(text) : undefined };
+    const refused = response.headers.get('x-rpc-refused') === '1';
+    return { status: response.status, text, json: text ? JSON.parse(text) : undefined, refused };
   }
 
-  /** Why the reply is not `status` in the error envelope with a message naming `name`, if it is not. */
-  function refusal(reply: RawReply, status: number, name?: string): string | undefined {
+  /**
+   * Why the reply is not the transport's refusal (marked so: the gateway answers those 502) with `status`
+   * in the error envelope and a message naming `name`, if it is not.
+   */
+  function refusal(
+    reply: RawReply & { refused: boolean },
+    status: number,
+    name?: string,
+  ): string | undefined {
     if (reply.status !== status) return `expected ${status}, got ${reply.status} ${reply.text}`;
+    if (!reply.refused) return 'not marked as a refusal of the transport (x-rpc-refused)';
     const envelope = envelopeProblem(reply);
     if (envelope) return envelope;
     const message = (reply.json as { error: { message: string } }).error.message;
@@ -182,8 +193,33 @@ describe('the internal transport (/internal/rpc) of command and query services',
       [SPACE, VIEWER, null],
     ]) {
       const missing = await rpc(command, { service: 'SpaceService', method: 'delete', args });
-      expect(refusal(missing, 404)).toBeUndefined();
+      expect(missing).toMatchObject({ status: 404, refused: false });
       expect(missing.json).toEqual({ error: { code: 404, message: 'Space not found' } });
+    }
+  });
+
+  it("a gateway whose call is refused answers 502, never the replica's 401 or 404, and passes domain errors on", async () => {
+    const targets = { command: [command.url], query: [query.url] };
+    const wrong = new RpcClient(targets, 'not-the-internal-token');
+    const right = new RpcClient(targets, INTERNAL_TOKEN);
+    try {
+      const status = (call: Promise<unknown>) =>
+        call.then(
+          () => 200,
+          (error: HttpException) => error.getStatus(),
+        );
+      expect(await status(wrong.call('query', valid))).toBe(502);
+      expect(await status(right.call('query', { ...valid, method: 'gone' }))).toBe(502);
+      expect(
+        await status(right.call('command', { service: 'SpaceService', method: 'restore', args: [SPACE] })),
+      ).toBe(502);
+      expect(
+        await status(
+          right.call('command', { service: 'SpaceService', method: 'delete', args: [SPACE, VIEWER] }),
+        ),
+      ).toBe(404);
+    } finally {
+      await Promise.all([wrong.close(), right.close()]);
     }
   });
 });

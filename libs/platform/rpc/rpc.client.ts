@@ -3,7 +3,13 @@ import { Agent, request } from 'undici';
 import { withEtag } from '../http/etag';
 import { REQUEST_ID_HEADER } from '../observability/request-context';
 import { ReplicaDiscovery } from './replica-discovery';
-import { INTERNAL_TOKEN_HEADER, RPC_PATH, type RpcCall, type RpcKind } from './rpc.protocol';
+import {
+  INTERNAL_TOKEN_HEADER,
+  RPC_PATH,
+  RPC_REFUSED_HEADER,
+  type RpcCall,
+  type RpcKind,
+} from './rpc.protocol';
 
 /** Errors that mean the request never reached a live process, so another replica may take it. */
 const UNREACHABLE = new Set([
@@ -120,6 +126,10 @@ export class RpcClient {
     const body = text ? JSON.parse(text) : undefined;
     if (response.statusCode >= 400) {
       const message = body?.error?.message ?? `internal call failed with ${response.statusCode}`;
+      if (response.headers[RPC_REFUSED_HEADER]) {
+        this.logger.error(`${base} refused ${call.service}.${call.method}: ${message}`);
+        throw new HttpException('The gateway could not call the service handling this request', 502);
+      }
       throw new HttpException(message, response.statusCode);
     }
     const result = body?.result;

@@ -9,15 +9,17 @@ import {
   NotFoundException,
   Post,
   type Provider,
+  Res,
   type Type,
   UnauthorizedException,
 } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
+import type { FastifyReply } from 'fastify';
 import { Public } from '../auth/auth.guard';
 import { etagOf } from '../http/etag';
 import { withReadFloor } from '../projector/view-changes';
 import { allowlistOf, checkArgs, Remote, type RemoteArg } from './remote-method';
-import { INTERNAL_TOKEN_HEADER, rpcToken } from './rpc.protocol';
+import { INTERNAL_TOKEN_HEADER, RPC_REFUSED_HEADER, rpcToken } from './rpc.protocol';
 import { ViewsCheckpoint } from './views-checkpoint';
 
 export const RPC_SERVER_OPTIONS = Symbol('RPC_SERVER_OPTIONS');
@@ -85,16 +87,25 @@ export class RpcController {
   @HttpCode(200)
   async call(
     @Body() body: unknown,
+    @Res({ passthrough: true }) reply: FastifyReply,
     @Headers(INTERNAL_TOKEN_HEADER) token?: unknown,
   ): Promise<{ result: unknown; etag?: number }> {
-    if (typeof token !== 'string' || !timingSafeEqual(digest(token), this.expected)) {
-      throw new UnauthorizedException('Missing or wrong X-Internal-Token header');
+    let call: ReturnType<typeof callOf>;
+    let service: ExposedService;
+    let args: unknown[];
+    try {
+      if (typeof token !== 'string' || !timingSafeEqual(digest(token), this.expected)) {
+        throw new UnauthorizedException('Missing or wrong X-Internal-Token header');
+      }
+      call = callOf(body);
+      service = this.resolve(call.service);
+      const specs = service.methods.get(call.method);
+      if (!specs) throw new NotFoundException(`${call.service}.${call.method} is not callable`);
+      args = checkArgs(`${call.service}.${call.method}`, specs, call.args);
+    } catch (error) {
+      reply.header(RPC_REFUSED_HEADER, '1');
+      throw error;
     }
-    const call = callOf(body);
-    const service = this.resolve(call.service);
-    const specs = service.methods.get(call.method);
-    if (!specs) throw new NotFoundException(`${call.service}.${call.method} is not callable`);
-    const args = checkArgs(`${call.service}.${call.method}`, specs, call.args);
     const floor = call.minPosition;
     if (floor > 0) await this.checkpoint.waitFor(floor, this.options.consistencyTimeoutMs);
     // In-memory caches of the views are used only if their change feed covers the floor too.

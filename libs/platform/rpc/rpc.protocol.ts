@@ -14,6 +14,12 @@ export interface RpcCall {
 
 export const RPC_PATH = '/internal/rpc';
 export const INTERNAL_TOKEN_HEADER = 'x-internal-token';
+/**
+ * Set on an answer that refuses the call itself (token, service, method, arguments), as opposed to an
+ * error of the service called: the gateway answers such a refusal 502, as the fault is between the
+ * gateway and the service (a mismatched INTERNAL_TOKEN or version), never the public caller's.
+ */
+export const RPC_REFUSED_HEADER = 'x-rpc-refused';
 
 /** What each remote service is for: commands go to command replicas, queries to query replicas. */
 export type RpcKind = 'command' | 'query';
