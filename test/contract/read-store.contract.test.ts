@@ -917,31 +917,6 @@ describeIf(Boolean(mongoUrl), 'MongoReadStore contract suite (MONGO_URL is not s
       }
     });
 
-    it('moves checkpoints kept in a collection of their own (before they moved to the meta document)', async () => {
-      const prefix = `legacy${++mongoPrefixes}.`;
-      const client = new MongoClient(mongoUrl as string);
-      try {
-        await client
-          .db(mongoDatabase)
-          .collection(`${prefix}checkpoints`)
-          .insertOne({ _id: 'proj' as never, position: 7 });
-      } finally {
-        await client.close();
-      }
-      const store = await MongoReadStore.connect({
-        url: mongoUrl as string,
-        database: mongoDatabase,
-        collectionPrefix: prefix,
-      });
-      try {
-        expect(await store.getCheckpoint('proj')).toBe(7);
-        await store.commit([], { name: 'proj', position: 8, expected: 7 });
-        expect(await store.getCheckpoint('proj')).toBe(8);
-      } finally {
-        await store.close();
-      }
-    });
-
     readStoreContract('mongo', {
       atomicCommit: false,
       async open() {

@@ -38,6 +38,7 @@ const RETIRE_AFTER_MS = 2000;
 /** Documents a copy of a collection reads and inserts at a time. */
 const COPY_BATCH = 1000;
 const META_ID = 'generation';
+const DUPLICATE_KEY = 11000;
 const NAMESPACE_NOT_FOUND = 26;
 
 /** A read-model document as stored: its id is the Mongo `_id`. */
@@ -46,41 +47,35 @@ interface StoredDoc {
   [field: string]: unknown;
 }
 
-/** A checkpoint as generations before checkpoints moved into the meta document kept them. */
-interface LegacyCheckpoint {
+/** A generation's checkpoint: one document each, written by one writer (its projector or reaction). */
+interface StoredCheckpoint {
   _id: string;
   position: number;
 }
 
 /**
- * The live generation, the highest one handed out by `createGeneration`, and every generation's
- * checkpoints (`checkpoints.g<n>.<name>`). Checkpoints live here, in one document with `live`, so that a
- * promote and a projector's commit are each one compare-and-set on the same document: without a
- * multi-document transaction, that is what orders them. `version` moves with every checkpoint write, so
- * a promote fails if any checkpoint moved since it read them.
+ * A claimed move of a checkpoint out of a position (`claimId`): inserted once, since `_id` is unique, the
+ * one step every MongoDB-wire server does atomically. FerretDB 1.x applies an update by reading and
+ * writing back the document, so a filtered update is no compare-and-set between concurrent writers; a
+ * live commit and a promote that must exclude each other both claim instead.
  */
+interface StoredClaim {
+  _id: string;
+  generation: number;
+  name: string;
+  to: number;
+}
+
+/** The live generation, and the highest one handed out by `createGeneration` (a hint: see there). */
 interface StoredMeta {
   _id: string;
   live: number;
   allocated: number;
-  version?: number;
-  checkpoints?: Record<string, Record<string, number>>;
 }
 
-/** A checkpoint name as a field name: `.` and `$` would be paths and operators, so they are escaped. */
-const checkpointKey = (name: string) =>
-  name.replace(/[%.$]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
-const generationKey = (generation: number) => `g${generation}`;
-const checkpointPath = (generation: number, name: string) =>
-  `checkpoints.${generationKey(generation)}.${checkpointKey(name)}`;
+const claimId = (generation: number, name: string, from: number) => `${generation}|${from}|${name}`;
 
-function checkpointsOf(meta: StoredMeta, generation: number): Record<string, number> {
-  return meta.checkpoints?.[generationKey(generation)] ?? {};
-}
-
-function storedCheckpoint(meta: StoredMeta, generation: number, name: string): number {
-  return checkpointsOf(meta, generation)[checkpointKey(name)] ?? 0;
-}
+const isDuplicateKey = (error: unknown) => (error as { code?: number }).code === DUPLICATE_KEY;
 
 /** Same rule as the SQLite adapter, so a query valid on one backend is valid on the other. */
 const FIELD_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -157,10 +152,7 @@ class MongoCore {
     readonly retireAfterMs: number,
   ) {}
 
-  /**
-   * Generation 1 has no generation part in its names, so databases from before generations keep working.
-   * `checkpoints` is where checkpoints were kept before they moved into the meta document (`prepare`).
-   */
+  /** Generation 1 has no generation part in its names, so databases from before generations keep working. */
   names(generation: number): { docs: string; checkpoints: string } {
     const base = generation === 1 ? this.prefix : `${this.prefix}g${generation}.`;
     return { docs: `${base}docs.`, checkpoints: `${base}checkpoints` };
@@ -177,6 +169,15 @@ class MongoCore {
 
   meta(): Collection<StoredMeta> {
     return this.db.collection<StoredMeta>(`${this.prefix}meta`);
+  }
+
+  claims(): Collection<StoredClaim> {
+    return this.db.collection<StoredClaim>(`${this.prefix}claims`);
+  }
+
+  /** One document per generation number handed out (`createGeneration`). */
+  allocations(): Collection<{ _id: number }> {
+    return this.db.collection<{ _id: number }>(`${this.prefix}allocations`);
   }
 
   /** The live generation; re-read from the database when older than FOLLOW_MS, or always when `fresh`. */
@@ -213,7 +214,7 @@ class MongoCore {
 
   private prepared?: Promise<void>;
 
-  /** Creates the meta document once per store, and moves checkpoints kept the old way into it. */
+  /** Creates the meta document once per store. */
   prepare(): Promise<void> {
     this.prepared ??= this.createMeta().catch((error: unknown) => {
       this.prepared = undefined;
@@ -235,38 +236,35 @@ class MongoCore {
   }
 
   private async createMeta(): Promise<void> {
-    await this.meta().updateOne(
-      { _id: META_ID },
-      { $setOnInsert: { live: 1, allocated: 1, version: 0 } },
-      { upsert: true },
-    );
-    const meta = await this.meta().findOne({ _id: META_ID });
-    if (!meta || meta.checkpoints !== undefined) return;
-    const legacy = this.db.collection<LegacyCheckpoint>(this.names(meta.live).checkpoints);
-    const moved: Record<string, number> = {};
-    for (const { _id, position } of await legacy.find({}).toArray()) moved[checkpointKey(_id)] = position;
-    // Only the first process to get here moves them; the old collection goes with its generation.
-    await this.meta().updateOne(
-      { _id: META_ID, checkpoints: { $exists: false } },
-      { $set: { checkpoints: { [generationKey(meta.live)]: moved } } },
-    );
+    try {
+      await this.meta().updateOne(
+        { _id: META_ID },
+        { $setOnInsert: { live: 1, allocated: 1 } },
+        { upsert: true },
+      );
+    } catch (error) {
+      // Another process created it at the same moment (FerretDB does not retry such an upsert itself).
+      if (!isDuplicateKey(error)) throw error;
+    }
   }
 }
 
 /**
- * Read models on MongoDB: one Mongo collection per read-model collection (`<prefix>docs.<name>`).
- * Generations after the first put `g<n>.` after the prefix; `<prefix>meta` holds the live one and every
- * generation's checkpoints (`StoredMeta`).
+ * Read models on MongoDB: one Mongo collection per read-model collection (`<prefix>docs.<name>`) and
+ * checkpoints in `<prefix>checkpoints`, so no read-model collection name can collide with it.
+ * Generations after the first put `g<n>.` after the prefix; `<prefix>meta` holds the live one.
  *
  * `commit` is not atomic across collections (that would need a replica-set transaction): writes are
  * applied first and the checkpoint last, so a crash leaves the checkpoint behind the documents and
  * replay re-applies events that projections must treat idempotently (see `Doc._pos`).
  *
- * A checkpoint write and a promote are each one conditional update of the meta document, so they are
- * ordered: a commit whose generation was retired before its checkpoint moved fails (its documents may
- * have reached the old generation, which nothing reads once handles follow, within FOLLOW_MS), and its
- * projector continues from the new generation's checkpoint. `promote` drops the old generation only
- * after `retireAfterMs`, so reads started on it end first.
+ * Each document has one writer, since FerretDB loses one of two concurrent updates of a document. What
+ * must exclude each other, a commit moving the live projector's checkpoint and a promote retiring its
+ * generation, both claim the move out of the checkpoint's position (`StoredClaim`): whichever inserts
+ * the claim first goes on, the other fails (a conflict for the commit, false for the promote). A commit
+ * that lost to a promote may have written documents to the retired generation, which nothing reads
+ * once handles follow (within FOLLOW_MS); its projector continues on the new one. `promote` drops the old
+ * generation only after `retireAfterMs`, so reads started on it end first.
  */
 export class MongoReadStore implements ReadStore {
   private readonly core: MongoCore;
@@ -336,11 +334,16 @@ export class MongoReadStore implements ReadStore {
 
   async commit(writes: Write[], checkpoint?: CheckpointWrite): Promise<void> {
     assertStorable(writes);
-    const meta = await this.core.readMeta();
-    const generation = this.pinned ?? meta.live;
-    if (this.pinned !== undefined && this.pinned < meta.live) throw retired(this.pinned, meta.live);
-    // Checked before writing too, so that a conflicting batch does not write documents it will not own.
-    if (checkpoint?.expected !== undefined) this.checkExpected(meta, generation, checkpoint);
+    const live = await this.core.liveGeneration(true);
+    const generation = this.pinned ?? live;
+    if (this.pinned !== undefined && this.pinned < live) throw retired(this.pinned, live);
+    if (checkpoint?.expected !== undefined) {
+      // Checked before writing too, so that a conflicting batch does not write documents it will not own.
+      const stored = await this.checkpointIn(generation, checkpoint.name);
+      const moved = checkpoint.generation !== undefined && checkpoint.generation !== live;
+      if (moved || stored !== checkpoint.expected)
+        throw new CheckpointConflictError(checkpoint.name, checkpoint.expected, stored);
+    }
     const byCollection = new Map<string, AnyBulkWriteOperation<StoredDoc>[]>();
     for (const write of writes) {
       const operations = byCollection.get(write.collection) ?? [];
@@ -359,44 +362,36 @@ export class MongoReadStore implements ReadStore {
     if (checkpoint) await this.setCheckpoint(generation, checkpoint);
   }
 
-  private checkExpected(meta: StoredMeta, generation: number, checkpoint: CheckpointWrite): void {
-    const { name, expected, generation: known } = checkpoint;
-    const stored = storedCheckpoint(meta, generation, name);
-    if (stored !== expected || (known !== undefined && known !== meta.live))
-      throw new CheckpointConflictError(name, expected ?? stored, stored);
-  }
-
   /**
-   * Moves the checkpoint, on the meta document, only while the generation written is still live (or not
-   * yet retired, for a pinned handle) and, with `expected`, only from that position: a compare-and-set
-   * that a promote cannot slip between. Without `expected` (a reaction's checkpoint, independent of the
-   * views), it lands in whichever generation is live when it is written.
+   * With `expected`, claims the move out of that position first (see the class): a commit racing with
+   * another writer or a promote of this generation fails with a conflict instead of both going on.
+   * Claims two moves back are dropped meanwhile; the previous one stays, for a promote that read it.
    */
   private async setCheckpoint(generation: number, checkpoint: CheckpointWrite): Promise<void> {
     const { name, position, expected } = checkpoint;
-    for (let target = generation; ; ) {
-      const path = checkpointPath(target, name);
-      const filter: Filter<StoredMeta> = {
-        _id: META_ID,
-        live: this.pinned === undefined ? target : { $lte: target },
-      };
-      // A checkpoint at 0 may never have been written.
-      if (expected !== undefined) filter[path] = expected === 0 ? { $in: [0, null] } : expected;
-      const set = await this.core
-        .meta()
-        .updateOne(filter, { $set: { [path]: position }, $inc: { version: 1 } });
-      if (set.matchedCount === 1) return;
-      const meta = await this.core.readMeta();
-      if (this.pinned !== undefined && this.pinned < meta.live) throw retired(this.pinned, meta.live);
-      if (expected !== undefined)
-        throw new CheckpointConflictError(name, expected, storedCheckpoint(meta, meta.live, name));
-      target = meta.live;
+    if (expected !== undefined) {
+      const claim = { _id: claimId(generation, name, expected), generation, name, to: position };
+      try {
+        await this.core.claims().insertOne(claim);
+      } catch (error) {
+        if (!isDuplicateKey(error)) throw error;
+        throw new CheckpointConflictError(name, expected, await this.checkpointIn(generation, name));
+      }
     }
+    await Promise.all([
+      this.checkpoints(generation).updateOne({ _id: name }, { $set: { position } }, { upsert: true }),
+      expected === undefined
+        ? undefined
+        : this.core.claims().deleteMany({ generation, name, to: { $lt: expected } }),
+    ]);
   }
 
   async getCheckpoint(name: string): Promise<number> {
-    const meta = await this.core.readMeta();
-    return storedCheckpoint(meta, this.pinned ?? meta.live, name);
+    return this.checkpointIn(await this.target(), name);
+  }
+
+  private async checkpointIn(generation: number, name: string): Promise<number> {
+    return (await this.checkpoints(generation).findOne({ _id: name }))?.position ?? 0;
   }
 
   async all<T extends Doc = Doc>(collection: string): Promise<T[]> {
@@ -427,13 +422,10 @@ export class MongoReadStore implements ReadStore {
     const names = (await this.collectionNames()).filter(
       (name) => this.core.generationOf(name) === generation,
     );
-    await Promise.all(names.map((name) => this.core.db.collection(name).deleteMany({})));
-    await this.core
-      .meta()
-      .updateOne(
-        { _id: META_ID },
-        { $unset: { [`checkpoints.${generationKey(generation)}`]: '' }, $inc: { version: 1 } },
-      );
+    await Promise.all([
+      ...names.map((name) => this.core.db.collection(name).deleteMany({})),
+      this.core.claims().deleteMany({ generation }),
+    ]);
   }
 
   /** Waits for the retirement of generations this store promoted away from (so a CLI rebuild finishes it). */
@@ -448,17 +440,21 @@ export class MongoReadStore implements ReadStore {
   }
 
   /**
-   * Allocates above both the last allocated and the live generation by compare-and-set on `allocated`
-   * (plain CRUD: an update with an aggregation pipeline would do it in one step, but FerretDB and some
-   * MongoDB-compatible services do not support those).
+   * Allocates above both the last allocated and the live generation by inserting a document named after
+   * the number: the insert that succeeds owns it (a unique `_id` is what every MongoDB-wire server
+   * enforces atomically; `allocated` is only where the next search starts).
    */
   async createGeneration(): Promise<number> {
-    for (;;) {
-      const meta = await this.core.readMeta();
-      const next = Math.max(meta.allocated, meta.live) + 1;
-      const filter = { _id: META_ID, allocated: meta.allocated };
-      const set = await this.core.meta().updateOne(filter, { $set: { allocated: next } });
-      if (set.modifiedCount === 1) return next;
+    const meta = await this.core.readMeta();
+    for (let next = Math.max(meta.allocated, meta.live) + 1; ; next++) {
+      try {
+        await this.core.allocations().insertOne({ _id: next });
+      } catch (error) {
+        if (isDuplicateKey(error)) continue;
+        throw error;
+      }
+      await this.core.meta().updateOne({ _id: META_ID }, { $max: { allocated: next } });
+      return next;
     }
   }
 
@@ -472,9 +468,8 @@ export class MongoReadStore implements ReadStore {
   }
 
   async copyCollections(to: number, collections: string[], checkpoint: string): Promise<number> {
-    const meta = await this.core.readMeta();
-    const from = this.pinned ?? meta.live;
-    const position = storedCheckpoint(meta, from, checkpoint);
+    const from = await this.target(true);
+    const position = await this.checkpointIn(from, checkpoint);
     for (const collection of collections) {
       const target = this.docs(to, collection);
       await target.deleteMany({});
@@ -493,45 +488,46 @@ export class MongoReadStore implements ReadStore {
   }
 
   /**
-   * One compare-and-set on the meta document: it switches only if no checkpoint moved since they were
-   * compared (`version`), so a live commit is either before the switch (and compared) or fails after it.
+   * Switches `live` unless the live views are ahead of `generation`'s: it first claims the move of the
+   * live generation's checkpoint out of the position compared, so that no live commit can move it
+   * after the comparison (that commit fails, and its projector goes on from the new generation).
    */
   async promote(generation: number, options: { checkpoint?: string } = {}): Promise<boolean> {
-    const meta = await this.core.readMeta();
-    const live = meta.live;
+    const live = await this.core.liveGeneration(true);
     if (generation === live) return true;
     if (generation < live)
       throw new Error(`read-store generation ${generation} is older than the live generation ${live}`);
-    const name = options.checkpoint;
-    if (name !== undefined && storedCheckpoint(meta, generation, name) < storedCheckpoint(meta, live, name))
-      return false;
     // Checkpoints the new generation has not set (reactions', which do not depend on the views) carry over.
-    const carried: Record<string, number> = {};
-    const next = checkpointsOf(meta, generation);
-    for (const [key, position] of Object.entries(checkpointsOf(meta, live))) {
-      if (!(key in next)) carried[`checkpoints.${generationKey(generation)}.${key}`] = position;
+    for (const { _id, position } of await this.checkpoints(live).find({}).toArray()) {
+      if (_id === options.checkpoint) continue;
+      await this.checkpoints(generation).updateOne({ _id }, { $setOnInsert: { position } }, { upsert: true });
     }
-    const switched = await this.core
-      .meta()
-      .updateOne(
-        { _id: META_ID, live, version: meta.version ?? 0 },
-        { $set: { live: generation, ...carried }, $inc: { version: 1 } },
-      );
-    if (switched.modifiedCount === 0) return false;
+    const name = options.checkpoint;
+    if (name !== undefined) {
+      const current = await this.checkpointIn(live, name);
+      if ((await this.checkpointIn(generation, name)) < current) return false;
+      try {
+        await this.core
+          .claims()
+          .insertOne({ _id: claimId(live, name, current), generation: live, name, to: -1 });
+      } catch (error) {
+        if (isDuplicateKey(error)) return false;
+        throw error;
+      }
+      // A commit that claimed `current` and moved on before this claim was inserted: compared too early.
+      if ((await this.checkpointIn(live, name)) !== current) return false;
+    }
+    // `live` has one writer at a time: the rebuild that won the claim.
+    await this.core.meta().updateOne({ _id: META_ID }, { $set: { live: generation } });
     this.core.adopt(generation);
     // In the background: a projector in this process waits for the promote, not for the grace period.
     this.core.retire(() => this.dropGenerationsBelow(generation));
     return true;
   }
 
-  /** Drops every collection and checkpoint of the generations below `generation`. */
+  /** Drops every collection and claim of the generations below `generation`. */
   private async dropGenerationsBelow(generation: number): Promise<void> {
-    const meta = await this.core.readMeta();
-    const unset: Record<string, ''> = {};
-    for (const key of Object.keys(meta.checkpoints ?? {}))
-      if (Number(key.slice(1)) < generation) unset[`checkpoints.${key}`] = '';
-    if (Object.keys(unset).length > 0)
-      await this.core.meta().updateOne({ _id: META_ID }, { $unset: unset, $inc: { version: 1 } });
+    await this.core.claims().deleteMany({ generation: { $lt: generation } });
     const retired = (await this.collectionNames()).filter(
       (n) => (this.core.generationOf(n) ?? generation) < generation,
     );
@@ -561,6 +557,10 @@ export class MongoReadStore implements ReadStore {
 
   private docs(generation: number, collection: string): Collection<StoredDoc> {
     return this.core.db.collection<StoredDoc>(`${this.core.names(generation).docs}${collection}`);
+  }
+
+  private checkpoints(generation: number): Collection<StoredCheckpoint> {
+    return this.core.db.collection<StoredCheckpoint>(this.core.names(generation).checkpoints);
   }
 }
 
