@@ -1,4 +1,4 @@
-/** Jest runs TypeScript through swc; @nestjs (ESM-only) and cookie are transformed too. */
+/** Jest runs TypeScript through swc; the ESM-only packages below are transformed too. */
 const fs = require('node:fs');
 const swcrc = JSON.parse(fs.readFileSync(`${__dirname}/.swcrc`, 'utf8'));
 delete swcrc.$schema;
@@ -7,9 +7,16 @@ const moduleNameMapper = { '^@app/(.*)$': '<rootDir>/libs/$1' };
 /** The e2e suites run a second time with the views on MongoDB-wire. */
 const MONGO_SUITES = ['endpoint-tour', 'spaces', 'collections', 'organizations', 'audit', 'lifecycle', 'access-cache', 'rebuild'];
 const transform = { '^.+\\.(t|j|mj)s$': ['@swc/jest', { ...swcrc, swcrc: false, module: { type: 'commonjs' } }] };
+/** ESM-only packages Jest must compile to CommonJS (Node >= 24.9 would not need it): @nestjs and co., and the
+ * unified family of the Markdown conversion (libs/content/domain/document) with its dependencies. */
+const ESM_ONLY = [
+  '@nestjs|cookie|@fastify|fastify-plugin|light-my-request|@gitbook',
+  'mdast-util-[^/]+|micromark[^/]*|unist-util-[^/]+|decode-named-character-reference|character-entities',
+  'ccount|devlop|escape-string-regexp|fault|github-slugger|longest-streak|markdown-table|zwitch',
+].join('|');
 const common = {
   transform,
-  transformIgnorePatterns: ['/node_modules/(?!(@nestjs|cookie|@fastify|fastify-plugin|light-my-request|@gitbook)/)'],
+  transformIgnorePatterns: [`/node_modules/(?!(${ESM_ONLY})/)`],
   moduleNameMapper,
   testEnvironment: 'node',
 };

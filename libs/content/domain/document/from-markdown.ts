@@ -1,0 +1,331 @@
+/**
+ * Markdown to GitBook document. The Markdown is read into mdast by the unified family
+ * (markdown-syntax.ts), then each mdast node becomes its GitBook node; the mapping is documented in
+ * README.md beside this file.
+ */
+import type {
+  Definition,
+  FootnoteDefinition,
+  FootnoteReference,
+  List,
+  Nodes,
+  PhrasingContent,
+  Root,
+  RootContent,
+  Yaml,
+} from 'mdast';
+import {
+  type CodeData,
+  type Document,
+  type DocumentBlock,
+  type DocumentBlockImages,
+  type DocumentBlockListItem,
+  type DocumentBlockParagraph,
+  type DocumentInline,
+  type DocumentInlineAnnotation,
+  type DocumentInlineImage,
+  type DocumentInlineLink,
+  type InlineContent,
+  type Leaf,
+  type LinkData,
+  leaf,
+  MARK_ORDER,
+  type MarkdownMark,
+  mark,
+  nested,
+  textNode,
+  topLevel,
+} from './document';
+import { type Frontmatter, readFrontmatter } from './frontmatter';
+import { withKeys } from './keys';
+import { parseMarkdown } from './markdown-syntax';
+import { tableToBlock } from './table';
+
+export interface MarkdownDocument {
+  document: Document;
+  frontmatter: Frontmatter;
+}
+
+export function markdownToDocument(markdown: string): MarkdownDocument {
+  const root = parseMarkdown(markdown);
+  const frontmatter = readFrontmatter(root.children.find((node): node is Yaml => node.type === 'yaml'));
+  const nodes = new Reader(root).blocks(root.children, true);
+  return { document: withKeys({ object: 'document', data: {}, nodes: topLevel(nodes) }), frontmatter };
+}
+
+type Item = Leaf | DocumentInline;
+
+const MARK_OF: Partial<Record<Nodes['type'], MarkdownMark>> = {
+  strong: 'bold',
+  emphasis: 'italic',
+  delete: 'strikethrough',
+};
+
+class Reader {
+  /** Link reference definitions and footnote definitions, by identifier (the first one wins). */
+  private readonly definitions = new Map<string, Definition>();
+  private readonly footnotes = new Map<string, FootnoteDefinition>();
+  /** Footnotes being expanded, so that a footnote citing itself does not recurse. */
+  private readonly expanding = new Set<string>();
+
+  constructor(root: Root) {
+    const collect = (node: Nodes): void => {
+      if (node.type === 'definition' && !this.definitions.has(node.identifier)) {
+        this.definitions.set(node.identifier, node);
+      }
+      if (node.type === 'footnoteDefinition' && !this.footnotes.has(node.identifier)) {
+        this.footnotes.set(node.identifier, node);
+      }
+      if ('children' in node) node.children.forEach(collect);
+    };
+    collect(root);
+  }
+
+  /** Blocks for flow content; `top`: directly in the document, where GitBook has image blocks. */
+  blocks(children: readonly RootContent[], top = false): DocumentBlock[] {
+    return children.flatMap((node): DocumentBlock[] => {
+      switch (node.type) {
+        case 'paragraph': {
+          const [only] = node.children;
+          if (
+            top &&
+            node.children.length === 1 &&
+            (only.type === 'image' || only.type === 'imageReference')
+          ) {
+            return [this.imageBlock(only)];
+          }
+          return [this.paragraph(node.children)];
+        }
+        case 'heading':
+          // GitBook has three levels: 4 to 6 become 3, the nearest.
+          return [
+            {
+              object: 'block',
+              type: `heading-${Math.min(node.depth, 3) as 1 | 2 | 3}`,
+              data: {},
+              nodes: this.inline(node.children),
+            },
+          ];
+        case 'thematicBreak':
+          return [{ object: 'block', type: 'divider', isVoid: true, data: {} }];
+        case 'blockquote':
+          return [
+            { object: 'block', type: 'blockquote', data: {}, nodes: nested(this.blocks(node.children)) },
+          ];
+        case 'list':
+          return [this.list(node)];
+        case 'code': {
+          const data: CodeData = {};
+          if (node.lang) data.syntax = node.lang;
+          if (node.meta) data.meta = node.meta;
+          return [codeBlock(data, node.value)];
+        }
+        case 'html':
+          // Raw HTML shows as HTML source in GitBook, and is written back as raw HTML.
+          return [codeBlock({ syntax: 'html', markdown: 'html' }, node.value)];
+        case 'table':
+          return [tableToBlock(node, (cell) => this.paragraph(cell))];
+        default:
+          // Definitions are resolved where they are used; frontmatter is returned apart.
+          return [];
+      }
+    });
+  }
+
+  paragraph(children: PhrasingContent[]): DocumentBlockParagraph {
+    return { object: 'block', type: 'paragraph', data: {}, nodes: this.inline(children) };
+  }
+
+  private list(list: List): DocumentBlock {
+    const nodes = list.children.map(
+      (item): DocumentBlockListItem => ({
+        object: 'block',
+        type: 'list-item',
+        data: typeof item.checked === 'boolean' ? { checked: item.checked } : {},
+        nodes: nested(this.blocks(item.children)),
+      }),
+    );
+    if (list.ordered) {
+      const start = list.start ?? 1;
+      return { object: 'block', type: 'list-ordered', data: start === 1 ? {} : { start }, nodes };
+    }
+    const tasks = list.children.some((item) => typeof item.checked === 'boolean');
+    return { object: 'block', type: tasks ? 'list-tasks' : 'list-unordered', data: {}, nodes };
+  }
+
+  private imageBlock(
+    image: Extract<PhrasingContent, { type: 'image' | 'imageReference' }>,
+  ): DocumentBlockImages {
+    const { url, title } = this.target(image);
+    return {
+      object: 'block',
+      type: 'images',
+      isVoid: false,
+      data: {},
+      nodes: [
+        {
+          object: 'block',
+          type: 'image',
+          isVoid: true,
+          data: { ref: { kind: 'url', url }, ...(image.alt ? { alt: image.alt } : {}) },
+          // Markdown's image title is the closest thing to GitBook's caption.
+          fragments: title
+            ? [
+                {
+                  object: 'fragment',
+                  fragment: 'caption',
+                  nodes: [captionParagraph(title)],
+                },
+              ]
+            : [],
+        },
+      ],
+    };
+  }
+
+  /** Inline content in GitBook's normal form: texts around and between inlines, equal leaves merged. */
+  inline(children: PhrasingContent[], marks: MarkdownMark[] = []): InlineContent[] {
+    const nodes: InlineContent[] = [];
+    let leaves: Leaf[] = [];
+    const flush = () => {
+      nodes.push(textNode(leaves.length > 0 ? leaves : [leaf('')]));
+      leaves = [];
+    };
+    for (const item of this.items(children, marks)) {
+      if (item.object !== 'leaf') {
+        flush();
+        nodes.push(item);
+        continue;
+      }
+      const last = leaves.at(-1);
+      if (last && mergeable(last, item)) last.text += item.text;
+      else if (item.text !== '' || item.markdown) leaves.push(item);
+    }
+    flush();
+    return nodes;
+  }
+
+  /** Leaves and inlines of phrasing content, each leaf carrying the marks of the nodes around it. */
+  private items(children: readonly PhrasingContent[], marks: MarkdownMark[]): Item[] {
+    const marked = (text: string, extra?: MarkdownMark): Leaf => leaf(text, withMark(marks, extra).map(mark));
+    return children.flatMap((node): Item[] => {
+      const markType = MARK_OF[node.type];
+      if (markType && 'children' in node) return this.items(node.children, withMark(marks, markType));
+      switch (node.type) {
+        case 'text':
+          // A newline in text is a soft line break, which GitBook text cannot tell from a hard one.
+          return node.value
+            .split('\n')
+            .flatMap((part, i) => [
+              ...(i > 0 ? [{ ...marked('\n'), markdown: 'soft-break' as const }] : []),
+              marked(part),
+            ]);
+        case 'inlineCode':
+          return [marked(node.value, 'code')];
+        case 'break':
+          return [marked('\n')];
+        case 'html':
+          return [{ ...marked(node.value), markdown: 'html' }];
+        case 'link':
+        case 'linkReference':
+          return [this.link(node, marks)];
+        case 'image':
+        case 'imageReference':
+          return [this.inlineImage(node)];
+        case 'footnoteReference':
+          return [this.annotation(node, marks)];
+        default:
+          return [];
+      }
+    });
+  }
+
+  private link(
+    node: Extract<PhrasingContent, { type: 'link' | 'linkReference' }>,
+    marks: MarkdownMark[],
+  ): DocumentInlineLink {
+    const { url, title } = this.target(node);
+    const data: LinkData = { ref: { kind: 'url', url } };
+    if (title) data.title = title;
+    return {
+      object: 'inline',
+      type: 'link',
+      data,
+      nodes: this.inline(node.children, marks) as DocumentInlineLink['nodes'],
+    };
+  }
+
+  private inlineImage(
+    node: Extract<PhrasingContent, { type: 'image' | 'imageReference' }>,
+  ): DocumentInlineImage {
+    const { url, title } = this.target(node);
+    return {
+      object: 'inline',
+      type: 'inline-image',
+      isVoid: true,
+      data: {
+        ref: { kind: 'url', url },
+        ...(node.alt ? { alt: node.alt } : {}),
+        ...(title ? { caption: title } : {}),
+      },
+    };
+  }
+
+  /** A footnote is GitBook's annotation: its label is the annotated text, its definition the body. */
+  private annotation(node: FootnoteReference, marks: MarkdownMark[]): Item {
+    const label = node.label ?? node.identifier;
+    const definition = this.footnotes.get(node.identifier);
+    if (!definition || this.expanding.has(node.identifier)) return leaf(`[^${label}]`, marks.map(mark));
+    this.expanding.add(node.identifier);
+    const body = this.blocks(definition.children);
+    this.expanding.delete(node.identifier);
+    const annotation: DocumentInlineAnnotation = {
+      object: 'inline',
+      type: 'annotation',
+      isVoid: false,
+      data: {},
+      nodes: [textNode([leaf(label, marks.map(mark))])],
+      fragments: [{ object: 'fragment', type: 'annotation-body', nodes: nested(body) }],
+    };
+    return annotation;
+  }
+
+  /** The URL and title of a link or image, through its definition for a reference. */
+  private target(node: { type: string; url?: string; title?: string | null; identifier?: string }): {
+    url: string;
+    title: string | null | undefined;
+  } {
+    if (node.url !== undefined) return { url: node.url, title: node.title };
+    const definition = node.identifier === undefined ? undefined : this.definitions.get(node.identifier);
+    return { url: definition?.url ?? '', title: definition?.title };
+  }
+}
+
+/** The title as it is, a newline in it included (read as Markdown, it would be a soft break). */
+const captionParagraph = (title: string): DocumentBlockParagraph => ({
+  object: 'block',
+  type: 'paragraph',
+  data: {},
+  nodes: [textNode([leaf(title)])],
+});
+
+function codeBlock(data: CodeData, value: string): DocumentBlock {
+  return {
+    object: 'block',
+    type: 'code',
+    data,
+    nodes: value.split('\n').map((line) => ({
+      object: 'block',
+      type: 'code-line',
+      data: {},
+      nodes: [textNode([leaf(line)])],
+    })),
+  };
+}
+
+const withMark = (marks: MarkdownMark[], extra?: MarkdownMark): MarkdownMark[] =>
+  extra && !marks.includes(extra) ? MARK_ORDER.filter((m) => m === extra || marks.includes(m)) : marks;
+
+/** Adjacent plain leaves with the same marks are one leaf; HTML and soft breaks stay apart. */
+const mergeable = (a: Leaf, b: Leaf): boolean =>
+  !a.markdown && !b.markdown && a.marks.map((m) => m.type).join() === b.marks.map((m) => m.type).join();
