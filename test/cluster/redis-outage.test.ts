@@ -3,12 +3,7 @@ import { SqliteEventStore } from '@app/platform/eventstore/sqlite-event-store';
 import { toBullJobId } from '@app/platform/jobs';
 import { PURGE_JOB } from '@app/spaces/write/space-purge.job';
 import { Queue } from 'bullmq';
-import {
-  CLUSTER_BOOTSTRAP_TOKEN,
-  Cluster,
-  INTERNAL_TOKEN,
-  type RunningService,
-} from '../support/cluster-harness';
+import { Cluster, clusterEnv, gatewayRequest, type RunningService } from '../support/cluster-harness';
 import { retryUntil } from '../support/process-harness';
 import { RedisProcess } from '../support/redis-process';
 import { removeDir, tempDir } from '../support/temp-dir';
@@ -27,21 +22,8 @@ describe('the cluster through a Redis outage', () => {
   let worker: RunningService;
   let org: string;
 
-  const http = async (method: string, path: string, body?: unknown) => {
-    const response = await fetch(`${gateway.url}${path}`, {
-      method,
-      headers: {
-        authorization: `Bearer ${CLUSTER_BOOTSTRAP_TOKEN}`,
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await response.text();
-    return {
-      status: response.status,
-      body: (text ? JSON.parse(text) : {}) as { id?: string; title?: string },
-    };
-  };
+  const http = (method: string, path: string, body?: unknown) =>
+    gatewayRequest<{ id?: string; title?: string }>(gateway, method, path, body);
 
   /** Creates a space and deletes it: the deletion schedules its purge, a job 7 days out. */
   const createAndDelete = async (title: string): Promise<string> => {
@@ -69,15 +51,7 @@ describe('the cluster through a Redis outage', () => {
     dataDir = tempDir('redis-outage-');
     // A Redis of this test's own, persistent as a production queue's would be, to stop and start again.
     redis = await RedisProcess.start();
-    cluster = new Cluster({
-      ...process.env,
-      DATA_DIR: dataDir,
-      REDIS_URL: redis.url,
-      INTERNAL_TOKEN,
-      BOOTSTRAP_TOKEN: CLUSTER_BOOTSTRAP_TOKEN,
-      LOG_LEVEL: 'error',
-      CONSISTENCY_TIMEOUT_MS: '15000',
-    });
+    cluster = new Cluster(clusterEnv(dataDir, { REDIS_URL: redis.url, LOG_LEVEL: 'error' }));
     const [command, query] = await Promise.all([cluster.start('command'), cluster.start('query')]);
     [, worker] = await Promise.all([cluster.start('projector'), cluster.start('worker')]);
     gateway = await cluster.start('gateway', { COMMAND_URLS: command.url, QUERY_URLS: query.url });

@@ -2,15 +2,16 @@ import { join } from 'node:path';
 import { SqliteEventStore } from '@app/platform/eventstore/sqlite-event-store';
 import { MAX_ATTEMPTS } from '@app/platform/write/command-runner';
 import {
-  CLUSTER_BOOTSTRAP_TOKEN,
   Cluster,
-  INTERNAL_TOKEN,
+  clusterEnv,
+  type GatewayReply,
+  gatewayRequest,
   type RunningService,
 } from '../support/cluster-harness';
 import { retryUntil } from '../support/process-harness';
 import { removeDir, tempDir } from '../support/temp-dir';
 
-type Reply = { status: number; body: { id?: string; title?: string }; etag: string | null };
+type Reply = GatewayReply<{ id?: string; title?: string }>;
 
 /** The `write_conflicts_total` counts of one replica, by outcome. */
 async function conflictCounts(service: RunningService): Promise<Record<string, number>> {
@@ -33,23 +34,8 @@ describe('write conflicts between command replicas', () => {
   let commands: RunningService[];
   let org: string;
 
-  const http = async (method: string, path: string, body?: unknown, ifMatch?: string): Promise<Reply> => {
-    const response = await fetch(`${gateway.url}${path}`, {
-      method,
-      headers: {
-        authorization: `Bearer ${CLUSTER_BOOTSTRAP_TOKEN}`,
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-        ...(ifMatch === undefined ? {} : { 'if-match': ifMatch }),
-      },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await response.text();
-    return {
-      status: response.status,
-      body: text ? JSON.parse(text) : {},
-      etag: response.headers.get('etag'),
-    };
-  };
+  const http = (method: string, path: string, body?: unknown, ifMatch?: string) =>
+    gatewayRequest<Reply['body']>(gateway, method, path, body, ifMatch);
 
   /** The titles the log holds for a space, in order: what every answer is checked against. */
   const loggedTitles = async (spaceId: string): Promise<string[]> => {
@@ -72,14 +58,7 @@ describe('write conflicts between command replicas', () => {
 
   beforeAll(async () => {
     dataDir = tempDir('conflicts-');
-    cluster = new Cluster({
-      ...process.env,
-      DATA_DIR: dataDir,
-      INTERNAL_TOKEN,
-      BOOTSTRAP_TOKEN: CLUSTER_BOOTSTRAP_TOKEN,
-      LOG_LEVEL: 'warn',
-      CONSISTENCY_TIMEOUT_MS: '15000',
-    });
+    cluster = new Cluster(clusterEnv(dataDir));
     commands = await Promise.all([cluster.start('command'), cluster.start('command')]);
     const [query] = await Promise.all([cluster.start('query'), cluster.start('projector')]);
     gateway = await cluster.start('gateway', {

@@ -21,6 +21,40 @@ export function clusterEnv(dataDir: string, extra: NodeJS.ProcessEnv = {}): Node
   };
 }
 
+export interface GatewayReply<B = unknown> {
+  status: number;
+  body: B;
+  etag: string | null;
+}
+
+/**
+ * A JSON request to a cluster's gateway as the bootstrap user (`ifMatch` as the If-Match header); the
+ * body parsed, undefined when empty.
+ */
+export async function gatewayRequest<B = unknown>(
+  gateway: { url: string },
+  method: string,
+  path: string,
+  body?: unknown,
+  ifMatch?: string,
+): Promise<GatewayReply<B>> {
+  const response = await fetch(`${gateway.url}${path}`, {
+    method,
+    headers: {
+      authorization: `Bearer ${CLUSTER_BOOTSTRAP_TOKEN}`,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...(ifMatch === undefined ? {} : { 'if-match': ifMatch }),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  return {
+    status: response.status,
+    body: text ? JSON.parse(text) : undefined,
+    etag: response.headers.get('etag'),
+  };
+}
+
 export interface RunningService extends ServerProcess {
   name: ServiceName;
 }
