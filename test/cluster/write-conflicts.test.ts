@@ -94,6 +94,7 @@ describe('write conflicts between command replicas', () => {
     // A 409 is the last of MAX_ATTEMPTS refused appends, each lost to a write of the other replica
     // that landed: only updates that lost every retry are refused, and most land.
     expect(total('refused')).toBe(refused.length);
+    expect(total('retried')).toBeGreaterThanOrEqual(total('refused') * (MAX_ATTEMPTS - 1));
     expect(refused.length * MAX_ATTEMPTS).toBeLessThanOrEqual(ok.length);
     expect(ok.length).toBeGreaterThanOrEqual(25);
 
