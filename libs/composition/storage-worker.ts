@@ -19,6 +19,8 @@ import { openEventStore, openReadStore, type StorageConfig } from './storage';
 if (!parentPort) throw new Error('storage-worker runs as a worker thread');
 const port = parentPort;
 const post = (message: StorageThreadMessage) => port.postMessage(message);
+/** How soon the serving thread learns that this thread's projector stopped for good. */
+const FAILURE_CHECK_MS = 500;
 
 async function main(config: StorageConfig): Promise<void> {
   const events = await openEventStore(config);
@@ -26,6 +28,13 @@ async function main(config: StorageConfig): Promise<void> {
   const views = new CachedReadStore(await openReadStore(config));
   const projector = new Projector(events, views, PROJECTION_LIST);
   projector.onCommit((committed) => post(committedMessage(committed)));
+  // A subscription that stopped for good says so only when asked: the serving thread's readiness asks here.
+  let reported: Error | undefined;
+  setInterval(() => {
+    const failure = projector.failure();
+    if (failure && failure !== reported) post({ type: 'failed', message: failure.message });
+    reported = failure;
+  }, FAILURE_CHECK_MS).unref();
 
   const log = events instanceof SqliteEventStore ? events : undefined;
   const append = async (request: Extract<StorageThreadRequest, { type: 'append' }>) => {

@@ -30,6 +30,8 @@ export interface Readiness {
 export interface StorageThreadState {
   active(): boolean;
   checkpoint(): number;
+  /** What stopped the thread's projector for good (a `SubscriptionFailedError`), if anything. */
+  failure(): Error | undefined;
 }
 
 /** The probes of the storage ports a process holds. */
@@ -64,6 +66,8 @@ export function storageProbes(ports: {
   // Down while a thread that died is being replaced: writes wait for it meanwhile.
   if (thread)
     probes.storageThread = async () => {
+      const failure = thread.failure();
+      if (failure) throw failure;
       if (!thread.active()) throw new Error('the storage thread is not running');
       return { projected: thread.checkpoint() };
     };

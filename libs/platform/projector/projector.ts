@@ -74,6 +74,8 @@ export interface LiveProjector extends ViewChanges {
   start(): Promise<void>;
   stop(): Promise<void>;
   checkpoint(): number;
+  /** What stopped the projector's subscription for good (`Subscription.failure`); undefined while it runs. */
+  failure(): Error | undefined;
   waitFor(position: number, timeoutMs?: number): Promise<void>;
 }
 
@@ -196,6 +198,10 @@ export class Projector implements LiveProjector {
 
   checkpoint(): number {
     return this.position;
+  }
+
+  failure(): Error | undefined {
+    return this.subscription?.failure();
   }
 
   active(): boolean {

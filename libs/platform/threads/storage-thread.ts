@@ -1,5 +1,6 @@
 import { EventEmitter } from 'node:events';
 import { Worker } from 'node:worker_threads';
+import { SubscriptionFailedError } from '../eventstore/event-store.port';
 import type { EventWriter, WireAppend, WireOutcome } from '../eventstore/event-writer';
 import { PositionWaits } from '../projector/position-waits';
 import type { CommittedViews, LiveProjector } from '../projector/projector';
@@ -26,7 +27,9 @@ export type StorageThreadMessage =
       writes: [string, string, string | null][];
     }
   | { type: 'stopped' }
-  | { type: 'closed' };
+  | { type: 'closed' }
+  /** The projector's subscription stopped for good (a `SubscriptionFailedError`'s message). */
+  | { type: 'failed'; message: string };
 
 /** A document the storage thread wrote to the live views (JSON, or null once deleted). */
 export interface ForeignWrite {
@@ -54,6 +57,7 @@ export interface StorageThreadOptions {
 export class StorageThread implements LiveProjector {
   private position = 0;
   private running = false;
+  private failed?: Error;
   private closing = false;
   /** Undefined between the exit of a thread and the start of the next one. */
   private worker?: Worker;
@@ -120,6 +124,11 @@ export class StorageThread implements LiveProjector {
 
   checkpoint(): number {
     return this.position;
+  }
+
+  /** The failure the thread's projector reported, until a projector starts again. */
+  failure(): Error | undefined {
+    return this.failed;
   }
 
   active(): boolean {
@@ -201,8 +210,12 @@ export class StorageThread implements LiveProjector {
         return;
       case 'started':
         this.running = true;
+        this.failed = undefined;
         this.advance(message.position);
         break;
+      case 'failed':
+        this.failed = new SubscriptionFailedError(message.message);
+        return;
     }
     this.replies.emit(message.type);
   }
