@@ -10,7 +10,7 @@ import { ViewsCheckpoint } from '@app/platform/rpc/views-checkpoint';
 import type { INestApplication, INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { CliModule } from '../../apps/cli/src/cli.module';
-import { type Setup, setupOf, type TestApp, useTestApp } from './app-harness';
+import { httpTo, type Setup, setupOf, type TestApp, useTestApp } from './app-harness';
 import { CLUSTER_BOOTSTRAP_TOKEN, Cluster, clusterEnv } from './cluster-harness';
 import { type RawReply, send } from './http-checks';
 import { childEnv, retryUntil } from './process-harness';
@@ -149,20 +149,6 @@ async function closeStorage(storage: Storage): Promise<void> {
   await storage.events.close();
   await storage.views.close();
   await storage.jobs.close();
-}
-
-/** `TestApp['http']` against `url`, with `token` unless the call gives another (or null for none). */
-function httpTo(url: string, token: string): TestApp['http'] {
-  return async (method, path, opts = {}) => {
-    const headers: Record<string, string> = {};
-    const bearer = opts.token === undefined ? token : opts.token;
-    if (bearer !== null) headers.authorization = `Bearer ${bearer}`;
-    const body = opts.raw ?? (opts.body === undefined ? undefined : JSON.stringify(opts.body));
-    if (body !== undefined) headers['content-type'] = 'application/json';
-    const response = await fetch(`${url}${path}`, { method, headers, body });
-    const text = await response.text();
-    return { status: response.status, body: text ? JSON.parse(text) : undefined, headers: response.headers };
-  };
 }
 
 /** The targets the route suites run on, each started once per suite file: `describe.each(TARGETS)`. */

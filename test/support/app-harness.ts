@@ -136,6 +136,20 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   }
 }
 
+/** `TestApp['http']` against `url` through `fetcher`, with `token` unless the call gives another (null: none). */
+export function httpTo(url: string, token: string, fetcher: typeof fetch = fetch): TestApp['http'] {
+  return async (method, path, opts = {}) => {
+    const headers: Record<string, string> = {};
+    const bearer = opts.token === undefined ? token : opts.token;
+    if (bearer !== null) headers.authorization = `Bearer ${bearer}`;
+    const body = opts.raw ?? (opts.body === undefined ? undefined : JSON.stringify(opts.body));
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    const response = await fetcher(`${url}${path}`, { method, headers, body });
+    const text = await response.text();
+    return { status: response.status, body: text ? JSON.parse(text) : undefined, headers: response.headers };
+  };
+}
+
 async function testApp(
   built: Awaited<ReturnType<typeof createStandaloneApp>>,
   config: Config,
@@ -144,18 +158,7 @@ async function testApp(
   const url = (await built.app.getUrl()).replace('[::1]', '127.0.0.1');
   const token = config.bootstrapToken ?? BOOTSTRAP_TOKEN;
   const checkedFetch = checkingFetch();
-  const http: TestApp['http'] = async (method, path, opts = {}) => {
-    const headers: Record<string, string> = {};
-    const bearer = opts.token === undefined ? token : opts.token;
-    if (bearer !== null) headers.authorization = `Bearer ${bearer}`;
-    let body: string | undefined;
-    if (opts.raw !== undefined) body = opts.raw;
-    else if (opts.body !== undefined) body = JSON.stringify(opts.body);
-    if (body !== undefined) headers['content-type'] = 'application/json';
-    const response = await checkedFetch(`${url}${path}`, { method, headers, body });
-    const text = await response.text();
-    return { status: response.status, body: text ? JSON.parse(text) : undefined, headers: response.headers };
-  };
+  const http = httpTo(url, token, checkedFetch);
   const orgs = (await http('GET', '/v1/orgs')).body as { items: { id: string }[] };
   const me = await built.storage.views.get<TokenDoc>('tokens', hashSecret(token));
   return {

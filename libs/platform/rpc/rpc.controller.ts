@@ -90,27 +90,31 @@ export class RpcController {
     @Res({ passthrough: true }) reply: FastifyReply,
     @Headers(INTERNAL_TOKEN_HEADER) token?: unknown,
   ): Promise<{ result: unknown; etag?: number }> {
-    let call: ReturnType<typeof callOf>;
-    let service: ExposedService;
-    let args: unknown[];
+    let admitted: ReturnType<RpcController['admit']>;
     try {
-      if (typeof token !== 'string' || !timingSafeEqual(digest(token), this.expected)) {
-        throw new UnauthorizedException('Missing or wrong X-Internal-Token header');
-      }
-      call = callOf(body);
-      service = this.resolve(call.service);
-      const specs = service.methods.get(call.method);
-      if (!specs) throw new NotFoundException(`${call.service}.${call.method} is not callable`);
-      args = checkArgs(`${call.service}.${call.method}`, specs, call.args);
+      admitted = this.admit(body, token);
     } catch (error) {
       reply.header(RPC_REFUSED_HEADER, '1');
       throw error;
     }
+    const { call, service, args } = admitted;
     const floor = call.minPosition;
     if (floor > 0) await this.checkpoint.waitFor(floor, this.options.consistencyTimeoutMs);
     // In-memory caches of the views are used only if their change feed covers the floor too.
     const result = await withReadFloor(floor, () => service.instance[call.method](...args));
     return { result: result ?? null, etag: etagOf(result) };
+  }
+
+  /** The call, its service and its checked arguments; a refusal of the call itself otherwise. */
+  private admit(body: unknown, token: unknown) {
+    if (typeof token !== 'string' || !timingSafeEqual(digest(token), this.expected)) {
+      throw new UnauthorizedException('Missing or wrong X-Internal-Token header');
+    }
+    const call = callOf(body);
+    const service = this.resolve(call.service);
+    const specs = service.methods.get(call.method);
+    if (!specs) throw new NotFoundException(`${call.service}.${call.method} is not callable`);
+    return { call, service, args: checkArgs(`${call.service}.${call.method}`, specs, call.args) };
   }
 
   private resolve(name: string): ExposedService {
