@@ -1,5 +1,6 @@
 import { auditFeature } from '@app/audit/audit.feature';
 import { collectionsFeature } from '@app/collections/collections.feature';
+import { contentFeature } from '@app/content/content.feature';
 import { identityFeature } from '@app/identity/identity.feature';
 import { organizationsFeature } from '@app/organizations/organizations.feature';
 import { type FeatureManifest, projectionsOf, routeScopesOf } from '@app/platform/feature/feature';
@@ -17,6 +18,7 @@ export const FEATURES: readonly FeatureManifest[] = [
   organizationsFeature,
   collectionsFeature,
   spacesFeature,
+  contentFeature,
   auditFeature,
 ];
 

@@ -73,7 +73,7 @@ export interface TestApp {
   http(
     method: string,
     path: string,
-    options?: { token?: string | null; body?: unknown; raw?: string },
+    options?: { token?: string | null; body?: unknown; raw?: string; headers?: Record<string, string> },
   ): Promise<Reply>;
   close(): Promise<void>;
 }
@@ -139,7 +139,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
 /** `TestApp['http']` against `url` through `fetcher`, with `token` unless the call gives another (null: none). */
 export function httpTo(url: string, token: string, fetcher: typeof fetch = fetch): TestApp['http'] {
   return async (method, path, opts = {}) => {
-    const headers: Record<string, string> = {};
+    const headers: Record<string, string> = { ...opts.headers };
     const bearer = opts.token === undefined ? token : opts.token;
     if (bearer !== null) headers.authorization = `Bearer ${bearer}`;
     const body = opts.raw ?? (opts.body === undefined ? undefined : JSON.stringify(opts.body));

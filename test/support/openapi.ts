@@ -100,7 +100,24 @@ function strictComponents(): Json {
       ...mapValues(extra, (e) => strict((e as { schema: Json }).schema, true)),
     };
   }
+  repairUnsatisfiable(schemas);
   return { ...COMPONENTS, schemas };
+}
+
+/**
+ * Two places where GitBook's document refuses every answer, whatever it holds: a document page
+ * without a body must match `Document`'s "Empty" option, which forbids every property (so the page's
+ * own fields too); and a `page_edited` change's attributes match at least two of three open schemas
+ * that share `title` and `emoji`, so never exactly one. Here Empty means "neither markdown nor
+ * document", and the attributes match any of the three; everything else stays strict.
+ */
+function repairUnsatisfiable(schemas: Record<string, Json>): void {
+  (schemas.Document.oneOf as Json[])[2] = {
+    not: { anyOf: [{ required: ['markdown'] }, { required: ['document'] }] },
+  };
+  const attributes = (schemas.RevisionSemanticChangePageEdited.properties as Json).attributes as Json;
+  attributes.anyOf = attributes.oneOf;
+  delete attributes.oneOf;
 }
 
 /** What `ref` ("#/components/schemas/Space") points at in the document. */
@@ -124,6 +141,11 @@ function deref(node: unknown): Json | undefined {
 const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true });
 addFormats(ajv);
 ajv.addFormat('emoji', { type: 'string', validate: isEmoji });
+// GitBook's icon names (`gear`, `book-open`): lowercase words joined by dashes.
+ajv.addFormat('icon', {
+  type: 'string',
+  validate: (name: string) => /^[a-z0-9]+(?:-[a-z0-9]+)*$/.test(name),
+});
 ajv.addSchema({ $id: SPEC_ID, components: strictComponents() } as Json);
 
 /** Points the document's internal references at the registered (strict) copy of its components. */
@@ -171,8 +193,10 @@ export function matchTemplate<T extends { template: string }>(candidates: T[], p
   const wanted = segments(path);
   const matches = candidates.filter(({ template }) => {
     const parts = segments(template);
+    // A page path is the rest of the URL: GitBook's clients send `guides/intro` unencoded.
+    const rest = parts.at(-1) === '{pagePath}' && wanted.length > parts.length;
     return (
-      parts.length === wanted.length &&
+      (parts.length === wanted.length || rest) &&
       parts.every((part, i) => (isParameter(part) ? wanted[i] !== '' : part === wanted[i]))
     );
   });

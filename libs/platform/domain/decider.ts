@@ -14,7 +14,13 @@ export interface DomainEvent<T extends string = string, D = unknown> {
   data: D;
 }
 
-export type DomainErrorKind = 'not_found' | 'conflict' | 'invalid' | 'forbidden' | 'gone';
+export type DomainErrorKind =
+  | 'not_found'
+  | 'conflict'
+  | 'invalid'
+  | 'forbidden'
+  | 'gone'
+  | 'precondition_failed';
 
 /** A rule of the domain that a command broke; mapped to an HTTP status in one place. */
 export class DomainError extends Error {
@@ -30,6 +36,8 @@ export class DomainError extends Error {
 export const notFound = (message: string) => new DomainError('not_found', message);
 export const conflict = (message: string) => new DomainError('conflict', message);
 export const invalid = (message: string) => new DomainError('invalid', message);
+/** A write pinned to a version (If-Match) that is no longer the current one: 412. */
+export const preconditionFailed = (message: string) => new DomainError('precondition_failed', message);
 
 /** Folds a list of events into state. */
 export function fold<C, E extends DomainEvent, S>(decider: Decider<C, E, S>, events: E[]): S {

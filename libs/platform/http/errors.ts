@@ -11,6 +11,7 @@ const STATUS_BY_KIND: Record<DomainErrorKind, number> = {
   invalid: 400,
   forbidden: 403,
   gone: 410,
+  precondition_failed: 412,
 };
 
 /** The one place where errors become HTTP answers: always `{error: {code, message}}`, never a stack trace. */

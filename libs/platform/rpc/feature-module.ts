@@ -50,7 +50,8 @@ export function featureModule(module: Type, role: ServiceRole, feature: Feature)
   let providers: Provider[];
   switch (role) {
     case 'standalone':
-      providers = [...commands, ...queries, ...jobs];
+      // A provider both sides need (a cache of immutable objects) is listed in both, and made once.
+      providers = [...new Set([...commands, ...queries, ...jobs])];
       break;
     case 'gateway':
       providers = remoteProviders(remote);
@@ -63,7 +64,7 @@ export function featureModule(module: Type, role: ServiceRole, feature: Feature)
       break;
     case 'worker':
     case 'cli':
-      providers = [...commands, ...jobs];
+      providers = [...new Set([...commands, ...jobs])];
       break;
   }
   const withHttp = role === 'standalone' || role === 'gateway';

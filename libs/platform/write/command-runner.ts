@@ -35,6 +35,13 @@ interface Loaded<S> {
 export class PreconditionFailedError extends Error {}
 
 /**
+ * A command, or how to compute it from the state it will be decided on: a command whose content needs
+ * reading outside the stream (a merge reads stored objects) is computed again on each attempt's state,
+ * so a retry after a concurrent write never applies a result computed on what that write replaced.
+ */
+export type CommandOf<C, S> = C | ((state: S) => Promise<C>);
+
+/**
  * The one write path: load the stream, fold it, decide, append with the expected revision.
  * A concurrent write in between is retried a bounded number of times, unless the caller pinned a revision.
  */
@@ -86,7 +93,7 @@ export class CommandRunner {
   run<C, E extends DomainEvent, S>(
     decider: Decider<C, E, S>,
     stream: string,
-    command: C,
+    command: CommandOf<C, S>,
     ctx: CommandContext,
   ): Promise<WriteResult & { state: S; events: E[] }> {
     const previous = this.queues.get(stream) ?? Promise.resolve();
@@ -112,7 +119,7 @@ export class CommandRunner {
   private async attempt<C, E extends DomainEvent, S>(
     decider: Decider<C, E, S>,
     stream: string,
-    command: C,
+    command: CommandOf<C, S>,
     ctx: CommandContext,
   ): Promise<WriteResult & { state: S; events: E[] }> {
     let folded = this.cached<S>(decider, stream);
@@ -125,7 +132,9 @@ export class CommandRunner {
         if (ctx.ifMatch != null && ctx.ifMatch !== revision) {
           throw new PreconditionFailedError(`revision is ${revision}, If-Match asked for ${ctx.ifMatch}`);
         }
-        events = decider.decide(command, state);
+        const decided =
+          typeof command === 'function' ? await (command as (s: S) => Promise<C>)(state) : command;
+        events = decider.decide(decided, state);
       } catch (error) {
         if (trusted) continue;
         throw error;

@@ -109,6 +109,31 @@ export const spaceProjection = projection(
         updatedAt: e.data.transferredAt,
       }));
     },
+    ChangeRequestCreated: async (e, ctx) => {
+      await countChangeRequests(ctx, e.data.spaceId, (s) => ({
+        ...s,
+        changeRequests: s.changeRequests + 1,
+        ...statusCount(s, e.data.status, +1),
+      }));
+    },
+    ChangeRequestUpdated: async (e, ctx) => {
+      const { spaceId, changes, previousStatus } = e.data;
+      if (changes.status === undefined) return;
+      await countChangeRequests(ctx, spaceId, (s) => ({
+        ...s,
+        ...statusCount(s, previousStatus, -1),
+        ...statusCount(s, changes.status, +1),
+      }));
+    },
+    ChangeRequestMerged: async (e, ctx) => {
+      const { spaceId, revision, previousStatus, mergedAt } = e.data;
+      await countChangeRequests(ctx, spaceId, (s) => ({
+        ...s,
+        ...statusCount(s, previousStatus, -1),
+        revision: revision.id,
+        updatedAt: mergedAt,
+      }));
+    },
     CollectionTransferred: async (e, ctx) => {
       const { organization, contents, transferredAt } = e.data;
       for (const id of contents.spaces as string[]) {
@@ -125,6 +150,23 @@ export const spaceProjection = projection(
     },
   },
 );
+
+/** The space counter of change requests in `status`, moved by `delta` (archived ones have none). */
+function statusCount(space: SpaceDoc, status: string, delta: number): Partial<SpaceDoc> {
+  if (status === 'open') return { changeRequestsOpen: space.changeRequestsOpen + delta };
+  if (status === 'draft') return { changeRequestsDraft: space.changeRequestsDraft + delta };
+  return {};
+}
+
+/** Changes from the space's content stream: the space's own stream revision (its ETag) stays. */
+async function countChangeRequests(
+  ctx: Parameters<typeof spaceProjection.apply>[1],
+  spaceId: string,
+  update: (doc: SpaceDoc) => SpaceDoc,
+): Promise<void> {
+  const doc = await ctx.get(SPACES, spaceId);
+  if (doc) await ctx.put(SPACES, update(doc));
+}
 
 async function change(
   spaceId: string,

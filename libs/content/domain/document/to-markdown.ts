@@ -272,6 +272,8 @@ function refUrl(ref: ContentRef): string {
       return `/pages/${ref.page}`;
     case 'anchor':
       return ref.page ? `/pages/${ref.page}#${ref.anchor}` : `#${ref.anchor}`;
+    case 'file':
+      return `/files/${ref.file}`;
     default:
       return '';
   }

@@ -1,3 +1,4 @@
+import { markdownToDocument } from '../document';
 import { doc, paragraph } from '../tree/content.testing';
 import type { JsonObject } from '../tree/hash';
 import { mergeDocuments } from './blocks';
@@ -110,5 +111,27 @@ describe('mergeDocuments', () => {
       document: unkeyed('b'),
     });
     expect(paragraph('k', 't')).toMatchObject({ key: 'k' });
+  });
+});
+
+describe('neighbouring blocks', () => {
+  const doc = (markdown: string) => markdownToDocument(markdown).document as never;
+
+  it('keeps both sides edits of two neighbouring paragraphs', () => {
+    const merged = mergeDocuments(
+      doc('First paragraph.\n\nSecond paragraph.\n'),
+      doc('First, edited by A.\n\nSecond paragraph.\n'),
+      doc('First paragraph.\n\nSecond, edited by B.\n'),
+    );
+    expect(merged).toEqual({ ok: true, document: doc('First, edited by A.\n\nSecond, edited by B.\n') });
+  });
+
+  it('still refuses two sides editing the same paragraph differently', () => {
+    const merged = mergeDocuments(
+      doc('One.\n\nTwo.\n'),
+      doc('One by A.\n\nTwo.\n'),
+      doc('One by B.\n\nTwo.\n'),
+    );
+    expect(merged.ok).toBe(false);
   });
 });

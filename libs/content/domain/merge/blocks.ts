@@ -1,4 +1,4 @@
-import { diff3Merge } from 'node-diff3';
+import { diff3Merge, diffIndices } from 'node-diff3';
 import { type JsonValue, jsonEquals } from '../tree/hash';
 import { merge3, mergeRecords } from './three-way';
 
@@ -43,7 +43,44 @@ function resolveRegion(a: string[], o: string[], b: string[]): string[] | undefi
   if (o.length === 0) return a.some((k) => b.includes(k)) ? undefined : [...a, ...b];
   if (isSubsequence(a, o)) return b.filter((k) => a.includes(k) || !o.includes(k));
   if (isSubsequence(b, o)) return a.filter((k) => b.includes(k) || !o.includes(k));
-  return undefined;
+  return applyDisjointHunks(a, o, b);
+}
+
+interface Hunk {
+  start: number;
+  end: number;
+  keys: string[];
+}
+
+const hunks = (base: string[], side: string[]): Hunk[] =>
+  diffIndices(base, side).map(({ buffer1: [start, length], buffer2Content }) => ({
+    start,
+    end: start + length,
+    keys: buffer2Content,
+  }));
+
+/**
+ * diff3 joins changes that touch into one region, so two sides editing neighbouring blocks (whose keys
+ * change with their content) would conflict. Here each side's edits of the region are taken apart; when
+ * no edit of one side overlaps one of the other (an insertion inside a range the other replaced counts
+ * as overlapping), both apply, insertions at one place ours first.
+ */
+function applyDisjointHunks(a: string[], o: string[], b: string[]): string[] | undefined {
+  const ours = hunks(o, a);
+  const theirs = hunks(o, b);
+  const overlaps = (x: Hunk, y: Hunk) => x.start < y.end && y.start < x.end;
+  if (ours.some((x) => theirs.some((y) => overlaps(x, y)))) return undefined;
+  const all = [...ours, ...theirs].sort(
+    (x, y) => x.start - y.start || Number(x.end > x.start) - Number(y.end > y.start),
+  );
+  const out: string[] = [];
+  let at = 0;
+  for (const hunk of all) {
+    out.push(...o.slice(at, hunk.start), ...hunk.keys);
+    at = Math.max(at, hunk.end, hunk.start);
+  }
+  out.push(...o.slice(at));
+  return out;
 }
 
 export function mergeDocuments(base: JsonValue, ours: JsonValue, theirs: JsonValue): DocumentMerge {

@@ -14,4 +14,9 @@ declare module 'node-diff3' {
     b: T[],
     options?: { excludeFalseConflicts?: boolean },
   ): MergeRegion<T>[];
+  /** The hunks that turn `buffer1` into `buffer2`: where in `buffer1` (start, length), and what replaces it. */
+  export function diffIndices<T>(
+    buffer1: T[],
+    buffer2: T[],
+  ): { buffer1: [number, number]; buffer1Content: T[]; buffer2: [number, number]; buffer2Content: T[] }[];
 }

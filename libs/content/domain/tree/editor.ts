@@ -84,6 +84,14 @@ export class ContentEditor {
     return { root, created: this.writer.created(root, references) };
   }
 
+  /**
+   * The content as edited so far and a store to read it with, for the read functions of tree/ (paths,
+   * children, documents): a batch of changes decides later edits from earlier ones. Read-only.
+   */
+  snapshot(): { store: ObjectStore; content: ContentObject } {
+    return { store: { get: (hash) => this.writer.get(hash) }, content: this.content };
+  }
+
   async insertPage(input: InsertPage): Promise<void> {
     const { index, document, parent = null, ...fields } = input;
     checkPageId(input.id);

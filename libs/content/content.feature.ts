@@ -1,0 +1,17 @@
+import type { FeatureManifest } from '@app/platform/feature/feature';
+import { contentFixtures } from './content.fixtures';
+import { contentAuditSubjects } from './domain/content.audit';
+import { changeRequestProjection } from './read/change-request.projection';
+import { contentObjectProjection } from './read/content-objects';
+import { revisionProjection } from './read/revision.projection';
+
+/** Versioned content: change requests, revisions, and the content objects they are made of. */
+export const contentFeature: FeatureManifest = {
+  name: 'content',
+  module: async () => (await import('./content.module')).ContentModule,
+  projections: [contentObjectProjection, revisionProjection, changeRequestProjection],
+  audited: contentAuditSubjects,
+  jobs: [],
+  scopes: {},
+  fixtures: contentFixtures,
+};

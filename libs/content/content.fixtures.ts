@@ -1,0 +1,55 @@
+import type { FixtureContext, PathFixture } from '@app/platform/feature/path-fixture';
+
+type Update = {
+  changeRequest: { id: string };
+  changes: { page: { id: string } }[];
+  insertedFiles: { id: string }[];
+};
+
+/**
+ * The route suites' content: a change request with a page and a file, merged into the space, so the
+ * space's content, its current revision and a newer change request all have them.
+ */
+async function mergedContent({ call, ids, label }: FixtureContext) {
+  const spaces = `/v1/spaces/${ids.spaceId}`;
+  const cr = (await call('POST', `${spaces}/change-requests`, { subject: `${label} content` })) as {
+    id: string;
+  };
+  const update = (await call('POST', `${spaces}/change-requests/${cr.id}/content?compat=false`, {
+    changes: [
+      {
+        operation: 'insert_page',
+        title: 'Fixture page',
+        slug: 'fixture',
+        document: { markdown: 'Fixture body.\n' },
+      },
+      { operation: 'insert_files', files: [{ name: 'logo.png', url: 'https://example.com/logo.png' }] },
+    ],
+  })) as Update;
+  await call('POST', `${spaces}/change-requests/${cr.id}/merge`);
+  return update;
+}
+
+let made: { key: string; update: Promise<Update> } | undefined;
+/** One merged content per space: every fixture below reads it. */
+const content = (ctx: FixtureContext) => {
+  if (made?.key !== ctx.ids.spaceId) made = { key: ctx.ids.spaceId, update: mergedContent(ctx) };
+  return made.update;
+};
+
+export const contentFixtures: Record<string, PathFixture> = {
+  pageId: async (ctx) => (await content(ctx)).changes[0].page.id,
+  fileId: async (ctx) => (await content(ctx)).insertedFiles[0].id,
+  '*': async (ctx) => {
+    await content(ctx);
+    return 'fixture';
+  },
+  revisionId: async ({ call, ids }) =>
+    ((await call('GET', `/v1/spaces/${ids.spaceId}`)) as { revision: string }).revision,
+  changeRequestId: async ({ call, ids, label }) =>
+    (
+      (await call('POST', `/v1/spaces/${ids.spaceId}/change-requests`, { subject: `${label} change` })) as {
+        id: string;
+      }
+    ).id,
+};

@@ -1,0 +1,30 @@
+import type { ServiceRole } from '@app/platform/rpc/feature-module';
+import { featureModule } from '@app/platform/rpc/feature-module';
+import { type DynamicModule, Module } from '@nestjs/common';
+import { ChangeRequestsController } from './http/change-requests.controller';
+import { ContentController } from './http/content.controller';
+import { ChangeRequestPresenter } from './read/change-request.presenter';
+import { ChangeRequestQueries } from './read/change-requests.queries';
+import { ContentQueries } from './read/content.queries';
+import { ContentObjects } from './read/content-objects';
+import { RevisionPresenter } from './read/revision.presenter';
+import { ChangeRequestService, SpaceContentCommandHandler } from './write/change-request.commands';
+
+@Module({})
+export class ContentModule {
+  static forRole(role: ServiceRole): DynamicModule {
+    return featureModule(ContentModule, role, {
+      controllers: [ChangeRequestsController, ContentController],
+      commands: [SpaceContentCommandHandler, ChangeRequestService, ContentObjects],
+      queries: [
+        ChangeRequestQueries,
+        ChangeRequestPresenter,
+        ContentQueries,
+        RevisionPresenter,
+        ContentObjects,
+      ],
+      jobs: [],
+      remote: { command: [ChangeRequestService], query: [ChangeRequestQueries, ContentQueries] },
+    });
+  }
+}

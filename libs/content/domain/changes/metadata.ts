@@ -1,0 +1,64 @@
+import { invalid } from '@app/platform/domain/decider';
+import type { Frontmatter } from '../document';
+import type { PagePatch } from '../tree/editor';
+import type { JsonObject } from '../tree/hash';
+import { compact } from '../tree/page';
+import { isRecord, optionalBoolean, optionalString, requireString } from './check';
+
+/** Page fields a change sets: a value sets one, null removes one (see `PagePatch`). */
+export type Metadata = Omit<PagePatch, 'document'>;
+
+/** GitBook removes these when given an empty string. */
+const REMOVABLE = ['emoji', 'icon', 'condition'] as const;
+const FLAGS = ['hidden', 'noIndex', 'noRobotsIndex'] as const;
+
+/**
+ * The fields of a change (GitBook's RevisionPageUpdate), then those of its Markdown frontmatter, which
+ * take precedence, as GitBook documents. Frontmatter may also say what Git Sync's does: `layout`,
+ * `cover` (a URL, with `coverY`) and `vars` (the page's variables); other keys are ignored, as there.
+ */
+export function pageMetadata(
+  change: Record<string, unknown>,
+  frontmatter: Frontmatter,
+  path: string,
+): Metadata {
+  const where = `${path}.document.markdown frontmatter`;
+  return {
+    ...compact(updateFields(change, path)),
+    ...compact(updateFields(frontmatter, where)),
+    ...compact(gitSyncFields(frontmatter, where)),
+  };
+}
+
+function updateFields(source: Record<string, unknown>, path: string): Metadata {
+  const out: Metadata = {
+    title: source.title === undefined ? undefined : requireString(source.title, `${path}.title`),
+    slug: optionalString(source.slug, `${path}.slug`),
+    description: optionalString(source.description, `${path}.description`),
+  };
+  for (const field of REMOVABLE) {
+    const value = optionalString(source[field], `${path}.${field}`);
+    out[field] = value === '' ? null : value;
+  }
+  for (const field of FLAGS) out[field] = optionalBoolean(source[field], `${path}.${field}`);
+  return out;
+}
+
+function gitSyncFields(frontmatter: Frontmatter, path: string): Metadata {
+  const object = (field: string): JsonObject | undefined => {
+    const value = frontmatter[field];
+    if (value === undefined) return undefined;
+    if (!isRecord(value)) throw invalid(`${path}.${field}: must be a mapping`);
+    return value as JsonObject;
+  };
+  return { layout: object('layout'), variables: object('vars'), cover: cover(frontmatter, path) };
+}
+
+/** GitBook's page cover from Git Sync's `cover: <url>` and `coverY: <offset>`. */
+function cover(frontmatter: Frontmatter, path: string): JsonObject | undefined {
+  const { cover: url, coverY = 0 } = frontmatter;
+  if (url === undefined) return undefined;
+  if (typeof url !== 'string' || url === '') throw invalid(`${path}.cover: must be an image URL`);
+  if (typeof coverY !== 'number') throw invalid(`${path}.coverY: must be a number`);
+  return { ref: { kind: 'url', url }, yPos: coverY };
+}

@@ -1,0 +1,34 @@
+import { slug as githubSlug } from 'github-slugger';
+import { type ContentObject, slugKey } from '../tree/content';
+import { mapGet } from '../tree/merkle-map';
+import type { ObjectStore } from '../tree/objects';
+import { SLUG_MAX_LENGTH } from '../tree/page';
+
+/** Room left for a `-<n>` suffix that makes a derived slug unique. */
+const SUFFIX_ROOM = 8;
+
+/**
+ * A slug for a title: github-slugger's (lowercase, punctuation dropped, spaces to `-`), then narrowed to
+ * `[a-z0-9-]` so that paths stay plain ASCII (accents are dropped first, so `Café` gives `cafe`).
+ */
+export function slugify(title: string): string {
+  const ascii = githubSlug(title.normalize('NFKD').replace(/\p{M}/gu, ''))
+    .replace(/[^a-z0-9-]+/g, '-')
+    .replace(/-{2,}/g, '-')
+    .slice(0, SLUG_MAX_LENGTH - SUFFIX_ROOM)
+    .replace(/^-|-$/g, '');
+  return ascii === '' ? 'page' : ascii;
+}
+
+/** `slug`, or `slug-2`, `slug-3`… : the first one no page under `parent` holds. */
+export async function uniqueSlug(
+  store: ObjectStore,
+  content: ContentObject,
+  parent: string | null,
+  slug: string,
+): Promise<string> {
+  for (let n = 1; ; n++) {
+    const candidate = n === 1 ? slug : `${slug}-${n}`;
+    if ((await mapGet(store, content.slugs, slugKey(parent, candidate))) === undefined) return candidate;
+  }
+}

@@ -1,0 +1,303 @@
+import { fold } from '@app/platform/domain/decider';
+import { spec } from '@app/platform/domain/decider.testing';
+import {
+  editableChangeRequest,
+  type SpaceContentCommand,
+  type SpaceContentEvent,
+  spaceContentDecider,
+  spaceContentStream,
+} from './space-content.decider';
+
+const t0 = Date.parse('2026-01-01T00:00:00Z');
+const iso = (ms: number) => new Date(ms).toISOString();
+const head0 = { id: 'rev0', root: 'root0' };
+const given = spec(spaceContentDecider).given;
+
+const create = (id = 'cr1', head = head0): SpaceContentCommand => ({
+  type: 'CreateChangeRequest',
+  spaceId: 's1',
+  organization: 'o1',
+  changeRequestId: id,
+  subject: `Subject ${id}`,
+  head,
+  createdBy: 'u1',
+  at: t0,
+});
+
+const created = (id = 'cr1', number = 1, revisionInitial = head0): SpaceContentEvent => ({
+  type: 'ChangeRequestCreated',
+  data: {
+    spaceId: 's1',
+    changeRequestId: id,
+    organization: 'o1',
+    number,
+    subject: `Subject ${id}`,
+    status: 'open',
+    revisionInitial,
+    createdBy: 'u1',
+    createdAt: iso(t0),
+  },
+});
+
+const edited = (id: string, parent: string, revision: { id: string; root: string }): SpaceContentEvent => ({
+  type: 'ChangeRequestContentUpdated',
+  data: {
+    spaceId: 's1',
+    changeRequestId: id,
+    revision,
+    parent,
+    changes: [{ object: 'created_page', page: 'p1' }],
+    updatedAt: iso(t0),
+  },
+});
+
+const merged = (
+  id: string,
+  onto: string,
+  from: string,
+  revision: { id: string; root: string },
+): SpaceContentEvent => ({
+  type: 'ChangeRequestMerged',
+  data: {
+    spaceId: 's1',
+    changeRequestId: id,
+    revision,
+    parents: [onto, from],
+    previousStatus: 'open',
+    mergedBy: 'u1',
+    mergedAt: iso(t0),
+  },
+});
+
+const edit = (
+  overrides: Partial<Extract<SpaceContentCommand, { type: 'UpdateChangeRequestContent' }>> = {},
+) =>
+  ({
+    type: 'UpdateChangeRequestContent',
+    changeRequestId: 'cr1',
+    from: 'rev0',
+    revision: { id: 'rev1', root: 'root1' },
+    changes: [{ object: 'created_page', page: 'p1' }],
+    at: t0,
+    ...overrides,
+  }) as SpaceContentCommand;
+
+const merge = (overrides: Partial<Extract<SpaceContentCommand, { type: 'MergeChangeRequest' }>> = {}) =>
+  ({
+    type: 'MergeChangeRequest',
+    changeRequestId: 'cr1',
+    from: 'rev1',
+    onto: head0,
+    revision: { id: 'rev2', root: 'root1' },
+    mergedBy: 'u1',
+    at: t0,
+    ...overrides,
+  }) as SpaceContentCommand;
+
+describe('space content decider', () => {
+  it('numbers change requests in order, from the space revision the caller read', () => {
+    given([])
+      .when(create('cr1'))
+      .thenEmits([created('cr1', 1)]);
+    given([created('cr1', 1)])
+      .when(create('cr2'))
+      .thenEmits([created('cr2', 2)]);
+    expect(spaceContentStream('s1')).toBe('space-content-s1');
+  });
+
+  it('refuses a change request created twice, or from a revision that is no longer current', () => {
+    given([created('cr1')])
+      .when(create('cr1'))
+      .thenThrows('conflict', /already exists/);
+    given([created('cr1')])
+      .when(create('cr2', { id: 'old', root: 'r' }))
+      .thenThrows('conflict', /changed meanwhile/);
+  });
+
+  it('updates subject and status along the allowed moves only', () => {
+    const update = (changes: object) =>
+      ({ type: 'UpdateChangeRequest', changeRequestId: 'cr1', at: t0, ...changes }) as SpaceContentCommand;
+    given([created()])
+      .when(update({ subject: 'New', status: 'draft' }))
+      .thenEmits([
+        {
+          type: 'ChangeRequestUpdated',
+          data: {
+            spaceId: 's1',
+            changeRequestId: 'cr1',
+            changes: { subject: 'New', status: 'draft' },
+            previousStatus: 'open',
+            updatedAt: iso(t0),
+          },
+        },
+      ]);
+    given([created()])
+      .when(update({ subject: 'Subject cr1', status: 'open' }))
+      .thenNothing();
+    const archived: SpaceContentEvent = {
+      type: 'ChangeRequestUpdated',
+      data: {
+        spaceId: 's1',
+        changeRequestId: 'cr1',
+        changes: { status: 'archived' },
+        previousStatus: 'open',
+        updatedAt: iso(t0),
+      },
+    };
+    given([created(), archived])
+      .when(update({ status: 'open' }))
+      .thenEmits([
+        {
+          type: 'ChangeRequestUpdated',
+          data: {
+            spaceId: 's1',
+            changeRequestId: 'cr1',
+            changes: { status: 'open' },
+            previousStatus: 'archived',
+            updatedAt: iso(t0),
+          },
+        },
+      ]);
+    given([created()])
+      .when(update({ status: 'merged' }))
+      .thenThrows('invalid', /from open to merged/);
+  });
+
+  it('refuses any change of a merged change request', () => {
+    const history = [
+      created(),
+      edited('cr1', 'rev0', { id: 'rev1', root: 'root1' }),
+      merged('cr1', 'rev0', 'rev1', { id: 'rev2', root: 'root1' }),
+    ];
+    given(history)
+      .when({ type: 'UpdateChangeRequest', changeRequestId: 'cr1', subject: 'x', at: t0 })
+      .thenThrows('conflict', /merged/);
+    given(history)
+      .when(edit({ from: 'rev1' }))
+      .thenThrows('conflict', /merged/);
+    given(history)
+      .when(merge())
+      .thenThrows('conflict', /merged/);
+  });
+
+  it('records an edit computed on the current revision; an edit that changes nothing records nothing', () => {
+    given([created()])
+      .when(edit())
+      .thenEmits([edited('cr1', 'rev0', { id: 'rev1', root: 'root1' })]);
+    given([created()])
+      .when(edit({ revision: { id: 'rev1', root: 'root0' } }))
+      .thenNothing();
+    given([created()])
+      .when(edit({ from: 'other' }))
+      .thenThrows('conflict', /changed meanwhile/);
+  });
+
+  it('answers a stale If-Match with precondition_failed, and a current one goes through', () => {
+    given([created()])
+      .when(edit({ ifVersion: 3 }))
+      .thenThrows('precondition_failed', /version is 0/);
+    given([created()])
+      .when(edit({ ifVersion: 0 }))
+      .thenEmits([edited('cr1', 'rev0', { id: 'rev1', root: 'root1' })]);
+    const state = fold(spaceContentDecider, [
+      created(),
+      edited('cr1', 'rev0', { id: 'rev1', root: 'root1' }),
+    ]);
+    expect(() => editableChangeRequest(state, 'cr1', 0)).toThrow(/version is 1/);
+  });
+
+  it('refuses edits, updates and merges of an archived change request', () => {
+    const archived: SpaceContentEvent = {
+      type: 'ChangeRequestUpdated',
+      data: {
+        spaceId: 's1',
+        changeRequestId: 'cr1',
+        changes: { status: 'archived' },
+        previousStatus: 'open',
+        updatedAt: iso(t0),
+      },
+    };
+    given([created(), archived])
+      .when(edit())
+      .thenThrows('conflict', /archived/);
+    given([created(), archived])
+      .when(merge({ from: 'rev0' }))
+      .thenThrows('conflict', /archived/);
+  });
+
+  it('merges from the current space revision only, and moves it', () => {
+    const history = [created(), edited('cr1', 'rev0', { id: 'rev1', root: 'root1' })];
+    const state = given(history)
+      .when(merge())
+      .thenEmits([merged('cr1', 'rev0', 'rev1', { id: 'rev2', root: 'root1' })]);
+    expect(state.head).toEqual({ id: 'rev2', root: 'root1' });
+    expect(state.changeRequests.cr1).toBeUndefined();
+    given(history)
+      .when(merge({ onto: { id: 'stale', root: 'x' } }))
+      .thenThrows('conflict', /changed meanwhile/);
+    given(history)
+      .when(merge({ from: 'rev0' }))
+      .thenThrows('conflict', /changed meanwhile/);
+  });
+
+  it('rebases onto the space revision: a new revision, or only a new base when nothing comes in', () => {
+    const other = [
+      created('cr2', 2),
+      edited('cr2', 'rev0', { id: 'r2', root: 'root2' }),
+      merged('cr2', 'rev0', 'r2', { id: 'rev3', root: 'root2' }),
+    ];
+    const history = [created(), edited('cr1', 'rev0', { id: 'rev1', root: 'root1' }), ...other];
+    const onto = { id: 'rev3', root: 'root2' };
+    const rebase = (revision: { id: string; root: string } | null) =>
+      ({
+        type: 'RebaseChangeRequest',
+        changeRequestId: 'cr1',
+        from: 'rev1',
+        onto,
+        revision,
+        at: t0,
+      }) as SpaceContentCommand;
+    const state = given(history)
+      .when(rebase({ id: 'rev4', root: 'root12' }))
+      .thenEmits([
+        {
+          type: 'ChangeRequestRebased',
+          data: {
+            spaceId: 's1',
+            changeRequestId: 'cr1',
+            revision: { id: 'rev4', root: 'root12' },
+            parents: ['rev1', 'rev3'],
+            mergedAncestor: onto,
+            updatedAt: iso(t0),
+          },
+        },
+      ]);
+    expect(state.changeRequests.cr1.base).toEqual(onto);
+    given(history)
+      .when(rebase(null))
+      .thenEmits([
+        {
+          type: 'ChangeRequestRebased',
+          data: {
+            spaceId: 's1',
+            changeRequestId: 'cr1',
+            revision: { id: 'rev1', root: 'root1' },
+            parents: ['rev1'],
+            mergedAncestor: onto,
+            updatedAt: iso(t0),
+          },
+        },
+      ]);
+    // Already based on the space's revision: nothing to do.
+    given([created(), edited('cr1', 'rev0', { id: 'rev1', root: 'root1' })])
+      .when({
+        type: 'RebaseChangeRequest',
+        changeRequestId: 'cr1',
+        from: 'rev1',
+        onto: head0,
+        revision: null,
+        at: t0,
+      })
+      .thenNothing();
+  });
+});

@@ -1,0 +1,366 @@
+import { conflict, type Decider, invalid, notFound, preconditionFailed } from '@app/platform/domain/decider';
+import type { PageOutcome } from './changes';
+import type { Hash } from './tree/hash';
+
+/**
+ * A space's content and its change requests, as one aggregate (stream `space-content-<spaceId>`): the
+ * space's current revision, the numbering of change requests, and each change request's revision and
+ * base. A merge moves the current revision only from the revision it was computed on, and numbers are
+ * handed out in order, because both are decided on this one stream.
+ *
+ * Content itself is computed outside (merges and edits read stored objects); commands carry the result,
+ * and the decider checks it was computed on the state it is applied to.
+ */
+
+export type ChangeRequestStatus = 'draft' | 'open' | 'archived' | 'merged';
+/** The statuses a change request may be given by an update; `merged` comes only from a merge. */
+export type SettableStatus = Exclude<ChangeRequestStatus, 'merged'>;
+
+/** A revision: its id and the root of its content (a hash of the content tree). */
+export interface RevisionRef {
+  id: string;
+  root: Hash;
+}
+
+export type { PageOutcome };
+
+export interface ChangeRequestFacts {
+  id: string;
+  number: number;
+  status: SettableStatus;
+  subject: string;
+  revision: RevisionRef;
+  /** What the change request's content is based on: its initial revision, or the last one it was updated from. */
+  base: RevisionRef;
+  /** Counts the change request's changes: its ETag, which `If-Match` pins. */
+  version: number;
+}
+
+export interface SpaceContentState {
+  spaceId: string | null;
+  /** The space's current revision; null until the first event (then the space's initial revision). */
+  head: RevisionRef | null;
+  lastNumber: number;
+  /** Change requests not merged. A merged one leaves the state, since nothing may change it again. */
+  changeRequests: Readonly<Record<string, ChangeRequestFacts>>;
+}
+
+interface Of {
+  spaceId: string;
+  changeRequestId: string;
+}
+
+export type SpaceContentEvent =
+  | {
+      type: 'ChangeRequestCreated';
+      data: Of & {
+        organization: string;
+        number: number;
+        subject: string;
+        status: SettableStatus;
+        revisionInitial: RevisionRef;
+        createdBy: string | null;
+        createdAt: string;
+      };
+    }
+  | {
+      type: 'ChangeRequestUpdated';
+      data: Of & {
+        changes: { subject?: string; status?: SettableStatus };
+        previousStatus: SettableStatus;
+        updatedAt: string;
+      };
+    }
+  | {
+      type: 'ChangeRequestContentUpdated';
+      data: Of & { revision: RevisionRef; parent: string; changes: PageOutcome[]; updatedAt: string };
+    }
+  | {
+      type: 'ChangeRequestRebased';
+      data: Of & { revision: RevisionRef; parents: string[]; mergedAncestor: RevisionRef; updatedAt: string };
+    }
+  | {
+      type: 'ChangeRequestMerged';
+      data: Of & {
+        revision: RevisionRef;
+        parents: string[];
+        previousStatus: SettableStatus;
+        mergedBy: string | null;
+        mergedAt: string;
+      };
+    };
+
+/** Where a command's content was computed: the change request's version and revision, and the space's. */
+interface Computed {
+  changeRequestId: string;
+  /** `If-Match`: the version the caller last saw; a different current one is a 412. */
+  ifVersion?: number;
+  /** The change request revision the content was computed from. */
+  from: string;
+  at: number;
+}
+
+export type SpaceContentCommand =
+  | {
+      type: 'CreateChangeRequest';
+      spaceId: string;
+      organization: string;
+      changeRequestId: string;
+      subject: string;
+      /** The space's current revision as the caller read it; it must still be current. */
+      head: RevisionRef;
+      createdBy: string | null;
+      at: number;
+    }
+  | {
+      type: 'UpdateChangeRequest';
+      changeRequestId: string;
+      subject?: string;
+      status?: SettableStatus;
+      ifVersion?: number;
+      at: number;
+    }
+  | ({ type: 'UpdateChangeRequestContent'; revision: RevisionRef; changes: PageOutcome[] } & Computed)
+  | ({
+      type: 'RebaseChangeRequest';
+      /** The space revision merged in; `revision` null when the change request already holds it all. */
+      onto: RevisionRef;
+      revision: RevisionRef | null;
+    } & Computed)
+  | ({
+      type: 'MergeChangeRequest';
+      onto: RevisionRef;
+      /** The new space revision. */
+      revision: RevisionRef;
+      mergedBy: string | null;
+    } & Computed);
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/** Moves an update may make. A merged change request never changes again (it has left the state). */
+const STATUS_MOVES: Record<SettableStatus, readonly SettableStatus[]> = {
+  draft: ['open', 'archived'],
+  open: ['draft', 'archived'],
+  archived: ['open', 'draft'],
+};
+
+function changeRequest(state: SpaceContentState, id: string): ChangeRequestFacts {
+  const found = state.changeRequests[id];
+  // The service resolves ids from the views first, so an id missing here was created and since merged.
+  if (!found) throw conflict('Change request is merged and can no longer change');
+  return found;
+}
+
+function pinned(cr: ChangeRequestFacts, ifVersion: number | undefined): void {
+  if (ifVersion !== undefined && ifVersion !== cr.version) {
+    throw preconditionFailed(`change request version is ${cr.version}, If-Match asked for ${ifVersion}`);
+  }
+}
+
+/**
+ * A change request whose content may change (not merged, not archived, at the version pinned): what a
+ * caller checks before computing new content, so that nothing is computed, or stored, for a refusal.
+ */
+export function editableChangeRequest(
+  state: SpaceContentState,
+  id: string,
+  ifVersion: number | undefined,
+): ChangeRequestFacts {
+  const cr = changeRequest(state, id);
+  pinned(cr, ifVersion);
+  if (cr.status === 'archived') throw conflict('Change request is archived; reopen it first');
+  return cr;
+}
+
+/** As `editableChangeRequest`, and the command was computed on the change request's current revision. */
+function editable(state: SpaceContentState, command: Computed): ChangeRequestFacts {
+  const cr = editableChangeRequest(state, command.changeRequestId, command.ifVersion);
+  if (cr.revision.id !== command.from) throw conflict('Change request changed meanwhile; try again');
+  return cr;
+}
+
+function headIs(state: SpaceContentState, onto: RevisionRef): void {
+  if (state.head !== null && state.head.id !== onto.id)
+    throw conflict('The space content changed meanwhile; try again');
+}
+
+const withChangeRequest = (state: SpaceContentState, cr: ChangeRequestFacts): SpaceContentState => ({
+  ...state,
+  changeRequests: { ...state.changeRequests, [cr.id]: cr },
+});
+
+export const spaceContentDecider: Decider<SpaceContentCommand, SpaceContentEvent, SpaceContentState> = {
+  initialState: { spaceId: null, head: null, lastNumber: 0, changeRequests: {} },
+
+  decide(command, state) {
+    switch (command.type) {
+      case 'CreateChangeRequest': {
+        if (state.changeRequests[command.changeRequestId]) throw conflict('Change request already exists');
+        headIs(state, command.head);
+        return [
+          {
+            type: 'ChangeRequestCreated',
+            data: {
+              spaceId: command.spaceId,
+              changeRequestId: command.changeRequestId,
+              organization: command.organization,
+              number: state.lastNumber + 1,
+              subject: command.subject,
+              status: 'open',
+              revisionInitial: state.head ?? command.head,
+              createdBy: command.createdBy,
+              createdAt: iso(command.at),
+            },
+          },
+        ];
+      }
+      case 'UpdateChangeRequest': {
+        const cr = changeRequest(state, command.changeRequestId);
+        pinned(cr, command.ifVersion);
+        const changes: { subject?: string; status?: SettableStatus } = {};
+        if (command.subject !== undefined && command.subject !== cr.subject)
+          changes.subject = command.subject;
+        if (command.status !== undefined && command.status !== cr.status) {
+          if (!STATUS_MOVES[cr.status].includes(command.status))
+            throw invalid(`status: a change request cannot go from ${cr.status} to ${command.status}`);
+          changes.status = command.status;
+        }
+        if (Object.keys(changes).length === 0) return [];
+        return [
+          {
+            type: 'ChangeRequestUpdated',
+            data: {
+              spaceId: spaceOf(state, cr),
+              changeRequestId: cr.id,
+              changes,
+              previousStatus: cr.status,
+              updatedAt: iso(command.at),
+            },
+          },
+        ];
+      }
+      case 'UpdateChangeRequestContent': {
+        const cr = editable(state, command);
+        if (command.revision.root === cr.revision.root) return [];
+        return [
+          {
+            type: 'ChangeRequestContentUpdated',
+            data: {
+              spaceId: spaceOf(state, cr),
+              changeRequestId: cr.id,
+              revision: command.revision,
+              parent: cr.revision.id,
+              changes: command.changes,
+              updatedAt: iso(command.at),
+            },
+          },
+        ];
+      }
+      case 'RebaseChangeRequest': {
+        const cr = editable(state, command);
+        headIs(state, command.onto);
+        if (cr.base.id === command.onto.id) return [];
+        return [
+          {
+            type: 'ChangeRequestRebased',
+            data: {
+              spaceId: spaceOf(state, cr),
+              changeRequestId: cr.id,
+              // Already holding everything of the space: only the base moves.
+              revision: command.revision ?? cr.revision,
+              parents: command.revision ? [cr.revision.id, command.onto.id] : [cr.revision.id],
+              mergedAncestor: command.onto,
+              updatedAt: iso(command.at),
+            },
+          },
+        ];
+      }
+      case 'MergeChangeRequest': {
+        const cr = editable(state, command);
+        headIs(state, command.onto);
+        return [
+          {
+            type: 'ChangeRequestMerged',
+            data: {
+              spaceId: spaceOf(state, cr),
+              changeRequestId: cr.id,
+              revision: command.revision,
+              parents: [command.onto.id, cr.revision.id],
+              previousStatus: cr.status,
+              mergedBy: command.mergedBy,
+              mergedAt: iso(command.at),
+            },
+          },
+        ];
+      }
+      default: {
+        const unknown: never = command;
+        throw invalid(`unknown command ${(unknown as { type: string }).type}`);
+      }
+    }
+  },
+
+  evolve(state, event) {
+    switch (event.type) {
+      case 'ChangeRequestCreated': {
+        const d = event.data;
+        return withChangeRequest(
+          {
+            ...state,
+            head: state.head ?? d.revisionInitial,
+            lastNumber: Math.max(state.lastNumber, d.number),
+            spaceId: d.spaceId,
+          },
+          {
+            id: d.changeRequestId,
+            number: d.number,
+            status: d.status,
+            subject: d.subject,
+            revision: d.revisionInitial,
+            base: d.revisionInitial,
+            version: 0,
+          },
+        );
+      }
+      case 'ChangeRequestUpdated':
+        return evolveChangeRequest(state, event.data.changeRequestId, (cr) => ({
+          ...cr,
+          ...event.data.changes,
+        }));
+      case 'ChangeRequestContentUpdated':
+        return evolveChangeRequest(state, event.data.changeRequestId, (cr) => ({
+          ...cr,
+          revision: event.data.revision,
+        }));
+      case 'ChangeRequestRebased':
+        return evolveChangeRequest(state, event.data.changeRequestId, (cr) => ({
+          ...cr,
+          revision: event.data.revision,
+          base: event.data.mergedAncestor,
+        }));
+      case 'ChangeRequestMerged': {
+        const { [event.data.changeRequestId]: _merged, ...rest } = state.changeRequests;
+        return { ...state, head: event.data.revision, changeRequests: rest };
+      }
+      default:
+        return state;
+    }
+  },
+};
+
+function evolveChangeRequest(
+  state: SpaceContentState,
+  id: string,
+  change: (cr: ChangeRequestFacts) => ChangeRequestFacts,
+): SpaceContentState {
+  const cr = state.changeRequests[id];
+  return cr ? withChangeRequest(state, { ...change(cr), version: cr.version + 1 }) : state;
+}
+
+/** The space of the stream, which its first event recorded. */
+function spaceOf(state: SpaceContentState, cr: ChangeRequestFacts): string {
+  if (!state.spaceId) throw notFound(`change request ${cr.id} has no space`);
+  return state.spaceId;
+}
+
+export const spaceContentStream = (spaceId: string) => `space-content-${spaceId}`;

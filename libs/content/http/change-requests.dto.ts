@@ -1,0 +1,281 @@
+import { ID_PATTERN } from '@app/platform/domain/ids';
+import { BooleanQuery, Emoji, Text } from '@app/platform/http/fields';
+import { ListQueryDto } from '@app/platform/http/pagination';
+import { IsAbsentOr } from '@app/platform/http/validation';
+import { Transform, Type } from 'class-transformer';
+import {
+  ArrayMaxSize,
+  ArrayMinSize,
+  IsArray,
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsObject,
+  IsString,
+  Matches,
+  MaxLength,
+  Min,
+  ValidateIf,
+  ValidateNested,
+} from 'class-validator';
+import type { ContentChangeInput } from '../domain/changes';
+import type { ChangeRequestStatus, SettableStatus } from '../domain/space-content.decider';
+import type {
+  OrganizationChangeRequestsQuery,
+  SpaceChangeRequestsQuery,
+} from '../read/change-requests.queries';
+import type {
+  CreateChangeRequestInput,
+  UpdateChangeRequestInput,
+  UpdateContentInput,
+} from '../write/change-request.commands';
+
+const STATUSES: ChangeRequestStatus[] = ['draft', 'open', 'archived', 'merged'];
+const SETTABLE: SettableStatus[] = ['draft', 'open', 'archived'];
+const OPERATIONS = ['insert_page', 'update_page', 'delete_page', 'revert_page', 'insert_files'];
+const EVALUATED = ['true', 'false', 'deterministic-only'];
+/** GitBook's limit on one batch of content changes. */
+export const MAX_CONTENT_CHANGES = 50;
+
+export class CreateChangeRequestDto implements CreateChangeRequestInput {
+  @IsAbsentOr()
+  @Text(100)
+  subject?: string;
+}
+
+export class UpdateChangeRequestDto implements UpdateChangeRequestInput {
+  @IsAbsentOr()
+  @Text(100)
+  subject?: string;
+
+  @IsAbsentOr()
+  @IsIn(SETTABLE)
+  status?: SettableStatus;
+}
+
+const userId = () => Matches(ID_PATTERN, { message: '$property must be a user id' });
+
+export class SpaceChangeRequestsQueryDto extends ListQueryDto implements SpaceChangeRequestsQuery {
+  @IsAbsentOr()
+  @IsIn(STATUSES)
+  status?: ChangeRequestStatus;
+
+  @IsAbsentOr()
+  @IsString()
+  @userId()
+  contributor?: string;
+
+  @IsAbsentOr()
+  @IsString()
+  @userId()
+  creator?: string;
+}
+
+export class OrganizationChangeRequestsQueryDto
+  extends ListQueryDto
+  implements OrganizationChangeRequestsQuery
+{
+  /** `status=open&status=draft`, or one value. */
+  @IsAbsentOr()
+  @Transform(({ value }) => (typeof value === 'string' ? [value] : value))
+  @IsArray()
+  @ArrayMaxSize(STATUSES.length)
+  @IsIn(STATUSES, { each: true })
+  status?: ChangeRequestStatus[];
+
+  @IsAbsentOr()
+  @IsString()
+  @Matches(ID_PATTERN, { message: 'space must be a space id' })
+  space?: string;
+
+  @IsAbsentOr()
+  @IsString()
+  @userId()
+  creator?: string;
+}
+
+/** A file of `insert_files`: a URL to fetch or inline bytes; the change's rules check which. */
+export class ContentFileDto {
+  @IsString()
+  @MaxLength(256)
+  name: string;
+
+  @IsAbsentOr()
+  @Text(256)
+  ref?: string;
+
+  @IsAbsentOr()
+  @Text(255)
+  contentType?: string;
+
+  @IsAbsentOr()
+  @IsString()
+  @MaxLength(2048)
+  url?: string;
+
+  /** At most 1 MiB of bytes, as base64. */
+  @IsAbsentOr()
+  @IsString()
+  @MaxLength(1_398_104)
+  base64?: string;
+}
+
+/**
+ * One change of a batch: the fields of every operation, each checked for its type here; which ones
+ * an operation needs is checked when the batch is applied, naming the change by its index.
+ */
+export class ContentChangeDto {
+  @IsIn(OPERATIONS)
+  operation: ContentChangeInput['operation'];
+
+  @IsAbsentOr()
+  @IsString()
+  @Matches(ID_PATTERN, { message: '$property must be a page id' })
+  page?: string;
+
+  @IsAbsentOr()
+  @Text(255)
+  title?: string;
+
+  @IsAbsentOr()
+  @Text(100)
+  slug?: string;
+
+  @IsAbsentOr()
+  @ValidateIf((_o, v) => v !== '')
+  @Emoji()
+  emoji?: string;
+
+  @IsAbsentOr()
+  @Text(50)
+  icon?: string;
+
+  @IsAbsentOr()
+  @Text(1000, { lines: true })
+  description?: string;
+
+  @IsAbsentOr()
+  @IsBoolean()
+  hidden?: boolean;
+
+  @IsAbsentOr()
+  @IsBoolean()
+  noIndex?: boolean;
+
+  @IsAbsentOr()
+  @IsBoolean()
+  noRobotsIndex?: boolean;
+
+  @IsAbsentOr()
+  @Text(1000)
+  condition?: string;
+
+  /** `{markdown}`, `{document}` or `{}`; its content is checked as it is converted. */
+  @IsAbsentOr()
+  @IsObject()
+  document?: Record<string, unknown>;
+
+  /** A parent page id; null moves an updated page to the top. */
+  @ValidateIf((_o, v) => v !== undefined && v !== null)
+  @IsString()
+  @Matches(ID_PATTERN, { message: 'into must be a page id or null' })
+  into?: string | null;
+
+  @IsAbsentOr()
+  @IsInt()
+  @Min(0)
+  at?: number;
+
+  @IsAbsentOr()
+  @Text(256)
+  ref?: string;
+
+  @IsAbsentOr()
+  @IsString()
+  @Matches(ID_PATTERN, { message: 'revision must be a revision id' })
+  revision?: string;
+
+  @IsAbsentOr()
+  @IsArray()
+  @ArrayMaxSize(1000)
+  @IsString({ each: true })
+  block?: string[];
+
+  @IsAbsentOr()
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(20)
+  @ValidateNested({ each: true })
+  @Type(() => ContentFileDto)
+  files?: ContentFileDto[];
+}
+
+export class UpdateContentDto implements UpdateContentInput {
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(MAX_CONTENT_CHANGES)
+  @ValidateNested({ each: true })
+  @Type(() => ContentChangeDto)
+  changes: ContentChangeInput[];
+}
+
+export class UpdateContentQueryDto {
+  /** `true` (GitBook's default) answers the change request; `false` adds the pages and files changed. */
+  @BooleanQuery()
+  compat?: boolean;
+}
+
+/** `metadata` and `computed` of every content read: accepted; there is no git metadata or computed content to leave out. */
+export class ContentQueryDto {
+  @BooleanQuery()
+  metadata?: boolean;
+
+  @BooleanQuery()
+  computed?: boolean;
+}
+
+export class ContentListQueryDto extends ListQueryDto {
+  @BooleanQuery()
+  metadata?: boolean;
+
+  @BooleanQuery()
+  computed?: boolean;
+}
+
+export class PageQueryDto extends ContentQueryDto {
+  @IsAbsentOr()
+  @IsIn(['document', 'markdown'])
+  format?: 'document' | 'markdown';
+
+  /** Accepted: documents hold no expressions to evaluate yet. */
+  @IsAbsentOr()
+  @IsIn(EVALUATED)
+  evaluated?: string;
+
+  @BooleanQuery()
+  dereferenced?: boolean;
+
+  @IsAbsentOr()
+  @IsIn(['relative', 'stable'])
+  'format.markdown.refs'?: string;
+
+  @BooleanQuery()
+  cachedMetadata?: boolean;
+}
+
+export class ChangesQueryDto extends ContentQueryDto {
+  @IsAbsentOr()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  limit?: number;
+}
+
+export class PageDocumentQueryDto {
+  @IsAbsentOr()
+  @IsIn(EVALUATED)
+  evaluated?: string;
+
+  @BooleanQuery()
+  dereferenced?: boolean;
+}

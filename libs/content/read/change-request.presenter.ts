@@ -1,0 +1,74 @@
+import { USERS } from '@app/identity/read/identity.projection';
+import { presentUser } from '@app/identity/read/user.presenter';
+import { Urls } from '@app/platform/http/urls';
+import { READ_STORE, type ReadStore } from '@app/platform/readstore/read-store.port';
+import { Inject, Injectable } from '@nestjs/common';
+import type { PageOutcome } from '../domain/space-content.decider';
+import type { FileObject } from '../domain/tree/content';
+import type { ChangeRequestDoc } from './change-request.projection';
+import { presentFile } from './revision.presenter';
+
+/** GitBook's `ChangeRequest`. `outdated` compares its base with the space's current revision. */
+@Injectable()
+export class ChangeRequestPresenter {
+  constructor(
+    private readonly urls: Urls,
+    @Inject(READ_STORE) private readonly views: ReadStore,
+  ) {}
+
+  private async user(id: string) {
+    return presentUser(this.urls, id, await this.views.get(USERS, id));
+  }
+
+  async present(doc: ChangeRequestDoc, spaceRevision: string) {
+    const createdBy = doc.createdBy ?? 'system';
+    return {
+      object: 'change-request' as const,
+      id: doc.id,
+      number: doc.number,
+      status: doc.status,
+      subject: doc.subject,
+      createdBy: await this.user(createdBy),
+      createdAt: doc.createdAt,
+      updatedAt: doc.updatedAt,
+      ...(doc.mergedBy ? { mergedBy: await this.user(doc.mergedBy) } : {}),
+      ...(doc.mergedAt ? { mergedAt: doc.mergedAt } : {}),
+      space: doc.space,
+      revision: doc.revision,
+      revisionInitial: doc.revisionInitial,
+      ...(doc.revisionMergedAncestor ? { revisionMergedAncestor: doc.revisionMergedAncestor } : {}),
+      ...(doc.revisionMerged ? { revisionMerged: doc.revisionMerged } : {}),
+      comments: doc.comments,
+      outdated: doc.status !== 'merged' && doc.base !== spaceRevision,
+      urls: {
+        location: this.urls.api(`/spaces/${doc.space}/change-requests/${doc.id}`),
+        app: this.urls.app(`/o/${doc.organization}/s/${doc.space}/~/changes/${doc.number}`),
+      },
+    };
+  }
+}
+
+/** What a batch of content changes did, as GitBook answers it with `compat=false`. */
+export function presentContentUpdate(
+  urls: Urls,
+  spaceId: string,
+  written: { changeRequestId: string; outcomes: PageOutcome[]; insertedFiles: FileObject[] },
+) {
+  const pageRef = (id: string) => ({
+    object: 'page' as const,
+    id,
+    urls: {
+      location: urls.api(`/spaces/${spaceId}/change-requests/${written.changeRequestId}/content/page/${id}`),
+    },
+  });
+  return {
+    changes: written.outcomes.map((o) =>
+      o.object === 'deleted_page'
+        ? o
+        : o.object === 'created_page'
+          ? { object: o.object, ...(o.ref ? { ref: o.ref } : {}), page: pageRef(o.page) }
+          : { object: o.object, page: pageRef(o.page) },
+    ),
+    insertedFiles: written.insertedFiles.map(presentFile),
+  };
+}

@@ -1,0 +1,323 @@
+import type { Viewer } from '@app/platform/auth/access';
+import { conflict, invalid, notFound } from '@app/platform/domain/decider';
+import { newId } from '@app/platform/domain/ids';
+import { READ_STORE, type ReadStore } from '@app/platform/readstore/read-store.port';
+import { arg, Remote } from '@app/platform/rpc/remote-method';
+import { apiContext, type CommandContext, type WriteResult } from '@app/platform/write/command-context';
+import { type CommandOf, CommandRunner } from '@app/platform/write/command-runner';
+import { SPACES } from '@app/spaces/read/space.projection';
+import { Inject, Injectable } from '@nestjs/common';
+import { CommandBus, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { applyContentChanges, type ContentChangeInput } from '../domain/changes';
+import { contentObjectsDecider, contentObjectsStream } from '../domain/content-objects.decider';
+import { mergeRevisions } from '../domain/merge/merge';
+import {
+  type ChangeRequestFacts,
+  editableChangeRequest,
+  type RevisionRef,
+  type SettableStatus,
+  type SpaceContentCommand,
+  type SpaceContentState,
+  spaceContentDecider,
+  spaceContentStream,
+} from '../domain/space-content.decider';
+import { ContentEditor } from '../domain/tree/editor';
+import type { Hash } from '../domain/tree/hash';
+import { findChangeRequest } from '../read/change-requests.queries';
+import { ContentObjects, EMPTY_ROOT, serializeObjects } from '../read/content-objects';
+import { REVISIONS } from '../read/revision.projection';
+
+export interface CreateChangeRequestInput {
+  subject?: string;
+}
+
+export interface UpdateChangeRequestInput {
+  subject?: string;
+  status?: SettableStatus;
+}
+
+export interface UpdateContentInput {
+  changes: ContentChangeInput[];
+}
+
+/** What a merge or an update answers, as GitBook does: a conflict is a 200 that changed nothing. */
+export interface MergeOutcome {
+  /** Where the write landed; 0 when nothing was written (conflicts). */
+  position: number;
+  revision: string;
+  result: 'merge' | 'update' | 'conflicts';
+}
+
+/** The message for the space content aggregate, whose commands may be computed on its state. */
+export class RunSpaceContentCommand {
+  constructor(
+    readonly spaceId: string,
+    readonly command: CommandOf<SpaceContentCommand, SpaceContentState>,
+    readonly ctx: CommandContext,
+  ) {}
+}
+
+@CommandHandler(RunSpaceContentCommand)
+export class SpaceContentCommandHandler implements ICommandHandler<RunSpaceContentCommand, WriteResult> {
+  constructor(private readonly runner: CommandRunner) {}
+
+  execute({ spaceId, command, ctx }: RunSpaceContentCommand) {
+    return this.runner.run(spaceContentDecider, spaceContentStream(spaceId), command, ctx);
+  }
+}
+
+/** A merge or update that met conflicts: the prepared command is abandoned and nothing is written. */
+class MergeConflicts extends Error {
+  constructor(readonly revision: string) {
+    super('conflicts');
+  }
+}
+
+/**
+ * Change requests: create, update, edit content, update from the space, merge. Content is computed
+ * from stored objects on the state each attempt decides on (see `CommandOf`); its new objects are
+ * appended to the space's object stream first, so that the change naming them never lands without them.
+ */
+@Injectable()
+export class ChangeRequestService {
+  constructor(
+    private readonly bus: CommandBus,
+    private readonly runner: CommandRunner,
+    private readonly objects: ContentObjects,
+    @Inject(READ_STORE) private readonly views: ReadStore,
+  ) {}
+
+  private run(
+    spaceId: string,
+    command: CommandOf<SpaceContentCommand, SpaceContentState>,
+    ctx: CommandContext,
+  ) {
+    return this.bus.execute<RunSpaceContentCommand, WriteResult>(
+      new RunSpaceContentCommand(spaceId, command, ctx),
+    );
+  }
+
+  /** The space, which must be live for its content to change. */
+  private async space(spaceId: string) {
+    const space = await this.views.get(SPACES, spaceId);
+    if (!space) throw notFound('Space not found');
+    if (space.deleted) throw conflict('Space is deleted; restore it first');
+    return space;
+  }
+
+  /** The space's current revision: the stream's, or before any change request the space's first. */
+  private async head(spaceId: string, state: SpaceContentState): Promise<RevisionRef> {
+    if (state.head) return state.head;
+    const space = await this.space(spaceId);
+    return { id: space.revision, root: EMPTY_ROOT };
+  }
+
+  /** Appends a change's new objects to the space's object stream, and keeps them for the next change. */
+  private async store(spaceId: string, created: ReadonlyMap<Hash, unknown>, ctx: CommandContext) {
+    if (created.size === 0) return;
+    const objects = serializeObjects(created);
+    await this.runner.run(
+      contentObjectsDecider,
+      contentObjectsStream(spaceId),
+      { type: 'StoreContentObjects', spaceId, objects },
+      ctx,
+    );
+    this.objects.remember(created);
+  }
+
+  @Remote(arg.id('spaceId'), arg.object<CreateChangeRequestInput>('body'), arg.viewer())
+  async create(spaceId: string, body: CreateChangeRequestInput, viewer: Viewer) {
+    const space = await this.space(spaceId);
+    const changeRequestId = newId();
+    const result = await this.run(
+      spaceId,
+      async (state) => ({
+        type: 'CreateChangeRequest',
+        spaceId,
+        organization: space.organization,
+        changeRequestId,
+        subject: body.subject ?? '',
+        head: await this.head(spaceId, state),
+        createdBy: viewer.userId,
+        at: this.runner.now(),
+      }),
+      apiContext(viewer),
+    );
+    return { ...result, changeRequestId };
+  }
+
+  @Remote(
+    arg.id('spaceId'),
+    arg.id('changeRequestId'),
+    arg.object<UpdateChangeRequestInput>('body'),
+    arg.viewer(),
+    arg.optional(arg.int('ifMatch')),
+  )
+  async update(
+    spaceId: string,
+    ref: string,
+    body: UpdateChangeRequestInput,
+    viewer: Viewer,
+    ifMatch?: number,
+  ) {
+    const cr = await findChangeRequest(this.views, spaceId, ref);
+    if (cr.status === 'merged') throw conflict('Change request is merged and can no longer change');
+    const result = await this.run(
+      spaceId,
+      {
+        type: 'UpdateChangeRequest',
+        changeRequestId: cr.id,
+        ...body,
+        ifVersion: ifMatch,
+        at: this.runner.now(),
+      },
+      apiContext(viewer),
+    );
+    return { ...result, changeRequestId: cr.id };
+  }
+
+  /** A batch of content changes, all applied in one new revision or none (a refused one throws). */
+  @Remote(
+    arg.id('spaceId'),
+    arg.id('changeRequestId'),
+    arg.object<UpdateContentInput>('body'),
+    arg.viewer(),
+    arg.optional(arg.int('ifMatch')),
+  )
+  async updateContent(
+    spaceId: string,
+    ref: string,
+    body: UpdateContentInput,
+    viewer: Viewer,
+    ifMatch?: number,
+  ) {
+    await this.space(spaceId);
+    const { id } = await findChangeRequest(this.views, spaceId, ref);
+    const ctx = apiContext(viewer);
+    let applied: Awaited<ReturnType<typeof applyContentChanges>> | undefined;
+    const result = await this.run(
+      spaceId,
+      async (state) => {
+        const cr = editableChangeRequest(state, id, ifMatch);
+        const editor = await ContentEditor.open(this.objects, cr.revision.root);
+        const at = this.runner.now();
+        applied = await applyContentChanges(editor, body.changes, {
+          newId,
+          at: new Date(at).toISOString(),
+          baseRoot: cr.base.root,
+          store: this.objects,
+          revisionRoot: (revision) => this.revisionRoot(spaceId, revision),
+        });
+        if (applied.insertedFiles.some((file) => file.bytes !== undefined)) {
+          // No blob storage serves uploaded bytes yet; refusing beats storing a file nobody can download.
+          throw invalid('files: upload a file by its url; inline base64 bytes are not stored yet');
+        }
+        const commit = editor.commit();
+        await this.store(spaceId, commit.created, ctx);
+        return {
+          type: 'UpdateChangeRequestContent',
+          changeRequestId: id,
+          ifVersion: ifMatch,
+          from: cr.revision.id,
+          revision: { id: newId(), root: commit.root },
+          changes: applied.outcomes,
+          at,
+        };
+      },
+      ctx,
+    );
+    return {
+      ...result,
+      changeRequestId: id,
+      outcomes: applied?.outcomes ?? [],
+      insertedFiles: applied?.insertedFiles ?? [],
+    };
+  }
+
+  /** Merges the change request into the space (GitBook's `merge`): a conflict changes nothing. */
+  @Remote(arg.id('spaceId'), arg.id('changeRequestId'), arg.viewer())
+  async merge(spaceId: string, ref: string, viewer: Viewer): Promise<MergeOutcome> {
+    await this.space(spaceId);
+    const { id } = await findChangeRequest(this.views, spaceId, ref);
+    const ctx = apiContext(viewer);
+    let revision = '';
+    return this.outcome('merge', async () => {
+      const { position } = await this.run(
+        spaceId,
+        async (state) => {
+          const cr = editableChangeRequest(state, id, undefined);
+          const onto = await this.head(spaceId, state);
+          const root = await this.mergedRoot(spaceId, cr, onto, ctx);
+          revision = newId();
+          return {
+            type: 'MergeChangeRequest',
+            changeRequestId: id,
+            from: cr.revision.id,
+            onto,
+            revision: { id: revision, root },
+            mergedBy: viewer.userId,
+            at: this.runner.now(),
+          };
+        },
+        ctx,
+      );
+      return { position, revision };
+    });
+  }
+
+  /** Brings the space's latest content into the change request (GitBook's `update`). */
+  @Remote(arg.id('spaceId'), arg.id('changeRequestId'), arg.viewer())
+  async rebase(spaceId: string, ref: string, viewer: Viewer): Promise<MergeOutcome> {
+    await this.space(spaceId);
+    const { id } = await findChangeRequest(this.views, spaceId, ref);
+    const ctx = apiContext(viewer);
+    let revision = '';
+    return this.outcome('update', async () => {
+      const { position } = await this.run(
+        spaceId,
+        async (state) => {
+          const cr = editableChangeRequest(state, id, undefined);
+          const onto = await this.head(spaceId, state);
+          const root = await this.mergedRoot(spaceId, cr, onto, ctx);
+          const moved = root !== cr.revision.root;
+          revision = moved ? newId() : cr.revision.id;
+          return {
+            type: 'RebaseChangeRequest',
+            changeRequestId: id,
+            from: cr.revision.id,
+            onto,
+            revision: moved ? { id: revision, root } : null,
+            at: this.runner.now(),
+          };
+        },
+        ctx,
+      );
+      return { position, revision };
+    });
+  }
+
+  private async outcome(
+    result: 'merge' | 'update',
+    write: () => Promise<{ position: number; revision: string }>,
+  ): Promise<MergeOutcome> {
+    try {
+      return { ...(await write()), result };
+    } catch (error) {
+      if (!(error instanceof MergeConflicts)) throw error;
+      return { position: 0, revision: error.revision, result: 'conflicts' };
+    }
+  }
+
+  /** The three-way merge of the change request and the space from the change request's base. */
+  private async mergedRoot(spaceId: string, cr: ChangeRequestFacts, onto: RevisionRef, ctx: CommandContext) {
+    const merged = await mergeRevisions(this.objects, cr.base.root, onto.root, cr.revision.root);
+    if (merged.result === 'conflicts') throw new MergeConflicts(cr.revision.id);
+    await this.store(spaceId, merged.created, ctx);
+    return merged.root;
+  }
+
+  private async revisionRoot(spaceId: string, revisionId: string): Promise<Hash | undefined> {
+    const doc = await this.views.get(REVISIONS, revisionId);
+    return doc && doc.space === spaceId ? doc.root : undefined;
+  }
+}

@@ -1,0 +1,258 @@
+import { type ChangeRequest, ChangeRequestStatus, type RevisionPageDocument, type Space } from '@gitbook/api';
+import { useTestApp } from '../support/app-harness';
+
+type Change = Record<string, unknown>;
+
+describe('change requests and content over HTTP', () => {
+  const current = useTestApp();
+
+  const newSpace = async (title = 'Docs') => {
+    const app = current();
+    return (await app.api().orgs.createSpace(app.organizationId, { title })).data as Space;
+  };
+  const newChangeRequest = async (space: string, subject = 'Edit') => {
+    const reply = await current().api().spaces.createChangeRequest(space, { subject });
+    expect(reply.status).toBe(201);
+    return reply.data;
+  };
+  const edit = async (space: string, cr: string, changes: Change[]) => {
+    const reply = await current().http(
+      'POST',
+      `/v1/spaces/${space}/change-requests/${cr}/content?compat=false`,
+      {
+        body: { changes },
+      },
+    );
+    expect(reply.status).toBe(200);
+    return reply.body as {
+      changeRequest: ChangeRequest;
+      changes: { object: string; page: { id: string } }[];
+    };
+  };
+  const insert = (title: string, markdown: string, extra: Change = {}) => ({
+    operation: 'insert_page',
+    title,
+    document: { markdown },
+    ...extra,
+  });
+  const spaceOf = async (id: string) => (await current().api().spaces.getSpaceById(id)).data;
+
+  it('creates numbered change requests from the space revision, and keeps the space counters exact', async () => {
+    const app = current();
+    const space = await newSpace();
+    const first = await newChangeRequest(space.id, 'First');
+    const second = await newChangeRequest(space.id, 'Second');
+    expect(first).toMatchObject({
+      object: 'change-request',
+      number: 1,
+      status: 'open',
+      subject: 'First',
+      space: space.id,
+      revision: space.revision,
+      revisionInitial: space.revision,
+      outdated: false,
+      comments: 0,
+    });
+    expect(second.number).toBe(2);
+    expect(await spaceOf(space.id)).toMatchObject({
+      changeRequests: 2,
+      changeRequestsOpen: 2,
+      changeRequestsDraft: 0,
+    });
+
+    const byNumber = await app.api().spaces.getChangeRequestById(space.id, '2');
+    expect(byNumber.data.id).toBe(second.id);
+    const drafted = await app.api().spaces.updateChangeRequestById(space.id, second.id, {
+      status: ChangeRequestStatus.Draft,
+      subject: 'Later',
+    });
+    expect(drafted.data).toMatchObject({ status: ChangeRequestStatus.Draft, subject: 'Later' });
+    expect(await spaceOf(space.id)).toMatchObject({
+      changeRequests: 2,
+      changeRequestsOpen: 1,
+      changeRequestsDraft: 1,
+    });
+
+    const open = await app.api().spaces.listChangeRequestsForSpace(space.id);
+    expect(open.data.items.map((c) => c.id)).toEqual([first.id]);
+    const drafts = await app
+      .api()
+      .spaces.listChangeRequestsForSpace(space.id, { status: ChangeRequestStatus.Draft });
+    expect(drafts.data.items.map((c) => c.id)).toEqual([second.id]);
+    const inOrg = await app.api().orgs.listChangeRequestsForOrganization(app.organizationId, {
+      status: [ChangeRequestStatus.Open, ChangeRequestStatus.Draft],
+    });
+    expect(inOrg.data.items.map((c) => c.id)).toEqual(expect.arrayContaining([first.id, second.id]));
+
+    const merged = await app.http('PATCH', `/v1/spaces/${space.id}/change-requests/${first.id}`, {
+      body: { status: 'merged' },
+    });
+    expect(merged.status).toBe(400);
+    const missing = await app.http('GET', `/v1/spaces/${space.id}/change-requests/99`);
+    expect(missing.status).toBe(404);
+  });
+
+  it('writes Markdown pages into a change request, leaves the space alone until the merge, then moves it', async () => {
+    const app = current();
+    const space = await newSpace();
+    const cr = await newChangeRequest(space.id);
+    const written = await edit(space.id, cr.id, [
+      insert('Getting started', '# Getting started\n\nHello **world**.\n', { slug: 'start' }),
+      insert('Guides', 'Read these.\n'),
+    ]);
+    expect(written.changes.map((c) => c.object)).toEqual(['created_page', 'created_page']);
+    const [start, guides] = written.changes.map((c) => c.page.id);
+    await edit(space.id, cr.id, [insert('Intro', 'Intro body.\n', { into: guides, slug: 'intro' })]);
+
+    const inCr = await app
+      .api()
+      .spaces.getPageInChangeRequestById(space.id, cr.id, start, { format: 'markdown' });
+    expect(inCr.data).toMatchObject({ id: start, title: 'Getting started', slug: 'start', path: 'start' });
+    expect((inCr.data as { markdown: string }).markdown).toContain('Hello **world**.');
+    const nested = await app.api().spaces.getPageInChangeRequestByPath(space.id, cr.id, 'guides/intro');
+    expect(nested.data).toMatchObject({ title: 'Intro', path: 'guides/intro' });
+
+    expect((await app.api().spaces.listPages(space.id)).data.pages).toEqual([]);
+    const merge = await app.api().spaces.mergeChangeRequest(space.id, cr.id);
+    expect(merge.data.result).toBe('merge');
+    const after = await spaceOf(space.id);
+    expect(after.revision).toBe(merge.data.revision);
+    expect(after).toMatchObject({ changeRequestsOpen: 0, changeRequests: 1 });
+
+    const pages = (await app.api().spaces.listPages(space.id)).data.pages as RevisionPageDocument[];
+    expect(pages.map((p) => p.title)).toEqual(['Getting started', 'Guides']);
+    expect(pages[1].pages.map((p) => p.title)).toEqual(['Intro']);
+    const byPath = await app.api().spaces.getPageByPath(space.id, 'guides/intro', { format: 'document' });
+    expect(byPath.data).toMatchObject({ title: 'Intro' });
+    const revision = await app.api().spaces.getRevisionById(space.id, merge.data.revision);
+    expect(revision.data).toMatchObject({
+      id: merge.data.revision,
+      type: 'merge',
+      parents: [space.revision, expect.any(String)],
+    });
+    const changes = await app.api().spaces.getRevisionSemanticChanges(space.id, merge.data.revision);
+    expect(changes.data.changes.filter((c) => c.type === 'page_created')).toHaveLength(3);
+    const doc = await app.api().spaces.getPageDocumentInRevisionById(space.id, merge.data.revision, start);
+    expect(doc.data).toMatchObject({ object: 'document' });
+
+    const mergedCr = await app.api().spaces.getChangeRequestById(space.id, cr.id);
+    expect(mergedCr.data).toMatchObject({
+      status: 'merged',
+      revisionMerged: merge.data.revision,
+      outdated: false,
+    });
+    const again = await app.http('POST', `/v1/spaces/${space.id}/change-requests/${cr.id}/content`, {
+      body: { changes: [insert('Late', 'x\n')] },
+    });
+    expect(again.status).toBe(409);
+    // Old revisions stay readable: the space's first one is still empty.
+    expect((await app.api().spaces.listPagesInRevisionById(space.id, space.revision)).data.pages).toEqual([]);
+  });
+
+  it('merges two change requests that edited different blocks of one page; both edits survive', async () => {
+    const app = current();
+    const space = await newSpace();
+    const setup = await newChangeRequest(space.id);
+    const [page] = (
+      await edit(space.id, setup.id, [insert('Page', 'First paragraph.\n\nSecond paragraph.\n')])
+    ).changes.map((c) => c.page.id);
+    await app.api().spaces.mergeChangeRequest(space.id, setup.id);
+
+    const a = await newChangeRequest(space.id, 'A');
+    const b = await newChangeRequest(space.id, 'B');
+    await edit(space.id, a.id, [
+      {
+        operation: 'update_page',
+        page,
+        document: { markdown: 'First, edited by A.\n\nSecond paragraph.\n' },
+      },
+    ]);
+    await edit(space.id, b.id, [
+      {
+        operation: 'update_page',
+        page,
+        document: { markdown: 'First paragraph.\n\nSecond, edited by B.\n' },
+      },
+    ]);
+    expect((await app.api().spaces.mergeChangeRequest(space.id, a.id)).data.result).toBe('merge');
+    expect((await app.api().spaces.getChangeRequestById(space.id, b.id)).data.outdated).toBe(true);
+    expect((await app.api().spaces.mergeChangeRequest(space.id, b.id)).data.result).toBe('merge');
+    const merged = await app.api().spaces.getPageById(space.id, page, { format: 'markdown' });
+    const markdown = (merged.data as { markdown: string }).markdown;
+    expect(markdown).toContain('First, edited by A.');
+    expect(markdown).toContain('Second, edited by B.');
+  });
+
+  it('answers conflicts without changing the space, and updates a change request from the space', async () => {
+    const app = current();
+    const space = await newSpace();
+    const setup = await newChangeRequest(space.id);
+    const [page] = (await edit(space.id, setup.id, [insert('Page', 'Original.\n')])).changes.map(
+      (c) => c.page.id,
+    );
+    await app.api().spaces.mergeChangeRequest(space.id, setup.id);
+    const a = await newChangeRequest(space.id, 'A');
+    const b = await newChangeRequest(space.id, 'B');
+    const c = await newChangeRequest(space.id, 'C');
+    await edit(space.id, a.id, [{ operation: 'update_page', page, document: { markdown: 'Version A.\n' } }]);
+    await edit(space.id, b.id, [{ operation: 'update_page', page, document: { markdown: 'Version B.\n' } }]);
+    await edit(space.id, c.id, [insert('Other', 'Unrelated.\n')]);
+    await app.api().spaces.mergeChangeRequest(space.id, a.id);
+    const before = await spaceOf(space.id);
+
+    const conflict = await app.api().spaces.mergeChangeRequest(space.id, b.id);
+    expect(conflict.status).toBe(200);
+    expect(conflict.data.result).toBe('conflicts');
+    expect(await spaceOf(space.id)).toMatchObject({ revision: before.revision });
+    const stillOpen = await app.api().spaces.getChangeRequestById(space.id, b.id);
+    expect(stillOpen.data.status).toBe('open');
+    const changes = await app.api().spaces.getChangeRequestChanges(space.id, b.id);
+    expect(changes.data.changes.some((ch) => ch.type === 'page_edited')).toBe(true);
+    const rebaseConflict = await app.api().spaces.updateChangeRequest(space.id, b.id);
+    expect(rebaseConflict.data.result).toBe('conflicts');
+
+    const rebased = await app.api().spaces.updateChangeRequest(space.id, c.id);
+    expect(rebased.data.result).toBe('update');
+    const updated = await app.api().spaces.getChangeRequestById(space.id, c.id);
+    expect(updated.data).toMatchObject({
+      revisionMergedAncestor: before.revision,
+      outdated: false,
+      revision: rebased.data.revision,
+    });
+    const titles = (await app.api().spaces.listPagesInChangeRequest(space.id, c.id)).data.pages.map(
+      (p) => p.title,
+    );
+    expect(titles.sort()).toEqual(['Other', 'Page']);
+  });
+
+  it('applies a batch atomically, and refuses a stale If-Match with 412 so no concurrent edit is lost', async () => {
+    const app = current();
+    const space = await newSpace();
+    const cr = await newChangeRequest(space.id);
+    const path = `/v1/spaces/${space.id}/change-requests/${cr.id}/content`;
+    const bad = await app.http('POST', path, {
+      body: { changes: [insert('Kept?', 'no\n'), { operation: 'delete_page', page: 'missing-page' }] },
+    });
+    expect(bad.status).toBe(404);
+    expect((await app.api().spaces.listPagesInChangeRequest(space.id, cr.id)).data.pages).toEqual([]);
+
+    const seen = await app.http('GET', `/v1/spaces/${space.id}/change-requests/${cr.id}`);
+    const etag = seen.headers.get('etag') as string;
+    const [first, second] = await Promise.all(
+      ['One', 'Two'].map((title) =>
+        app.http('POST', path, {
+          body: { changes: [insert(title, `${title}\n`)] },
+          headers: { 'if-match': etag },
+        }),
+      ),
+    );
+    expect([first.status, second.status].sort()).toEqual([200, 412]);
+    const titles = (await app.api().spaces.listPagesInChangeRequest(space.id, cr.id)).data.pages.map(
+      (p) => p.title,
+    );
+    expect(titles).toHaveLength(1);
+    const retried = await app.http('POST', path, { body: { changes: [insert('Three', 'Three\n')] } });
+    expect(retried.status).toBe(200);
+    expect((await app.api().spaces.listPagesInChangeRequest(space.id, cr.id)).data.pages).toHaveLength(2);
+  });
+});
