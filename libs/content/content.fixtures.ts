@@ -30,17 +30,21 @@ async function mergedContent({ call, ids, label }: FixtureContext) {
   return update;
 }
 
-let made: { key: string; update: Promise<Update> } | undefined;
-/** One merged content per space: every fixture below reads it. */
+/** One merged content per space, which every fixture below reads (worlds may be made concurrently). */
+const made = new Map<string, Promise<Update>>();
 const content = (ctx: FixtureContext) => {
-  if (made?.key !== ctx.ids.spaceId) made = { key: ctx.ids.spaceId, update: mergedContent(ctx) };
-  return made.update;
+  let update = made.get(ctx.ids.spaceId);
+  if (!update) {
+    update = mergedContent(ctx);
+    made.set(ctx.ids.spaceId, update);
+  }
+  return update;
 };
 
 export const contentFixtures: Record<string, PathFixture> = {
   pageId: async (ctx) => (await content(ctx)).changes[0].page.id,
   fileId: async (ctx) => (await content(ctx)).insertedFiles[0].id,
-  '*': async (ctx) => {
+  pagePath: async (ctx) => {
     await content(ctx);
     return 'fixture';
   },

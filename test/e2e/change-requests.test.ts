@@ -80,9 +80,9 @@ describe('change requests and content over HTTP', () => {
       .spaces.listChangeRequestsForSpace(space.id, { status: ChangeRequestStatus.Draft });
     expect(drafts.data.items.map((c) => c.id)).toEqual([second.id]);
     const inOrg = await app.api().orgs.listChangeRequestsForOrganization(app.organizationId, {
-      status: [ChangeRequestStatus.Open, ChangeRequestStatus.Draft],
+      status: [ChangeRequestStatus.Draft],
     });
-    expect(inOrg.data.items.map((c) => c.id)).toEqual(expect.arrayContaining([first.id, second.id]));
+    expect(inOrg.data.items.map((c) => c.id)).toEqual([second.id]);
 
     const merged = await app.http('PATCH', `/v1/spaces/${space.id}/change-requests/${first.id}`, {
       body: { status: 'merged' },
@@ -109,7 +109,9 @@ describe('change requests and content over HTTP', () => {
       .spaces.getPageInChangeRequestById(space.id, cr.id, start, { format: 'markdown' });
     expect(inCr.data).toMatchObject({ id: start, title: 'Getting started', slug: 'start', path: 'start' });
     expect((inCr.data as { markdown: string }).markdown).toContain('Hello **world**.');
-    const nested = await app.api().spaces.getPageInChangeRequestByPath(space.id, cr.id, 'guides/intro');
+    const nested = await app
+      .api()
+      .spaces.getPageInChangeRequestByPath(space.id, cr.id, encodeURIComponent('guides/intro'));
     expect(nested.data).toMatchObject({ title: 'Intro', path: 'guides/intro' });
 
     expect((await app.api().spaces.listPages(space.id)).data.pages).toEqual([]);
@@ -122,7 +124,9 @@ describe('change requests and content over HTTP', () => {
     const pages = (await app.api().spaces.listPages(space.id)).data.pages as RevisionPageDocument[];
     expect(pages.map((p) => p.title)).toEqual(['Getting started', 'Guides']);
     expect(pages[1].pages.map((p) => p.title)).toEqual(['Intro']);
-    const byPath = await app.api().spaces.getPageByPath(space.id, 'guides/intro', { format: 'document' });
+    const byPath = await app
+      .api()
+      .spaces.getPageByPath(space.id, encodeURIComponent('guides/intro'), { format: 'document' });
     expect(byPath.data).toMatchObject({ title: 'Intro' });
     const revision = await app.api().spaces.getRevisionById(space.id, merge.data.revision);
     expect(revision.data).toMatchObject({

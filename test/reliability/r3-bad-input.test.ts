@@ -143,7 +143,7 @@ describe.each(TARGETS)(TITLE, (_, useTarget) => {
           : fc.tuple(
               fc.oneof(
                 ...route.pathParams.map((p) =>
-                  badPathSegments(p.name, maxParamLength).map((c) => ({ ...c, name: p.name })),
+                  badPathSegments(p.name, maxParamLength, p.pipes).map((c) => ({ ...c, name: p.name })),
                 ),
               ),
               baseBody(route),

@@ -114,6 +114,15 @@ function escapeRegExp(text: string): string {
 
 export function validValue(field: FieldModel): fc.Arbitrary<unknown> {
   if (field.nested) return minimalObject(field.nested);
+  if (field.array) {
+    const item: fc.Arbitrary<unknown> = field.array.items
+      ? minimalObject(field.array.items)
+      : fc.constant('x');
+    return fc.array(item, {
+      minLength: Math.max(1, field.array.min),
+      maxLength: Math.max(1, field.array.min),
+    });
+  }
   const allowed = field.values?.filter((v) => v !== null && v !== undefined);
   if (allowed && allowed.length > 0) return fc.constantFrom(...allowed);
   if (field.isBoolean) return fc.boolean();
@@ -198,7 +207,13 @@ function wrongTypes(field: FieldModel): fc.Arbitrary<unknown> | undefined {
     .filter((o) => !hasReservedKey(o));
   const text = fc.string({ unit: TEXT, maxLength: 10 });
   let candidates: fc.Arbitrary<unknown>[];
-  if (field.isObject) candidates = [text, fc.integer(), fc.boolean(), array];
+  if (field.array) {
+    const { min, max } = field.array;
+    candidates = [text, fc.integer(), fc.boolean(), object];
+    // Too few or too many items is the wrong shape of list, named by the field as a wrong type is.
+    if (min > 0) candidates.push(fc.constant([]));
+    if (max !== undefined) candidates.push(fc.constant(Array.from({ length: max + 1 }, () => ({}))));
+  } else if (field.isObject) candidates = [text, fc.integer(), fc.boolean(), array];
   else if (field.isBoolean) candidates = [text, fc.integer(), array, object];
   else if (field.isInt)
     candidates = [
@@ -688,7 +703,21 @@ export function encodeQuery(pairs: [string, string][]): string {
  * encoding. Past the router's parameter length limit Fastify answers 414 before any pipe runs, and a
  * malformed encoding is refused by the router (400): neither layer knows the parameter's name.
  */
-export function badPathSegments(name: string, maxParamLength: number): fc.Arbitrary<PathCase> {
+export function badPathSegments(
+  name: string,
+  maxParamLength: number,
+  pipes: string[] = [],
+): fc.Arbitrary<PathCase> {
+  // A page path is text, not an id: only control characters (or nothing) make it bad.
+  if (pipes.includes('PagePathPipe')) {
+    return fc
+      .tuple(
+        fc.stringMatching(/^[a-z]{0,8}$/),
+        CONTROL.filter((c) => c !== '\t'),
+        fc.stringMatching(/^[a-z]{0,8}$/),
+      )
+      .map((parts): PathCase => ({ segment: encodeURIComponent(parts.join('')), status: 400, names: name }));
+  }
   const expect = (value: string): PathCase => ({
     segment: encodeURIComponent(value),
     ...(value.length > maxParamLength ? { status: 414, message: /./ } : { status: 400, names: name }),

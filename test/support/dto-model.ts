@@ -1,4 +1,12 @@
 import type { Type } from '@nestjs/common';
+
+// biome-ignore lint/suspicious/noExplicitAny: class-transformer's storage has no typed entry point
+const { defaultMetadataStorage } = require('class-transformer/cjs/storage') as {
+  defaultMetadataStorage: any;
+};
+/** Where class-transformer keeps `@Type`: what a nested list's items are. */
+type TypeStorage = { findTypeMetadata(target: Type, name: string): { typeFunction(): unknown } | undefined };
+
 import { getMetadataStorage, ValidationTypes } from 'class-validator';
 
 /**
@@ -28,6 +36,12 @@ export interface FieldModel {
   pattern?: RegExp;
   values?: unknown[];
   nested?: DtoModel;
+  /**
+   * `@IsArray` with `@ArrayMinSize`/`@ArrayMaxSize`: a list whose items are `items` objects (nested with
+   * `each`). The suites send wrong types, and empty or over-long lists; the items' own fields are checked
+   * by the DTO and the domain, and not generated here.
+   */
+  array?: { min: number; max?: number; items?: DtoModel };
 }
 
 export interface DtoModel {
@@ -51,6 +65,9 @@ const KNOWN = new Set([
   'isOptional',
   'noControlCharacters',
   'isEmoji',
+  'isArray',
+  'arrayMinSize',
+  'arrayMaxSize',
 ]);
 
 export type Condition = (object: Record<string, unknown>, value: unknown) => boolean;
@@ -81,8 +98,18 @@ export function dtoModel(type: Type): DtoModel {
       isRFC3339: false,
     };
     for (const meta of own) {
-      if (meta.each) model.unsupported.push(`${type.name}.${name}: ${meta.name} with each`);
+      const listed = own.some((m) => m.name === 'isArray');
+      if (meta.each && !(listed && meta.type === ValidationTypes.NESTED_VALIDATION))
+        model.unsupported.push(`${type.name}.${name}: ${meta.name} with each`);
       if (meta.type === ValidationTypes.CONDITIONAL_VALIDATION) continue;
+      if (meta.type === ValidationTypes.NESTED_VALIDATION && meta.each) {
+        const items = (defaultMetadataStorage as TypeStorage).findTypeMetadata(type, name)?.typeFunction() as
+          | Type
+          | undefined;
+        if (!items) model.unsupported.push(`${type.name}.${name}: nested list without @Type`);
+        else field.array = { ...(field.array ?? { min: 0 }), items: dtoModel(items) };
+        continue;
+      }
       if (meta.type === ValidationTypes.NESTED_VALIDATION) {
         const nested = Reflect.getMetadata('design:type', type.prototype, name);
         if (typeof nested !== 'function' || nested === Object) {
@@ -135,6 +162,15 @@ export function dtoModel(type: Type): DtoModel {
           break;
         case 'noControlCharacters':
           field.controlFree = first === true ? 'lines' : 'line';
+          break;
+        case 'isArray':
+          field.array = { min: 0, ...field.array };
+          break;
+        case 'arrayMinSize':
+          field.array = { ...field.array, min: first as number };
+          break;
+        case 'arrayMaxSize':
+          field.array = { min: 0, ...field.array, max: first as number };
           break;
       }
     }

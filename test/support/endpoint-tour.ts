@@ -48,6 +48,8 @@ export async function endpointTour(
   const inBox = (await api.collections.listSpacesInCollectionById(box.id)).data;
   expect(inBox.items.map((s) => s.id)).toEqual([space.id]);
 
+  await contentTour(api, http, org, space.id);
+
   const copy = (await api.spaces.duplicateSpace(space.id)).data;
   const moved = (await api.spaces.moveSpace(copy.id, { parent: null })).data;
   expect(moved.parent).toBeUndefined();
@@ -70,4 +72,45 @@ export async function endpointTour(
   expect((await api.spaces.getSpaceById(space.id)).data.organization).toBe(otherOrg);
   expect((await api.collections.deleteCollectionById(inner.id)).status).toBe(205);
   expect((await http('GET', `/v1/collections/${inner.id}`)).status).toBe(404);
+}
+
+/** Change requests and content: write a page in a change request, merge it, read it every way. */
+async function contentTour(api: GitBookAPI, http: Http, org: string, space: string): Promise<void> {
+  const cr = (await api.spaces.createChangeRequest(space, { subject: 'Tour edit' })).data;
+  expect((await api.spaces.getChangeRequestById(space, String(cr.number))).data.id).toBe(cr.id);
+  const renamed = (await api.spaces.updateChangeRequestById(space, cr.id, { subject: 'Tour edits' })).data;
+  expect(renamed.subject).toBe('Tour edits');
+  const written = await http('POST', `/v1/spaces/${space}/change-requests/${cr.id}/content?compat=false`, {
+    changes: [
+      { operation: 'insert_page', title: 'Tour page', slug: 'tour', document: { markdown: 'Hello.\n' } },
+    ],
+  });
+  const page = (written.body as { changes: { page: { id: string } }[] }).changes[0].page.id;
+  expect((await api.spaces.getRevisionOfChangeRequestById(space, cr.id)).data.pages).toHaveLength(1);
+  expect((await api.spaces.listPagesInChangeRequest(space, cr.id)).data.pages).toHaveLength(1);
+  expect((await api.spaces.getPageInChangeRequestById(space, cr.id, page)).data.id).toBe(page);
+  expect((await api.spaces.getPageInChangeRequestByPath(space, cr.id, 'tour')).data.id).toBe(page);
+  expect((await api.spaces.listFilesInChangeRequestById(space, cr.id)).data.items).toEqual([]);
+  expect((await api.spaces.getChangeRequestChanges(space, cr.id)).data.changes).toHaveLength(1);
+  const listed = (await api.spaces.listChangeRequestsForSpace(space)).data.items.map((c) => c.id);
+  expect(listed).toContain(cr.id);
+  const inOrg = (await api.orgs.listChangeRequestsForOrganization(org)).data.items.map((c) => c.id);
+  expect(inOrg).toContain(cr.id);
+  expect((await api.spaces.updateChangeRequest(space, cr.id)).data.result).toBe('update');
+  const merged = (await api.spaces.mergeChangeRequest(space, cr.id)).data;
+  expect(merged.result).toBe('merge');
+  expect((await api.spaces.getCurrentRevision(space)).data.id).toBe(merged.revision);
+  expect((await api.spaces.listPages(space)).data.pages).toHaveLength(1);
+  expect((await api.spaces.getPageById(space, page, { format: 'markdown' })).data.id).toBe(page);
+  expect((await api.spaces.getPageByPath(space, 'tour')).data.id).toBe(page);
+  expect((await api.spaces.listFiles(space)).data.items).toEqual([]);
+  expect((await api.spaces.getRevisionById(space, merged.revision)).data.id).toBe(merged.revision);
+  expect((await api.spaces.listPagesInRevisionById(space, merged.revision)).data.pages).toHaveLength(1);
+  expect((await api.spaces.listFilesInRevisionById(space, merged.revision)).data.items).toEqual([]);
+  expect((await api.spaces.getPageInRevisionById(space, merged.revision, page)).data.id).toBe(page);
+  expect((await api.spaces.getPageInRevisionByPath(space, merged.revision, 'tour')).data.id).toBe(page);
+  expect((await api.spaces.getPageDocumentInRevisionById(space, merged.revision, page)).data.object).toBe(
+    'document',
+  );
+  expect((await api.spaces.getRevisionSemanticChanges(space, merged.revision)).data.changes).toHaveLength(1);
 }

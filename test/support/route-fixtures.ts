@@ -42,6 +42,9 @@ const BODY_FIXTURES: Record<string, 'organizationId' | 'otherOrganizationId'> = 
  */
 const BODY_EXAMPLES: Record<string, (world: World) => Record<string, unknown>> = {
   MoveDto: () => ({ parent: null }),
+  UpdateContentDto: () => ({
+    changes: [{ operation: 'insert_page', title: 'Checked page', document: { markdown: 'Checked.\n' } }],
+  }),
 };
 
 /** Path parameters of these routes that no fixture can fill, as messages naming where to add one. */
@@ -56,8 +59,11 @@ export function missingFixtures(routes: Route[]): string[] {
   );
 }
 
-/** Two organizations, then every feature's fixture in the features' order, as the administrator. */
-export async function createWorld(target: ApiTarget, label: string): Promise<World> {
+/**
+ * Two organizations, then the features' fixtures in the features' order, as the administrator: all of
+ * them, or those up to the last one `needed` names (a fixture may use any made before it).
+ */
+export async function createWorld(target: ApiTarget, label: string, needed?: string[]): Promise<World> {
   const organizationId = await addOrganization(target.setup, `${label} organization`);
   const otherOrganizationId = await addOrganization(target.setup, `${label} destination`);
   const call = async (method: string, path: string, body?: unknown) => {
@@ -68,7 +74,13 @@ export async function createWorld(target: ApiTarget, label: string): Promise<Wor
   };
   const ids: Record<string, string> = {};
   const world = { organizationId, otherOrganizationId };
-  for (const [name, fixture] of PATH_FIXTURES) ids[name] = await fixture({ call, ids, world, label });
+  const last = needed
+    ? Math.max(-1, ...needed.map((n) => PATH_FIXTURES.findIndex(([name]) => name === n)))
+    : Infinity;
+  for (const [i, [name, fixture]] of PATH_FIXTURES.entries()) {
+    if (i > last) break;
+    ids[name] = await fixture({ call, ids, world, label });
+  }
   return { ...world, ids };
 }
 

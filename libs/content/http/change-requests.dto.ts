@@ -2,7 +2,7 @@ import { ID_PATTERN } from '@app/platform/domain/ids';
 import { BooleanQuery, Emoji, Text } from '@app/platform/http/fields';
 import { ListQueryDto } from '@app/platform/http/pagination';
 import { IsAbsentOr } from '@app/platform/http/validation';
-import { Transform, Type } from 'class-transformer';
+import { Type } from 'class-transformer';
 import {
   ArrayMaxSize,
   ArrayMinSize,
@@ -75,13 +75,10 @@ export class OrganizationChangeRequestsQueryDto
   extends ListQueryDto
   implements OrganizationChangeRequestsQuery
 {
-  /** `status=open&status=draft`, or one value. */
+  /** One status (GitBook's takes a list; a repeated query key is refused here, as on every route). */
   @IsAbsentOr()
-  @Transform(({ value }) => (typeof value === 'string' ? [value] : value))
-  @IsArray()
-  @ArrayMaxSize(STATUSES.length)
-  @IsIn(STATUSES, { each: true })
-  status?: ChangeRequestStatus[];
+  @IsIn(STATUSES)
+  status?: ChangeRequestStatus;
 
   @IsAbsentOr()
   @IsString()

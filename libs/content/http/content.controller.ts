@@ -2,7 +2,7 @@ import type { Viewer } from '@app/platform/auth/access';
 import { CurrentViewer } from '@app/platform/auth/auth.guard';
 import { RequiresRole } from '@app/platform/auth/requires-role';
 import { id } from '@app/platform/http/ids.pipe';
-import { BadRequestException, Controller, Get, Param, Query } from '@nestjs/common';
+import { BadRequestException, Controller, Get, Param, type PipeTransform, Query } from '@nestjs/common';
 import { ContentQueries, isPagePath } from '../read/content.queries';
 import {
   ChangesQueryDto,
@@ -15,15 +15,17 @@ import {
 const spaceId = () => Param('spaceId', id('spaceId'));
 const pageId = () => Param('pageId', id('pageId'));
 const fileId = () => Param('fileId', id('fileId'));
-/** A page path is the rest of the URL (GitBook's clients send `guides/intro` unencoded), so a wildcard. */
-const pagePath = () =>
-  Param('*', {
-    transform: (value: unknown) => {
-      if (!isPagePath(value))
-        throw new BadRequestException('pagePath: must be 1 to 2048 characters without control characters');
-      return value;
-    },
-  });
+/** A page path is not an id: any text without control characters, up to 2048 characters. */
+export class PagePathPipe implements PipeTransform<string, string> {
+  transform(value: string): string {
+    if (!isPagePath(value))
+      throw new BadRequestException('pagePath: must be 1 to 2048 characters without control characters');
+    return value;
+  }
+}
+
+/** A page path, one parameter: a nested one is sent encoded (`guides%2Fintro`). */
+const pagePath = () => Param('pagePath', new PagePathPipe());
 const changeRequest = () =>
   Param('changeRequestId', id('changeRequestId'), { transform: (ref: string) => `cr:${ref}` });
 const revision = () => Param('revisionId', id('revisionId'), { transform: (ref: string) => `rev:${ref}` });
@@ -207,7 +209,7 @@ export class ContentController {
   }
 
   @RequiresRole('read')
-  @Get('spaces/:spaceId/content/path/*')
+  @Get('spaces/:spaceId/content/path/:pagePath')
   pageByPath(
     @spaceId() space: string,
     @pagePath() path: string,
@@ -218,7 +220,7 @@ export class ContentController {
   }
 
   @RequiresRole('read')
-  @Get(`${CR}/path/*`)
+  @Get(`${CR}/path/:pagePath`)
   changeRequestPageByPath(
     @spaceId() space: string,
     @changeRequest() from: string,
@@ -230,7 +232,7 @@ export class ContentController {
   }
 
   @RequiresRole('read')
-  @Get(`${REV}/path/*`)
+  @Get(`${REV}/path/:pagePath`)
   revisionPageByPath(
     @spaceId() space: string,
     @revision() from: string,

@@ -125,7 +125,11 @@ export const changeRequestProjection = projection(
   },
 );
 
-/** Applies a change and keeps the contributions' copies of status and contributors in step. */
+/**
+ * Applies a change and writes the contributions' copies of its status again, every one of them: after
+ * a crash between the two writes, the change request read back is already changed, so comparing it with
+ * the change would skip the contributions that were not written.
+ */
 async function change(ctx: Ctx, id: string, update: (cr: ChangeRequestDoc) => ChangeRequestDoc) {
   const before = await ctx.get(CHANGE_REQUESTS, id);
   if (!before) return;
@@ -133,7 +137,6 @@ async function change(ctx: Ctx, id: string, update: (cr: ChangeRequestDoc) => Ch
   after.version = before.version + 1;
   await ctx.put(CHANGE_REQUESTS, after);
   for (const user of after.contributors) {
-    if (before.contributors.includes(user) && before.status === after.status) continue;
     await ctx.put(CONTRIBUTIONS, {
       id: `${id}:${user}`,
       space: after.space,

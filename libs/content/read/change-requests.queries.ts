@@ -17,7 +17,7 @@ export interface SpaceChangeRequestsQuery extends ListQuery {
 }
 
 export interface OrganizationChangeRequestsQuery extends ListQuery {
-  status?: ChangeRequestStatus[];
+  status?: ChangeRequestStatus | ChangeRequestStatus[];
   space?: string;
   creator?: string;
 }
@@ -105,7 +105,7 @@ export class ChangeRequestQueries {
     await this.access.member(organization, viewer, 'Organization');
     const limit = query.limit ?? DEFAULT_LIMIT;
     const after = decodePage(query.page);
-    const statuses = [...new Set(query.status ?? ['open'])];
+    const statuses = [...new Set([query.status ?? 'open'].flat())];
     const filter = {
       organization,
       ...(query.space ? { space: query.space } : {}),

@@ -1,3 +1,4 @@
+import { type SpaceContentEvent, spaceContentStream } from '@app/content/domain/space-content.decider';
 import { type CollectionEvent, collectionStream } from '@app/collections/domain/collection.decider';
 import { givenProjection, recorderOf } from '@app/platform/projector/projection.testing';
 import { type SpaceEvent, spaceStream, type Visibility } from '../domain/space.decider';
@@ -266,6 +267,69 @@ describe('spaces projection', () => {
         visibility: 'private',
         updatedAt: t(6),
         streamRevision: 1,
+      }),
+    ]);
+    await scenario.thenReplayChangesNothing();
+    await scenario.thenRebuildMatches();
+  });
+});
+
+describe('spaces projection, change request counters', () => {
+  const contentEvent = recorderOf<SpaceContentEvent>();
+  const inContent = { stream: spaceContentStream('s1') };
+  const crCreated = (id: string, number: number) =>
+    contentEvent(
+      'ChangeRequestCreated',
+      {
+        spaceId: 's1',
+        changeRequestId: id,
+        organization: 'o1',
+        number,
+        subject: '',
+        status: 'open',
+        revisionInitial: { id: 'rev-s1', root: 'r0' },
+        createdBy: 'u1',
+        createdAt: t(2),
+      },
+      inContent,
+    );
+  const status = (id: string, from: 'open' | 'draft' | 'archived', to: 'open' | 'draft' | 'archived') =>
+    contentEvent(
+      'ChangeRequestUpdated',
+      { spaceId: 's1', changeRequestId: id, changes: { status: to }, previousStatus: from, updatedAt: t(3) },
+      inContent,
+    );
+  const crMerged = contentEvent(
+    'ChangeRequestMerged',
+    {
+      spaceId: 's1',
+      changeRequestId: 'a',
+      revision: { id: 'rev-2', root: 'r2' },
+      parents: ['rev-s1', 'rev-1'],
+      previousStatus: 'draft',
+      mergedBy: 'u1',
+      mergedAt: t(4),
+    },
+    inContent,
+  );
+
+  it('counts change requests by status, and a merge moves the revision but not the ETag', async () => {
+    const scenario = spaces.given(
+      created('s1', null),
+      crCreated('a', 1),
+      crCreated('b', 2),
+      crCreated('c', 3),
+      status('a', 'open', 'draft'),
+      status('c', 'open', 'archived'),
+      crMerged,
+    );
+    await scenario.thenDocuments(SPACES, [
+      doc('s1', null, {
+        changeRequests: 3,
+        changeRequestsOpen: 1,
+        changeRequestsDraft: 0,
+        revision: 'rev-2',
+        updatedAt: t(4),
       }),
     ]);
     await scenario.thenReplayChangesNothing();

@@ -1,0 +1,202 @@
+import { givenProjection, recorderOf } from '@app/platform/projector/projection.testing';
+import type { SpaceEvent } from '@app/spaces/domain/space.decider';
+import { type ContentObjectsEvent, contentObjectsStream } from '../domain/content-objects.decider';
+import { type SpaceContentEvent, spaceContentStream } from '../domain/space-content.decider';
+import {
+  CHANGE_REQUESTS,
+  type ChangeRequestDoc,
+  CONTRIBUTIONS,
+  changeRequestProjection,
+} from './change-request.projection';
+import { CONTENT_OBJECTS, contentObjectProjection, EMPTY_ROOT } from './content-objects';
+import { REVISIONS, revisionProjection } from './revision.projection';
+
+const event = recorderOf<SpaceContentEvent>();
+const spaceEvent = recorderOf<SpaceEvent>();
+const objectsEvent = recorderOf<ContentObjectsEvent>();
+const t = (day: number) => `2026-01-${String(day).padStart(2, '0')}T00:00:00.000Z`;
+const inContent = { stream: spaceContentStream('s1') };
+const by = (userId: string) => ({ ...inContent, metadata: { actor: { userId, source: 'api' as const } } });
+
+const created = event(
+  'ChangeRequestCreated',
+  {
+    spaceId: 's1',
+    changeRequestId: 'cr1',
+    organization: 'o1',
+    number: 1,
+    subject: 'Fix typos',
+    status: 'open',
+    revisionInitial: { id: 'rev0', root: EMPTY_ROOT },
+    createdBy: 'u1',
+    createdAt: t(1),
+  },
+  inContent,
+);
+const edited = (user: string, id: string, parent: string, day: number) =>
+  event(
+    'ChangeRequestContentUpdated',
+    {
+      spaceId: 's1',
+      changeRequestId: 'cr1',
+      revision: { id, root: `root-${id}` },
+      parent,
+      changes: [{ object: 'created_page', page: 'p1' }],
+      updatedAt: t(day),
+    },
+    by(user),
+  );
+const drafted = event(
+  'ChangeRequestUpdated',
+  {
+    spaceId: 's1',
+    changeRequestId: 'cr1',
+    changes: { status: 'draft' },
+    previousStatus: 'open',
+    updatedAt: t(4),
+  },
+  inContent,
+);
+const merged = event(
+  'ChangeRequestMerged',
+  {
+    spaceId: 's1',
+    changeRequestId: 'cr1',
+    revision: { id: 'rev3', root: 'root-rev2' },
+    parents: ['rev0', 'rev2'],
+    previousStatus: 'draft',
+    mergedBy: 'u3',
+    mergedAt: t(5),
+  },
+  inContent,
+);
+
+const doc = (changes: Partial<ChangeRequestDoc>): ChangeRequestDoc => ({
+  id: 'cr1',
+  space: 's1',
+  organization: 'o1',
+  number: 1,
+  status: 'open',
+  subject: 'Fix typos',
+  createdBy: 'u1',
+  createdAt: t(1),
+  updatedAt: t(1),
+  revision: 'rev0',
+  root: EMPTY_ROOT,
+  revisionInitial: 'rev0',
+  base: 'rev0',
+  revisionMergedAncestor: null,
+  revisionMerged: null,
+  mergedBy: null,
+  mergedAt: null,
+  version: 0,
+  comments: 0,
+  contributors: [],
+  ...changes,
+});
+
+const history = [created, edited('u1', 'rev1', 'rev0', 2), edited('u2', 'rev2', 'rev1', 3), drafted, merged];
+
+describe('change requests projection', () => {
+  const projection = givenProjection(changeRequestProjection);
+
+  it('follows a change request from creation to merge, with its contributors and version', async () => {
+    const scenario = projection.given(...history);
+    await scenario.thenDocuments(CHANGE_REQUESTS, [
+      doc({
+        status: 'merged',
+        revision: 'rev2',
+        root: 'root-rev2',
+        revisionMerged: 'rev3',
+        mergedBy: 'u3',
+        mergedAt: t(5),
+        updatedAt: t(5),
+        version: 4,
+        contributors: ['u1', 'u2'],
+      }),
+    ]);
+    await scenario.thenDocuments(CONTRIBUTIONS, [
+      { id: 'cr1:u1', space: 's1', user: 'u1', changeRequest: 'cr1', status: 'merged', number: 1 },
+      { id: 'cr1:u2', space: 's1', user: 'u2', changeRequest: 'cr1', status: 'merged', number: 1 },
+    ]);
+    await scenario.thenReplayChangesNothing();
+    await scenario.thenRebuildMatches();
+  });
+
+  it('moves change requests with their space to another organization', async () => {
+    const transferred = spaceEvent(
+      'SpaceTransferred',
+      {
+        spaceId: 's1',
+        fromOrganization: 'o1',
+        organization: 'o2',
+        parent: null,
+        position: 1,
+        transferredAt: t(6),
+      },
+      { stream: 'space-s1' },
+    );
+    await projection
+      .given(created, transferred)
+      .thenDocuments(CHANGE_REQUESTS, [doc({ organization: 'o2' })]);
+  });
+});
+
+describe('revisions projection', () => {
+  it('keeps the first revision of a space, each edit and each merge, with their parents', async () => {
+    const space = spaceEvent(
+      'SpaceCreated',
+      {
+        id: 's1',
+        organization: 'o1',
+        parent: null,
+        title: 'Docs',
+        emoji: '',
+        editMode: 'live',
+        defaultLevel: 'inherit',
+        visibility: 'private',
+        revision: 'rev0',
+        position: 0,
+        createdAt: t(1),
+      },
+      { stream: 'space-s1' },
+    );
+    const scenario = givenProjection(revisionProjection).given(space, ...history);
+    const revision = (id: string, root: string, parents: string[], type: 'edits' | 'merge', day: number) => ({
+      id,
+      space: 's1',
+      root,
+      parents,
+      type,
+      createdAt: t(day),
+      changeRequest: id === 'rev0' ? null : 'cr1',
+    });
+    await scenario.thenDocuments(REVISIONS, [
+      revision('rev0', EMPTY_ROOT, [], 'edits', 1),
+      revision('rev1', 'root-rev1', ['rev0'], 'edits', 2),
+      revision('rev2', 'root-rev2', ['rev1'], 'edits', 3),
+      revision('rev3', 'root-rev2', ['rev0', 'rev2'], 'merge', 5),
+    ]);
+    await scenario.thenRebuildMatches();
+  });
+});
+
+describe('content objects projection', () => {
+  it('stores each object by its hash, once however often it is stored', async () => {
+    const stored = (objects: Record<string, string>) =>
+      objectsEvent(
+        'ContentObjectsStored',
+        { spaceId: 's1', objects },
+        { stream: contentObjectsStream('s1') },
+      );
+    const scenario = givenProjection(contentObjectProjection).given(
+      stored({ h1: '{"a":1}', h2: '{"b":2}' }),
+      stored({ h2: '{"b":2}' }),
+    );
+    await scenario.thenDocuments(CONTENT_OBJECTS, [
+      { id: 'h1', json: '{"a":1}' },
+      { id: 'h2', json: '{"b":2}' },
+    ]);
+    await scenario.thenReplayChangesNothing();
+  });
+});
