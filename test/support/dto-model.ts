@@ -1,11 +1,10 @@
 import type { Type } from '@nestjs/common';
 
-// biome-ignore lint/suspicious/noExplicitAny: class-transformer's storage has no typed entry point
-const { defaultMetadataStorage } = require('class-transformer/cjs/storage') as {
-  defaultMetadataStorage: any;
-};
-/** Where class-transformer keeps `@Type`: what a nested list's items are. */
+/** Where class-transformer keeps `@Type`: what a nested list's items are (the package types no entry point for it). */
 type TypeStorage = { findTypeMetadata(target: Type, name: string): { typeFunction(): unknown } | undefined };
+const { defaultMetadataStorage } = require('class-transformer/cjs/storage') as {
+  defaultMetadataStorage: TypeStorage;
+};
 
 import { getMetadataStorage, ValidationTypes } from 'class-validator';
 
@@ -103,9 +102,7 @@ export function dtoModel(type: Type): DtoModel {
         model.unsupported.push(`${type.name}.${name}: ${meta.name} with each`);
       if (meta.type === ValidationTypes.CONDITIONAL_VALIDATION) continue;
       if (meta.type === ValidationTypes.NESTED_VALIDATION && meta.each) {
-        const items = (defaultMetadataStorage as TypeStorage).findTypeMetadata(type, name)?.typeFunction() as
-          | Type
-          | undefined;
+        const items = defaultMetadataStorage.findTypeMetadata(type, name)?.typeFunction() as Type | undefined;
         if (!items) model.unsupported.push(`${type.name}.${name}: nested list without @Type`);
         else field.array = { ...(field.array ?? { min: 0 }), items: dtoModel(items) };
         continue;

@@ -1,5 +1,5 @@
-import { type SpaceContentEvent, spaceContentStream } from '@app/content/domain/space-content.decider';
 import { type CollectionEvent, collectionStream } from '@app/collections/domain/collection.decider';
+import { type SpaceContentEvent, spaceContentStream } from '@app/content/domain/space-content.decider';
 import { givenProjection, recorderOf } from '@app/platform/projector/projection.testing';
 import { type SpaceEvent, spaceStream, type Visibility } from '../domain/space.decider';
 import { SPACES, type SpaceDoc, spaceProjection } from './space.projection';
