@@ -6,7 +6,7 @@
 const FEATURE = '^libs/(?!platform/|composition/)[^/]+/';
 /**
  * Libraries of pure functions (no I/O, no framework, no global state) that domain code may use: the
- * Markdown parser and serializer family, YAML, heading slugs and three-way diffs.
+ * Markdown parser and serializer family, YAML, heading slugs, three-way diffs, word stemmers and PDF writing.
  */
 const PURE_LIBRARIES = [
   'node-diff3',
@@ -14,6 +14,8 @@ const PURE_LIBRARIES = [
   'micromark[^/]*',
   'yaml',
   'github-slugger',
+  '@orama/stemmers',
+  'pdf-lib',
 ].join('|');
 
 module.exports = {

@@ -3,13 +3,14 @@ import { contentFixtures } from './content.fixtures';
 import { contentAuditSubjects } from './domain/content.audit';
 import { changeRequestProjection } from './read/change-request.projection';
 import { contentObjectProjection } from './read/content-objects';
+import { reviewProjection } from './read/review.projection';
 import { revisionProjection } from './read/revision.projection';
 
 /** Versioned content: change requests, revisions, and the content objects they are made of. */
 export const contentFeature: FeatureManifest = {
   name: 'content',
   module: async () => (await import('./content.module')).ContentModule,
-  projections: [contentObjectProjection, revisionProjection, changeRequestProjection],
+  projections: [contentObjectProjection, revisionProjection, changeRequestProjection, reviewProjection],
   audited: contentAuditSubjects,
   jobs: [],
   scopes: {},

@@ -56,4 +56,16 @@ export const contentFixtures: Record<string, PathFixture> = {
         id: string;
       }
     ).id,
+  reviewId: async ({ call, ids }) =>
+    (
+      (await call('POST', `/v1/spaces/${ids.spaceId}/change-requests/${ids.changeRequestId}/reviews`, {
+        status: 'approved',
+      })) as { id: string }
+    ).id,
+  userId: async ({ call, ids }) =>
+    (
+      (await call('GET', `/v1/spaces/${ids.spaceId}/change-requests/${ids.changeRequestId}`)) as {
+        createdBy: { id: string };
+      }
+    ).createdBy.id,
 };

@@ -1,12 +1,12 @@
 import type { ServiceRole } from '@app/platform/rpc/feature-module';
 import { featureModule } from '@app/platform/rpc/feature-module';
 import { type DynamicModule, Module } from '@nestjs/common';
-import { ChangeRequestsController } from './http/change-requests.controller';
+import { ChangeRequestsController, ReviewsController } from './http/change-requests.controller';
 import { ContentController } from './http/content.controller';
 import { ChangeRequestPresenter } from './read/change-request.presenter';
 import { ChangeRequestQueries } from './read/change-requests.queries';
 import { ContentQueries } from './read/content.queries';
-import { ContentObjects } from './read/content-objects';
+import { ContentObjects } from './read/content-store';
 import { RevisionPresenter } from './read/revision.presenter';
 import { ChangeRequestService, SpaceContentCommandHandler } from './write/change-request.commands';
 
@@ -14,7 +14,7 @@ import { ChangeRequestService, SpaceContentCommandHandler } from './write/change
 export class ContentModule {
   static forRole(role: ServiceRole): DynamicModule {
     return featureModule(ContentModule, role, {
-      controllers: [ChangeRequestsController, ContentController],
+      controllers: [ChangeRequestsController, ReviewsController, ContentController],
       commands: [SpaceContentCommandHandler, ChangeRequestService, ContentObjects],
       queries: [
         ChangeRequestQueries,

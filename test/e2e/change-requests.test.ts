@@ -1,5 +1,5 @@
 import { type ChangeRequest, ChangeRequestStatus, type RevisionPageDocument, type Space } from '@gitbook/api';
-import { useTestApp } from '../support/app-harness';
+import { addUser, useTestApp } from '../support/app-harness';
 
 type Change = Record<string, unknown>;
 
@@ -258,5 +258,96 @@ describe('change requests and content over HTTP', () => {
     const retried = await app.http('POST', path, { body: { changes: [insert('Three', 'Three\n')] } });
     expect(retried.status).toBe(200);
     expect((await app.api().spaces.listPagesInChangeRequest(space.id, cr.id)).data.pages).toHaveLength(2);
+  });
+
+  it('records reviews and requested reviewers, and merges only as the space merge rules allow', async () => {
+    const app = current();
+    const reviewer = await addUser(app, { organizationId: app.organizationId, role: 'review' });
+    const space = await newSpace();
+    const cr = await newChangeRequest(space.id);
+    await edit(space.id, cr.id, [insert('Page', 'Body.\n')]);
+
+    const requested = await app
+      .api()
+      .spaces.requestReviewersForChangeRequest(space.id, cr.id, { users: [reviewer.userId] });
+    expect(requested.data.users?.map((u) => (u as { user: { id: string } }).user.id)).toEqual([
+      reviewer.userId,
+    ]);
+    const pending = await app.api().spaces.getRequestedReviewersByChangeRequestId(space.id, cr.id);
+    expect(pending.data.items).toHaveLength(1);
+    const outsider = await app.http(
+      'POST',
+      `/v1/spaces/${space.id}/change-requests/${cr.id}/requested-reviewers`,
+      {
+        body: { users: ['not-a-member-user'] },
+      },
+    );
+    expect(outsider.status).toBe(400);
+    const other = await addUser(app, { organizationId: app.organizationId, role: 'edit' });
+    await app.api().spaces.requestReviewersForChangeRequest(space.id, cr.id, { users: [other.userId] });
+    const removePath = `/v1/spaces/${space.id}/change-requests/${cr.id}/requested-reviewers/${other.userId}`;
+    expect((await app.http('DELETE', removePath)).status).toBe(205);
+    expect((await app.http('DELETE', removePath)).status).toBe(204);
+
+    const rules = await app.api().spaces.updateSpaceById(space.id, {
+      mergeRules: {
+        type: 'rules',
+        rules: [{ rule: 'require_specific_reviewers', users: [reviewer.userId] }],
+      },
+    } as never);
+    expect(rules.data.mergeRules).toEqual({
+      type: 'rules',
+      rules: [{ rule: 'require_specific_reviewers', users: [reviewer.userId] }],
+    });
+    const blocked = await app.http('POST', `/v1/spaces/${space.id}/change-requests/${cr.id}/merge`);
+    expect(blocked.status).toBe(409);
+    expect(JSON.stringify(blocked.body)).toContain(reviewer.userId);
+
+    const asReviewer = app.api(reviewer.token);
+    const first = await asReviewer.spaces.submitChangeRequestReview(space.id, cr.id, {
+      status: 'changes-requested',
+    } as never);
+    expect(first.status).toBe(201);
+    expect(first.data).toMatchObject({
+      status: 'changes-requested',
+      outdated: false,
+      reviewer: { id: reviewer.userId },
+    });
+    expect((await app.http('POST', `/v1/spaces/${space.id}/change-requests/${cr.id}/merge`)).status).toBe(
+      409,
+    );
+    const approval = await asReviewer.spaces.submitChangeRequestReview(space.id, cr.id, {
+      status: 'approved',
+    } as never);
+    expect(approval.data.requestedBy).toBeUndefined();
+    const reviews = await app.api().spaces.getReviewsByChangeRequestId(space.id, cr.id);
+    expect(reviews.data.items.map((r) => [r.status, r.outdated])).toEqual([
+      ['approved', false],
+      ['changes-requested', true],
+    ]);
+    expect(
+      (await app.api().spaces.getChangeRequestReviewById(space.id, cr.id, approval.data.id)).data.id,
+    ).toBe(approval.data.id);
+    expect(
+      (await app.api().spaces.getRequestedReviewersByChangeRequestId(space.id, cr.id)).data.items,
+    ).toEqual([]);
+
+    // A new edit makes the approval outdated for the rules.
+    await edit(space.id, cr.id, [insert('Another', 'More.\n')]);
+    expect((await app.http('POST', `/v1/spaces/${space.id}/change-requests/${cr.id}/merge`)).status).toBe(
+      409,
+    );
+    await asReviewer.spaces.submitChangeRequestReview(space.id, cr.id, { status: 'approved' } as never);
+    expect((await app.api().spaces.mergeChangeRequest(space.id, cr.id)).data.result).toBe('merge');
+
+    const removed = await app.http(
+      'DELETE',
+      `/v1/spaces/${space.id}/change-requests/${cr.id}/requested-reviewers/${reviewer.userId}`,
+    );
+    expect(removed.status).toBe(409);
+    const badRules = await app.http('PATCH', `/v1/spaces/${space.id}`, {
+      body: { mergeRules: { type: 'rules', rules: [{ rule: 'custom', expression: 'true' }] } },
+    });
+    expect(badRules.status).toBe(400);
   });
 });

@@ -1,6 +1,5 @@
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { isEmoji } from '@app/platform/domain/emoji';
 import gitbook from '@gitbook/api/spec/openapi.json';
 import { RequestMethod, type Type } from '@nestjs/common';
 import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
@@ -9,6 +8,7 @@ import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { chromium } from 'playwright-core';
 import { type TestApp, useTestApp } from '../support/app-harness';
+import { addGitBookFormats } from '../support/openapi';
 import { tempDir } from '../support/temp-dir';
 
 // biome-ignore lint/suspicious/noExplicitAny: the document is walked as plain JSON
@@ -162,7 +162,7 @@ describe('API reference', () => {
   it('serves a well-formed OpenAPI 3.1 document whose references all resolve and whose schemas compile', () => {
     const ajv = new Ajv2020({ strict: false, allErrors: true });
     addFormats(ajv);
-    ajv.addFormat('emoji', { type: 'string', validate: isEmoji });
+    addGitBookFormats(ajv);
     const validShape = ajv.compile(OPENAPI_SHAPE);
     expect(validShape(doc) ? [] : validShape.errors).toEqual([]);
 
@@ -250,7 +250,13 @@ describe('API reference', () => {
     const app = current();
     const body = doc.paths['/v1/spaces/{spaceId}'].patch.requestBody.content['application/json'].schema;
     const schema = resolve(doc, body.$ref) as Json;
-    expect(Object.keys(schema.properties).sort()).toEqual(['defaultLevel', 'editMode', 'emoji', 'title']);
+    expect(Object.keys(schema.properties).sort()).toEqual([
+      'defaultLevel',
+      'editMode',
+      'emoji',
+      'mergeRules',
+      'title',
+    ]);
     expect(schema.properties.title).toEqual({
       type: 'string',
       maxLength: 50,
@@ -259,7 +265,7 @@ describe('API reference', () => {
     expect(schema.additionalProperties).toBe(false);
 
     const ajv = new Ajv2020({ strict: false });
-    ajv.addFormat('emoji', { type: 'string', validate: isEmoji });
+    addGitBookFormats(ajv);
     ajv.addSchema({ $id: 'api.json', components: doc.components });
     const valid = ajv.compile({ $ref: `api.json${body.$ref}` });
     const space = await app.http('POST', `/v1/orgs/${app.organizationId}/spaces`, {

@@ -1,10 +1,5 @@
 import type { Type } from '@nestjs/common';
-
-/** Where class-transformer keeps `@Type`: what a nested list's items are (the package types no entry point for it). */
-type TypeStorage = { findTypeMetadata(target: Type, name: string): { typeFunction(): unknown } | undefined };
-const { defaultMetadataStorage } = require('class-transformer/cjs/storage') as {
-  defaultMetadataStorage: TypeStorage;
-};
+import { defaultMetadataStorage } from 'class-transformer/cjs/storage';
 
 import { getMetadataStorage, ValidationTypes } from 'class-validator';
 
@@ -65,6 +60,7 @@ const KNOWN = new Set([
   'noControlCharacters',
   'isEmoji',
   'isArray',
+  'isMergeRules',
   'arrayMinSize',
   'arrayMaxSize',
 ]);
@@ -159,6 +155,9 @@ export function dtoModel(type: Type): DtoModel {
           break;
         case 'noControlCharacters':
           field.controlFree = first === true ? 'lines' : 'line';
+          break;
+        case 'isMergeRules':
+          field.isObject = true;
           break;
         case 'isArray':
           field.array = { min: 0, ...field.array };

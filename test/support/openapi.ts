@@ -138,14 +138,18 @@ function deref(node: unknown): Json | undefined {
   return isObject(at) ? at : undefined;
 }
 
+/** GitBook's own string formats: `emoji`, and `icon` names (`gear`, `book-open`: lowercase words and dashes). */
+export function addGitBookFormats(validator: Ajv2020): void {
+  validator.addFormat('emoji', { type: 'string', validate: isEmoji });
+  validator.addFormat('icon', {
+    type: 'string',
+    validate: (name: string) => /^[a-z0-9]+(?:-[a-z0-9]+)*$/.test(name),
+  });
+}
+
 const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true });
 addFormats(ajv);
-ajv.addFormat('emoji', { type: 'string', validate: isEmoji });
-// GitBook's icon names (`gear`, `book-open`): lowercase words joined by dashes.
-ajv.addFormat('icon', {
-  type: 'string',
-  validate: (name: string) => /^[a-z0-9]+(?:-[a-z0-9]+)*$/.test(name),
-});
+addGitBookFormats(ajv);
 ajv.addSchema({ $id: SPEC_ID, components: strictComponents() } as Json);
 
 /** Points the document's internal references at the registered (strict) copy of its components. */

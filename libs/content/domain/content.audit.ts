@@ -10,4 +10,7 @@ export const contentAuditSubjects = auditSubjects<SpaceContentEvent>({
   ChangeRequestContentUpdated: changeRequest,
   ChangeRequestRebased: changeRequest,
   ChangeRequestMerged: changeRequest,
+  ChangeRequestReviewSubmitted: changeRequest,
+  ChangeRequestReviewersRequested: changeRequest,
+  ChangeRequestReviewerRemoved: changeRequest,
 });

@@ -1,5 +1,6 @@
 import { fold } from '@app/platform/domain/decider';
 import { spec } from '@app/platform/domain/decider.testing';
+import type { MergeRulesConfiguration } from '@app/spaces/domain/merge-rules';
 import {
   editableChangeRequest,
   type SpaceContentCommand,
@@ -90,6 +91,7 @@ const merge = (overrides: Partial<Extract<SpaceContentCommand, { type: 'MergeCha
     onto: head0,
     revision: { id: 'rev2', root: 'root1' },
     mergedBy: 'u1',
+    mergeRules: { type: 'inherit' },
     at: t0,
     ...overrides,
   }) as SpaceContentCommand;
@@ -299,5 +301,96 @@ describe('space content decider', () => {
         at: t0,
       })
       .thenNothing();
+  });
+});
+
+describe('space content decider: reviews', () => {
+  const review = (
+    reviewer: string,
+    status: 'approved' | 'changes-requested' = 'approved',
+  ): SpaceContentCommand => ({
+    type: 'SubmitChangeRequestReview',
+    changeRequestId: 'cr1',
+    reviewId: `review-${reviewer}`,
+    reviewer,
+    status,
+    at: t0,
+  });
+  const reviewed = (reviewer: string, revision = 'rev1'): SpaceContentEvent => ({
+    type: 'ChangeRequestReviewSubmitted',
+    data: {
+      spaceId: 's1',
+      changeRequestId: 'cr1',
+      reviewId: `review-${reviewer}`,
+      reviewer,
+      status: 'approved',
+      revision,
+      submittedAt: iso(t0),
+    },
+  });
+  const history = [created(), edited('cr1', 'rev0', { id: 'rev1', root: 'root1' })];
+  const strict: MergeRulesConfiguration = {
+    type: 'rules',
+    rules: [{ rule: 'require_specific_reviewers', users: ['u2'] }],
+  };
+
+  it('records a review of the current revision', () => {
+    given(history)
+      .when(review('u2'))
+      .thenEmits([reviewed('u2')]);
+  });
+
+  it('asks reviewers once each, never the author, and removes only those asked', () => {
+    const ask = (users: string[]): SpaceContentCommand => ({
+      type: 'RequestChangeRequestReviewers',
+      changeRequestId: 'cr1',
+      users,
+      requestedBy: 'u1',
+      at: t0,
+    });
+    const asked: SpaceContentEvent = {
+      type: 'ChangeRequestReviewersRequested',
+      data: {
+        spaceId: 's1',
+        changeRequestId: 'cr1',
+        users: ['u2'],
+        revision: 'rev1',
+        requestedBy: 'u1',
+        requestedAt: iso(t0),
+      },
+    };
+    given(history)
+      .when(ask(['u2', 'u2']))
+      .thenEmits([asked]);
+    given(history)
+      .when(ask(['u1']))
+      .thenThrows('invalid', /author/);
+    const remove = (user: string): SpaceContentCommand => ({
+      type: 'RemoveChangeRequestReviewer',
+      changeRequestId: 'cr1',
+      user,
+      at: t0,
+    });
+    given([...history, asked])
+      .when(remove('u2'))
+      .thenEmits([
+        {
+          type: 'ChangeRequestReviewerRemoved',
+          data: { spaceId: 's1', changeRequestId: 'cr1', user: 'u2', removedAt: iso(t0) },
+        },
+      ]);
+    given(history).when(remove('u2')).thenNothing();
+  });
+
+  it('merges under merge rules only with the approvals they require, of the current revision', () => {
+    given(history)
+      .when(merge({ mergeRules: strict }))
+      .thenThrows('conflict', /u2/);
+    given([...history, reviewed('u2', 'rev0')])
+      .when(merge({ mergeRules: strict }))
+      .thenThrows('conflict', /u2/);
+    given([...history, reviewed('u2')])
+      .when(merge({ mergeRules: strict }))
+      .thenEmits([merged('cr1', 'rev0', 'rev1', { id: 'rev2', root: 'root1' })]);
   });
 });

@@ -1,4 +1,10 @@
 import { conflict, type Decider, invalid, notFound, preconditionFailed } from '@app/platform/domain/decider';
+import {
+  enforceMergeRules,
+  type LatestReview,
+  type MergeRulesConfiguration,
+  type ReviewStatus,
+} from '@app/spaces/domain/merge-rules';
 import type { PageOutcome } from './changes';
 import type { Hash } from './tree/hash';
 
@@ -34,6 +40,11 @@ export interface ChangeRequestFacts {
   base: RevisionRef;
   /** Counts the change request's changes: its ETag, which `If-Match` pins. */
   version: number;
+  createdBy: string | null;
+  /** Each reviewer's latest review. */
+  reviews: Readonly<Record<string, LatestReview>>;
+  /** Users asked to review, in the order asked. */
+  requested: readonly string[];
 }
 
 export interface SpaceContentState {
@@ -79,6 +90,21 @@ export type SpaceContentEvent =
       type: 'ChangeRequestRebased';
       data: Of & { revision: RevisionRef; parents: string[]; mergedAncestor: RevisionRef; updatedAt: string };
     }
+  | {
+      type: 'ChangeRequestReviewSubmitted';
+      data: Of & {
+        reviewId: string;
+        reviewer: string;
+        status: ReviewStatus;
+        revision: string;
+        submittedAt: string;
+      };
+    }
+  | {
+      type: 'ChangeRequestReviewersRequested';
+      data: Of & { users: string[]; revision: string; requestedBy: string | null; requestedAt: string };
+    }
+  | { type: 'ChangeRequestReviewerRemoved'; data: Of & { user: string; removedAt: string } }
   | {
       type: 'ChangeRequestMerged';
       data: Of & {
@@ -133,7 +159,25 @@ export type SpaceContentCommand =
       /** The new space revision. */
       revision: RevisionRef;
       mergedBy: string | null;
-    } & Computed);
+      /** The space's merge rules, as the caller read them. */
+      mergeRules: MergeRulesConfiguration;
+    } & Computed)
+  | {
+      type: 'SubmitChangeRequestReview';
+      changeRequestId: string;
+      reviewId: string;
+      reviewer: string;
+      status: ReviewStatus;
+      at: number;
+    }
+  | {
+      type: 'RequestChangeRequestReviewers';
+      changeRequestId: string;
+      users: string[];
+      requestedBy: string | null;
+      at: number;
+    }
+  | { type: 'RemoveChangeRequestReviewer'; changeRequestId: string; user: string; at: number };
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
@@ -278,6 +322,7 @@ export const spaceContentDecider: Decider<SpaceContentCommand, SpaceContentEvent
       case 'MergeChangeRequest': {
         const cr = editable(state, command);
         headIs(state, command.onto);
+        enforceMergeRules(command.mergeRules, cr, command.mergedBy);
         return [
           {
             type: 'ChangeRequestMerged',
@@ -289,6 +334,59 @@ export const spaceContentDecider: Decider<SpaceContentCommand, SpaceContentEvent
               previousStatus: cr.status,
               mergedBy: command.mergedBy,
               mergedAt: iso(command.at),
+            },
+          },
+        ];
+      }
+      case 'SubmitChangeRequestReview': {
+        const cr = editableChangeRequest(state, command.changeRequestId, undefined);
+        return [
+          {
+            type: 'ChangeRequestReviewSubmitted',
+            data: {
+              spaceId: spaceOf(state, cr),
+              changeRequestId: cr.id,
+              reviewId: command.reviewId,
+              reviewer: command.reviewer,
+              status: command.status,
+              revision: cr.revision.id,
+              submittedAt: iso(command.at),
+            },
+          },
+        ];
+      }
+      case 'RequestChangeRequestReviewers': {
+        const cr = editableChangeRequest(state, command.changeRequestId, undefined);
+        if (cr.createdBy !== null && command.users.includes(cr.createdBy))
+          throw invalid('users: the author of a change request cannot review it');
+        // Asking again supersedes earlier reviews of the asked (they are outdated), so it is recorded.
+        const users = [...new Set(command.users)];
+        if (users.length === 0) return [];
+        return [
+          {
+            type: 'ChangeRequestReviewersRequested',
+            data: {
+              spaceId: spaceOf(state, cr),
+              changeRequestId: cr.id,
+              users,
+              revision: cr.revision.id,
+              requestedBy: command.requestedBy,
+              requestedAt: iso(command.at),
+            },
+          },
+        ];
+      }
+      case 'RemoveChangeRequestReviewer': {
+        const cr = changeRequest(state, command.changeRequestId);
+        if (!cr.requested.includes(command.user)) return [];
+        return [
+          {
+            type: 'ChangeRequestReviewerRemoved',
+            data: {
+              spaceId: spaceOf(state, cr),
+              changeRequestId: cr.id,
+              user: command.user,
+              removedAt: iso(command.at),
             },
           },
         ];
@@ -319,6 +417,9 @@ export const spaceContentDecider: Decider<SpaceContentCommand, SpaceContentEvent
             revision: d.revisionInitial,
             base: d.revisionInitial,
             version: 0,
+            createdBy: d.createdBy,
+            reviews: {},
+            requested: [],
           },
         );
       }
@@ -337,6 +438,25 @@ export const spaceContentDecider: Decider<SpaceContentCommand, SpaceContentEvent
           ...cr,
           revision: event.data.revision,
           base: event.data.mergedAncestor,
+        }));
+      case 'ChangeRequestReviewSubmitted': {
+        const { reviewer, status, revision } = event.data;
+        return evolveChangeRequest(state, event.data.changeRequestId, (cr) => ({
+          ...cr,
+          reviews: { ...cr.reviews, [reviewer]: { status, revision } },
+        }));
+      }
+      case 'ChangeRequestReviewersRequested': {
+        const { users } = event.data;
+        return evolveChangeRequest(state, event.data.changeRequestId, (cr) => ({
+          ...cr,
+          requested: [...cr.requested, ...users.filter((u) => !cr.requested.includes(u))],
+        }));
+      }
+      case 'ChangeRequestReviewerRemoved':
+        return evolveChangeRequest(state, event.data.changeRequestId, (cr) => ({
+          ...cr,
+          requested: cr.requested.filter((u) => u !== event.data.user),
         }));
       case 'ChangeRequestMerged': {
         const { [event.data.changeRequestId]: _merged, ...rest } = state.changeRequests;

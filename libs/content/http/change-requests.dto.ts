@@ -2,6 +2,7 @@ import { ID_PATTERN } from '@app/platform/domain/ids';
 import { BooleanQuery, Emoji, Text } from '@app/platform/http/fields';
 import { ListQueryDto } from '@app/platform/http/pagination';
 import { IsAbsentOr } from '@app/platform/http/validation';
+import type { ReviewStatus } from '@app/spaces/domain/merge-rules';
 import { Type } from 'class-transformer';
 import {
   ArrayMaxSize,
@@ -22,10 +23,13 @@ import type { ContentChangeInput } from '../domain/changes';
 import type { ChangeRequestStatus, SettableStatus } from '../domain/space-content.decider';
 import type {
   OrganizationChangeRequestsQuery,
+  ReviewsQuery,
   SpaceChangeRequestsQuery,
 } from '../read/change-requests.queries';
 import type {
   CreateChangeRequestInput,
+  RequestReviewersInput,
+  SubmitReviewInput,
   UpdateChangeRequestInput,
   UpdateContentInput,
 } from '../write/change-request.commands';
@@ -275,4 +279,26 @@ export class PageDocumentQueryDto {
 
   @BooleanQuery()
   dereferenced?: boolean;
+}
+
+export class SubmitReviewDto implements SubmitReviewInput {
+  @IsIn(['approved', 'changes-requested'])
+  status: ReviewStatus;
+}
+
+export class RequestReviewersDto implements RequestReviewersInput {
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(100)
+  @Matches(ID_PATTERN, { each: true, message: 'users must be user ids' })
+  users: string[];
+}
+
+export class ReviewsQueryDto extends ListQueryDto implements ReviewsQuery {
+  @BooleanQuery()
+  outdated?: boolean;
+
+  @IsAbsentOr()
+  @IsIn(['document', 'markdown'])
+  format?: 'document' | 'markdown';
 }

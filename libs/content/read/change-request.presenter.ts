@@ -6,6 +6,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { PageOutcome } from '../domain/space-content.decider';
 import type { FileObject } from '../domain/tree/content';
 import type { ChangeRequestDoc } from './change-request.projection';
+import type { RequestedReviewerDoc, ReviewDoc } from './review.projection';
 import { presentFile } from './revision.presenter';
 
 /** GitBook's `ChangeRequest`. `outdated` compares its base with the space's current revision. */
@@ -18,6 +19,38 @@ export class ChangeRequestPresenter {
 
   private async user(id: string) {
     return presentUser(this.urls, id, await this.views.get(USERS, id));
+  }
+
+  /** GitBook's `ChangeRequestReview`. */
+  async review(doc: ReviewDoc) {
+    return {
+      object: 'change-request-review' as const,
+      id: doc.id,
+      revision: doc.revision,
+      reviewer: await this.user(doc.reviewer),
+      ...(doc.requestedBy ? { requestedBy: await this.user(doc.requestedBy) } : {}),
+      status: doc.status,
+      outdated: doc.outdated,
+      createdAt: doc.createdAt,
+      updatedAt: doc.updatedAt,
+      urls: {
+        location: this.urls.api(
+          `/spaces/${doc.space}/change-requests/${doc.changeRequest}/reviews/${doc.id}`,
+        ),
+      },
+    };
+  }
+
+  /** GitBook's `ChangeRequestRequestedReviewer` (users only: teams come with the organization area). */
+  async requestedReviewer(doc: RequestedReviewerDoc) {
+    return {
+      object: 'change-request-requested-reviewer' as const,
+      revision: doc.revision,
+      requestedBy: await this.user(doc.requestedBy ?? 'system'),
+      createdAt: doc.createdAt,
+      kind: 'user' as const,
+      user: await this.user(doc.user),
+    };
   }
 
   async present(doc: ChangeRequestDoc, spaceRevision: string) {

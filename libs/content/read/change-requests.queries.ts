@@ -1,20 +1,36 @@
 import { Access, type Viewer } from '@app/platform/auth/access';
 import { notFound } from '@app/platform/domain/decider';
 import { withEtag } from '@app/platform/http/etag';
-import { decodePage, encodePage, type ListEnvelope, type ListQuery } from '@app/platform/http/pagination';
-import { READ_STORE, type ReadStore } from '@app/platform/readstore/read-store.port';
+import {
+  decodePage,
+  encodePage,
+  type ListEnvelope,
+  type ListQuery,
+  pageQuery,
+} from '@app/platform/http/pagination';
+import { type Page, READ_STORE, type ReadStore } from '@app/platform/readstore/read-store.port';
 import { arg, Remote } from '@app/platform/rpc/remote-method';
 import { SPACES } from '@app/spaces/read/space.projection';
 import { Inject, Injectable } from '@nestjs/common';
 import type { ChangeRequestStatus } from '../domain/space-content.decider';
 import { ChangeRequestPresenter } from './change-request.presenter';
 import { CHANGE_REQUESTS, type ChangeRequestDoc, CONTRIBUTIONS } from './change-request.projection';
+import { REQUESTED_REVIEWERS, REVIEWS, type RequestedReviewerDoc } from './review.projection';
 
 export interface SpaceChangeRequestsQuery extends ListQuery {
   status?: ChangeRequestStatus;
   contributor?: string;
   creator?: string;
 }
+
+export interface ReviewsQuery extends ListQuery {
+  outdated?: boolean;
+}
+
+const isIdList = (value: unknown): value is string[] =>
+  Array.isArray(value) &&
+  value.length <= 100 &&
+  value.every((v) => typeof v === 'string' && /^[A-Za-z0-9_-]{1,64}$/.test(v));
 
 export interface OrganizationChangeRequestsQuery extends ListQuery {
   status?: ChangeRequestStatus | ChangeRequestStatus[];
@@ -138,6 +154,76 @@ export class ChangeRequestQueries {
     }
     const count = pages.reduce((sum, p) => sum + p.count, 0);
     return this.list(docs, count, next, (doc) => revisions.get(doc.space) ?? '');
+  }
+
+  /** Newest first; `outdated` false lists only the reviews that still count. */
+  @Remote(arg.id('spaceId'), arg.id('changeRequestId'), arg.object<ReviewsQuery>('query'), arg.viewer())
+  async listReviews(spaceId: string, ref: string, query: ReviewsQuery, viewer: Viewer) {
+    await this.spaceRevision(spaceId, viewer);
+    const cr = await findChangeRequest(this.views, spaceId, ref);
+    const page = await this.views.find(
+      REVIEWS,
+      pageQuery(query, {
+        where: {
+          changeRequest: cr.id,
+          ...(query.outdated === undefined ? {} : { outdated: query.outdated }),
+        },
+        orderBy: 'createdAt',
+        direction: 'desc',
+      }),
+    );
+    return this.presented(page, (doc) => this.presenter.review(doc));
+  }
+
+  @Remote(arg.id('spaceId'), arg.id('changeRequestId'), arg.id('reviewId'), arg.viewer())
+  async getReview(spaceId: string, ref: string, reviewId: string, viewer: Viewer) {
+    await this.spaceRevision(spaceId, viewer);
+    const cr = await findChangeRequest(this.views, spaceId, ref);
+    const review = await this.views.get(REVIEWS, reviewId);
+    if (!review || review.changeRequest !== cr.id) throw notFound('Review not found');
+    return this.presenter.review(review);
+  }
+
+  /** Pending requests to review, oldest first. */
+  @Remote(arg.id('spaceId'), arg.id('changeRequestId'), arg.object<ListQuery>('query'), arg.viewer())
+  async listRequestedReviewers(spaceId: string, ref: string, query: ListQuery, viewer: Viewer) {
+    await this.spaceRevision(spaceId, viewer);
+    const cr = await findChangeRequest(this.views, spaceId, ref);
+    const page = await this.views.find(
+      REQUESTED_REVIEWERS,
+      pageQuery(query, { where: { changeRequest: cr.id }, orderBy: 'createdAt' }),
+    );
+    return this.presented(page, (doc) => this.presenter.requestedReviewer(doc));
+  }
+
+  /** The requested reviewers named, as the request answers them. */
+  @Remote(
+    arg.id('spaceId'),
+    arg.id('changeRequestId'),
+    arg.shaped('users', isIdList, 'a list of user ids'),
+    arg.viewer(),
+  )
+  async requestedReviewers(spaceId: string, ref: string, users: string[], viewer: Viewer) {
+    await this.spaceRevision(spaceId, viewer);
+    const cr = await findChangeRequest(this.views, spaceId, ref);
+    const docs = await Promise.all(
+      users.map((user) => this.views.get(REQUESTED_REVIEWERS, `${cr.id}:${user}`)),
+    );
+    return {
+      users: await Promise.all(
+        docs
+          .filter((d): d is RequestedReviewerDoc => d !== null)
+          .map((d) => this.presenter.requestedReviewer(d)),
+      ),
+    };
+  }
+
+  private async presented<D, T>(page: Page<D>, present: (doc: D) => Promise<T>): Promise<ListEnvelope<T>> {
+    return {
+      ...(page.next ? { next: { page: encodePage(page.next) } } : {}),
+      count: page.count,
+      items: await Promise.all(page.items.map(present)),
+    };
   }
 
   private async list(

@@ -1,14 +1,7 @@
 import { projection } from '@app/platform/projector/projection';
-import {
-  collectionName,
-  type Doc,
-  READ_STORE,
-  type ReadStore,
-} from '@app/platform/readstore/read-store.port';
-import { Inject, Injectable } from '@nestjs/common';
+import { collectionName, type Doc } from '@app/platform/readstore/read-store.port';
 import { EMPTY_CONTENT } from '../domain/tree/content';
 import { canonicalJson, type Hash, hashOfJson } from '../domain/tree/hash';
-import type { ObjectStore } from '../domain/tree/objects';
 
 /** One immutable content object, as the canonical JSON its hash names. */
 export interface ContentObjectDoc extends Doc {
@@ -32,54 +25,6 @@ export const contentObjectProjection = projection(
 
 /** The root of empty content: every space starts there, and no event needs to store it. */
 export const EMPTY_ROOT: Hash = hashOfJson(canonicalJson(EMPTY_CONTENT));
-
-/** Objects kept parsed in memory: they never change, so a kept one is never stale. */
-const CACHE_SIZE = 100_000;
-/** How long a writer waits for an object another process stored to reach the views. */
-const ARRIVAL_TIMEOUT_MS = 5_000;
-
-/**
- * Content objects for reads and writes: parsed once and kept (least recently used out), read from the
- * views otherwise. A writer also keeps the objects it stores, so its next change reads them at once;
- * an object it needs that another process stored is on its way to the views (it was appended before
- * the change that names it), so `get` waits for it, bounded, rather than failing.
- */
-@Injectable()
-export class ContentObjects implements ObjectStore {
-  private readonly cache = new Map<Hash, unknown>([[EMPTY_ROOT, EMPTY_CONTENT]]);
-
-  constructor(@Inject(READ_STORE) private readonly views: ReadStore) {}
-
-  get(hash: Hash): unknown | Promise<unknown> {
-    const cached = this.cache.get(hash);
-    return cached !== undefined ? cached : this.load(hash);
-  }
-
-  /** Keeps objects just stored (canonical JSON by hash). */
-  remember(objects: Record<Hash, string> | ReadonlyMap<Hash, unknown>): void {
-    if (objects instanceof Map) for (const [hash, value] of objects) this.keep(hash, value);
-    else for (const hash in objects) this.keep(hash, JSON.parse((objects as Record<Hash, string>)[hash]));
-  }
-
-  private async load(hash: Hash): Promise<unknown> {
-    const deadline = Date.now() + ARRIVAL_TIMEOUT_MS;
-    for (let wait = 5; ; wait = Math.min(wait * 2, 200)) {
-      const doc = await this.views.get(CONTENT_OBJECTS, hash);
-      if (doc) return this.keep(hash, JSON.parse(doc.json));
-      if (Date.now() + wait > deadline) return undefined;
-      await new Promise((resolve) => setTimeout(resolve, wait));
-    }
-  }
-
-  private keep(hash: Hash, value: unknown): unknown {
-    this.cache.set(hash, value);
-    if (this.cache.size > CACHE_SIZE) {
-      const oldest = this.cache.keys().next().value as Hash;
-      if (oldest !== EMPTY_ROOT) this.cache.delete(oldest);
-    }
-    return value;
-  }
-}
 
 /** What `ObjectWriter.created` gives, as the event stores it. */
 export function serializeObjects(created: ReadonlyMap<Hash, unknown>): Record<Hash, string> {

@@ -25,7 +25,7 @@ import {
 } from '../domain/tree/page-tree';
 import { ChangeRequestPresenter } from './change-request.presenter';
 import { findChangeRequest } from './change-requests.queries';
-import { ContentObjects } from './content-objects';
+import { ContentObjects } from './content-store';
 import { type ContentScope, type DocumentFormat, RevisionPresenter } from './revision.presenter';
 import { REVISIONS, type RevisionDoc } from './revision.projection';
 

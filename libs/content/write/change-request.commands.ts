@@ -1,10 +1,11 @@
-import type { Viewer } from '@app/platform/auth/access';
+import { Access, type Viewer } from '@app/platform/auth/access';
 import { conflict, invalid, notFound } from '@app/platform/domain/decider';
 import { newId } from '@app/platform/domain/ids';
 import { READ_STORE, type ReadStore } from '@app/platform/readstore/read-store.port';
 import { arg, Remote } from '@app/platform/rpc/remote-method';
 import { apiContext, type CommandContext, type WriteResult } from '@app/platform/write/command-context';
 import { type CommandOf, CommandRunner } from '@app/platform/write/command-runner';
+import { enforceMergeRules, type ReviewStatus } from '@app/spaces/domain/merge-rules';
 import { SPACES } from '@app/spaces/read/space.projection';
 import { Inject, Injectable } from '@nestjs/common';
 import { CommandBus, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
@@ -17,6 +18,7 @@ import {
   type RevisionRef,
   type SettableStatus,
   type SpaceContentCommand,
+  type SpaceContentEvent,
   type SpaceContentState,
   spaceContentDecider,
   spaceContentStream,
@@ -24,7 +26,8 @@ import {
 import { ContentEditor } from '../domain/tree/editor';
 import type { Hash } from '../domain/tree/hash';
 import { findChangeRequest } from '../read/change-requests.queries';
-import { ContentObjects, EMPTY_ROOT, serializeObjects } from '../read/content-objects';
+import { EMPTY_ROOT, serializeObjects } from '../read/content-objects';
+import { ContentObjects } from '../read/content-store';
 import { REVISIONS } from '../read/revision.projection';
 
 export interface CreateChangeRequestInput {
@@ -34,6 +37,14 @@ export interface CreateChangeRequestInput {
 export interface UpdateChangeRequestInput {
   subject?: string;
   status?: SettableStatus;
+}
+
+export interface SubmitReviewInput {
+  status: ReviewStatus;
+}
+
+export interface RequestReviewersInput {
+  users: string[];
 }
 
 export interface UpdateContentInput {
@@ -84,6 +95,7 @@ export class ChangeRequestService {
     private readonly bus: CommandBus,
     private readonly runner: CommandRunner,
     private readonly objects: ContentObjects,
+    private readonly access: Access,
     @Inject(READ_STORE) private readonly views: ReadStore,
   ) {}
 
@@ -92,7 +104,7 @@ export class ChangeRequestService {
     command: CommandOf<SpaceContentCommand, SpaceContentState>,
     ctx: CommandContext,
   ) {
-    return this.bus.execute<RunSpaceContentCommand, WriteResult>(
+    return this.bus.execute<RunSpaceContentCommand, WriteResult & { events: readonly SpaceContentEvent[] }>(
       new RunSpaceContentCommand(spaceId, command, ctx),
     );
   }
@@ -237,7 +249,7 @@ export class ChangeRequestService {
   /** Merges the change request into the space (GitBook's `merge`): a conflict changes nothing. */
   @Remote(arg.id('spaceId'), arg.id('changeRequestId'), arg.viewer())
   async merge(spaceId: string, ref: string, viewer: Viewer): Promise<MergeOutcome> {
-    await this.space(spaceId);
+    const mergeRules = (await this.space(spaceId)).mergeRules ?? { type: 'inherit' };
     const { id } = await findChangeRequest(this.views, spaceId, ref);
     const ctx = apiContext(viewer);
     let revision = '';
@@ -246,6 +258,8 @@ export class ChangeRequestService {
         spaceId,
         async (state) => {
           const cr = editableChangeRequest(state, id, undefined);
+          // Before the merge is computed, so that a refusal stores nothing.
+          enforceMergeRules(mergeRules, cr, viewer.userId);
           const onto = await this.head(spaceId, state);
           const root = await this.mergedRoot(spaceId, cr, onto, ctx);
           revision = newId();
@@ -256,6 +270,7 @@ export class ChangeRequestService {
             onto,
             revision: { id: revision, root },
             mergedBy: viewer.userId,
+            mergeRules,
             at: this.runner.now(),
           };
         },
@@ -294,6 +309,69 @@ export class ChangeRequestService {
       );
       return { position, revision };
     });
+  }
+
+  /** A review of the change request's current revision; a later one by the same reviewer supersedes it. */
+  @Remote(arg.id('spaceId'), arg.id('changeRequestId'), arg.object<SubmitReviewInput>('body'), arg.viewer())
+  async submitReview(spaceId: string, ref: string, body: SubmitReviewInput, viewer: Viewer) {
+    await this.space(spaceId);
+    const { id } = await findChangeRequest(this.views, spaceId, ref);
+    const reviewId = newId();
+    const result = await this.run(
+      spaceId,
+      {
+        type: 'SubmitChangeRequestReview',
+        changeRequestId: id,
+        reviewId,
+        reviewer: viewer.userId,
+        status: body.status,
+        at: this.runner.now(),
+      },
+      apiContext(viewer),
+    );
+    return { ...result, changeRequestId: id, reviewId };
+  }
+
+  /** Asks members of the space's organization to review; the route checked the caller may edit. */
+  @Remote(
+    arg.id('spaceId'),
+    arg.id('changeRequestId'),
+    arg.object<RequestReviewersInput>('body'),
+    arg.viewer(),
+  )
+  async requestReviewers(spaceId: string, ref: string, body: RequestReviewersInput, viewer: Viewer) {
+    const space = await this.space(spaceId);
+    const { id } = await findChangeRequest(this.views, spaceId, ref);
+    for (const user of body.users) {
+      if (!(await this.access.roleIn(space.organization, user))) {
+        throw invalid(`users: ${user} is not a member of the space's organization`);
+      }
+    }
+    const result = await this.run(
+      spaceId,
+      {
+        type: 'RequestChangeRequestReviewers',
+        changeRequestId: id,
+        users: body.users,
+        requestedBy: viewer.userId,
+        at: this.runner.now(),
+      },
+      apiContext(viewer),
+    );
+    return { ...result, changeRequestId: id, users: [...new Set(body.users)] };
+  }
+
+  /** Removes a requested reviewer; `removed` is false when the user had not been asked (204). */
+  @Remote(arg.id('spaceId'), arg.id('changeRequestId'), arg.id('userId'), arg.viewer())
+  async removeReviewer(spaceId: string, ref: string, user: string, viewer: Viewer) {
+    await this.space(spaceId);
+    const { id } = await findChangeRequest(this.views, spaceId, ref);
+    const result = await this.run(
+      spaceId,
+      { type: 'RemoveChangeRequestReviewer', changeRequestId: id, user, at: this.runner.now() },
+      apiContext(viewer),
+    );
+    return { ...result, removed: result.events.length > 0 };
   }
 
   private async outcome(

@@ -1,3 +1,4 @@
+import { defaultMetadataStorage } from 'class-transformer/cjs/storage';
 import { ValidationTypes } from 'class-validator';
 import { validationMetadatasToSchemas } from 'class-validator-jsonschema';
 import type { SchemaConverter } from 'class-validator-jsonschema/build/defaultConverters';
@@ -7,6 +8,14 @@ import { CONTROL_FREE, CONTROL_FREE_LINES } from '../http/fields';
 export type Schema = Record<string, unknown>;
 
 export const SCHEMA_REF = '#/components/schemas/';
+
+const JSON_SCHEMA = 'jsonSchema';
+
+/**
+ * The constraint a custom class-validator rule (`ValidateBy`) carries to say what it accepts, as JSON
+ * Schema, for the API reference: `ValidateBy({ name, constraints: [describedRule(schema)], validator })`.
+ */
+export const describedRule = (schema: Schema) => ({ [JSON_SCHEMA]: schema });
 
 /** Set on a property whose conditions skip validation for null, so null is accepted as is. */
 const ACCEPTS_NULL = 'x-accepts-null';
@@ -18,6 +27,8 @@ const ACCEPTS_NULL = 'x-accepts-null';
 export function validationSchemas(): Record<string, Schema> {
   return validationMetadatasToSchemas({
     refPointerPrefix: SCHEMA_REF,
+    // `@Type(() => Item)` on a nested list names its items' class; without it they would be "Array".
+    classTransformerMetadataStorage: defaultMetadataStorage,
     additionalConverters: {
       // `@IsOptional()` and `@ValidateIf()` skip every rule when their condition is false; asking the condition
       // about a null value (alone on its object) tells whether null gets through unvalidated.
@@ -32,6 +43,11 @@ export function validationSchemas(): Record<string, Schema> {
           return { pattern: meta.constraints?.[0] ? CONTROL_FREE_LINES : CONTROL_FREE };
         // GitBook's own format name for the same values.
         if (meta.name === 'isEmoji') return { format: 'emoji' };
+        // A rule that describes what it accepts (`describedRule` below).
+        const described = (meta.constraints ?? []).find(
+          (c) => typeof c === 'object' && c !== null && JSON_SCHEMA in c,
+        );
+        if (described) return (described as { [JSON_SCHEMA]: Schema })[JSON_SCHEMA];
         return (defaultConverters[ValidationTypes.CUSTOM_VALIDATION] as SchemaConverter)(meta, options);
       },
     },

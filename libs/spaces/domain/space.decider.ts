@@ -1,5 +1,6 @@
 import { conflict, DAY_MS, type Decider, invalid, notFound } from '@app/platform/domain/decider';
 import type { DefaultLevel } from '@app/platform/domain/roles';
+import type { MergeRulesConfiguration } from './merge-rules';
 
 /** Deleted spaces can be restored for this long, then they are purged. */
 export const SPACE_RETENTION_MS = 7 * DAY_MS;
@@ -14,9 +15,11 @@ export interface SpaceSettings {
   defaultLevel: DefaultLevel;
 }
 
-export type SpaceChanges = Partial<SpaceSettings>;
+/** Settings an update may change; `mergeRules` absent from a space means `inherit`. */
+export type SpaceChanges = Partial<SpaceSettings> & { mergeRules?: MergeRulesConfiguration };
 
 interface SpaceFacts extends SpaceSettings {
+  mergeRules?: MergeRulesConfiguration;
   id: string;
   organization: string;
   parent: string | null;
@@ -87,11 +90,15 @@ function live(state: SpaceState): SpaceFacts & { status: 'active' } {
   return state;
 }
 
-function changed(state: SpaceSettings, changes: SpaceChanges): SpaceChanges {
+function changed(state: SpaceFacts, changes: SpaceChanges): SpaceChanges {
   const out: SpaceChanges = {};
-  for (const key of Object.keys(changes) as (keyof SpaceSettings)[]) {
-    if (changes[key] !== undefined && changes[key] !== state[key])
-      Object.assign(out, { [key]: changes[key] });
+  for (const key of Object.keys(changes) as (keyof SpaceChanges)[]) {
+    const value = changes[key];
+    // Merge rules are an object: compared by value, absent meaning `inherit`.
+    const current =
+      key === 'mergeRules' ? JSON.stringify(state.mergeRules ?? { type: 'inherit' }) : state[key];
+    if (value !== undefined && (key === 'mergeRules' ? JSON.stringify(value) : value) !== current)
+      Object.assign(out, { [key]: value });
   }
   return out;
 }

@@ -19,7 +19,7 @@ export class SpacePresenter {
       updatedAt: doc.updatedAt,
       ...(doc.deletedAt ? { deletedAt: doc.deletedAt } : {}),
       editMode: doc.editMode,
-      mergeRules: { type: 'inherit' as const },
+      mergeRules: doc.mergeRules ?? { type: 'inherit' as const },
       urls: {
         location: this.urls.api(`/spaces/${doc.id}`),
         app: this.urls.app(`/o/${doc.organization}/s/${doc.id}`),

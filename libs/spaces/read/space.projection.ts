@@ -1,6 +1,7 @@
 import type { DefaultLevel } from '@app/platform/domain/roles';
 import { projection } from '@app/platform/projector/projection';
 import { collectionName, type Doc } from '@app/platform/readstore/read-store.port';
+import type { MergeRulesConfiguration } from '../domain/merge-rules';
 import { type EditMode, type Visibility, visibilityIn } from '../domain/space.decider';
 
 export interface SpaceDoc extends Doc {
@@ -11,6 +12,8 @@ export interface SpaceDoc extends Doc {
   visibility: Visibility;
   editMode: EditMode;
   defaultLevel: DefaultLevel;
+  /** Absent: `inherit`. */
+  mergeRules?: MergeRulesConfiguration;
   revision: string;
   position: number;
   createdAt: string;

@@ -11,6 +11,7 @@ import { apiContext, type CommandContext, type WriteResult } from '@app/platform
 import { CommandRunner } from '@app/platform/write/command-runner';
 import { Inject, Injectable } from '@nestjs/common';
 import { CommandBus, CommandHandler } from '@nestjs/cqrs';
+import { checkMergeRules, type MergeRulesConfiguration } from '../domain/merge-rules';
 import {
   type EditMode,
   type SpaceCommand,
@@ -30,6 +31,7 @@ export interface CreateSpaceInput {
 
 export interface UpdateSpaceInput {
   editMode?: EditMode;
+  mergeRules?: MergeRulesConfiguration;
   title?: string;
   defaultLevel?: DefaultLevel;
   /** null removes the emoji. */
@@ -106,8 +108,12 @@ export class SpaceService {
     arg.optional(arg.int('ifMatch')),
   )
   update(spaceId: string, body: UpdateSpaceInput, viewer: Viewer, ifMatch?: number) {
-    const { emoji, ...rest } = body;
-    const changes = { ...rest, ...(emoji !== undefined ? { emoji: emoji ?? '' } : {}) };
+    const { emoji, mergeRules, ...rest } = body;
+    const changes = {
+      ...rest,
+      ...(emoji !== undefined ? { emoji: emoji ?? '' } : {}),
+      ...(mergeRules !== undefined ? { mergeRules: checkMergeRules(mergeRules) } : {}),
+    };
     return this.run(
       spaceId,
       { type: 'UpdateSpace', changes, at: this.runner.now() },

@@ -1,0 +1,13 @@
+/** Full-text search of a space's pages: text analysis, postings to store per term, ranking, excerpts. */
+export { DEFAULT_LANGUAGE, fold, type Token, terms, tokens } from './analysis';
+export { type IndexedPage, type IndexedSection, type Posting, pageForIndex, postings } from './indexing';
+export {
+  B,
+  type IndexStats,
+  K1,
+  type RankedPage,
+  type RankedSection,
+  rank,
+  TITLE_WEIGHT,
+} from './ranking';
+export { type Highlight, highlights, SNIPPET_LENGTH, snippet } from './snippet';

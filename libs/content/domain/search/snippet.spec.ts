@@ -1,0 +1,53 @@
+import { terms } from './analysis';
+import { highlights, snippet } from './snippet';
+
+const query = (text: string) => terms(text, 'en');
+
+describe('highlights', () => {
+  it('finds the words that are query terms, stemmed and folded as the query is', () => {
+    const text = 'Running the Café server: it runs.';
+    const spans = highlights(text, query('run cafe'), 'en');
+    expect(spans.map(({ start, end }) => text.slice(start, end))).toEqual(['Running', 'Café', 'runs']);
+  });
+
+  it('merges the overlapping pairs of CJK text', () => {
+    const text = '用户指南和说明';
+    const spans = highlights(text, terms('用户指南', 'zh'), 'zh');
+    expect(spans.map(({ start, end }) => text.slice(start, end))).toEqual(['用户指南']);
+  });
+});
+
+describe('snippet', () => {
+  const long = `${'Lorem ipsum dolor sit amet. '.repeat(10)}Set the webhook secret here. ${'Consectetur adipiscing elit. '.repeat(10)}`;
+
+  it('is the whole text when short enough, whitespace collapsed', () => {
+    expect(snippet('Create a\ntoken  now.', query('token'), 'en')).toBe('Create a token now.');
+  });
+
+  it('is an excerpt around the hits, cut at spaces, with ellipses where text was cut', () => {
+    const excerpt = snippet(long, query('webhook'), 'en', 80);
+    expect(excerpt).toMatch(/^….*Set the webhook secret here\..*…$/);
+    const inner = excerpt.slice(1, -1);
+    expect(inner.length).toBeLessThanOrEqual(80);
+    // Whole words: the excerpt starts and ends at spaces of the text.
+    const at = long.indexOf(inner);
+    expect(long[at - 1]).toBe(' ');
+    expect(long[at + inner.length]).toBe(' ');
+  });
+
+  it('picks the passage with the most distinct query terms', () => {
+    const text = `Token first. ${'Filler words here. '.repeat(12)}A token limit applies. ${'More filler. '.repeat(12)}`;
+    expect(snippet(text, query('token limit'), 'en', 60)).toContain('A token limit applies.');
+  });
+
+  it('is the start of the text when no query term is in it', () => {
+    expect(snippet(long, query('absent'), 'en', 30)).toBe('Lorem ipsum dolor sit amet.…');
+  });
+
+  it('never splits a character outside the BMP', () => {
+    const text = `${'😀'.repeat(100)} hit`;
+    const excerpt = snippet(text, query('hit'), 'en', 20);
+    expect(excerpt).not.toMatch(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/);
+    expect(excerpt).toContain('hit');
+  });
+});

@@ -1,0 +1,98 @@
+import { conflict, invalid } from '@app/platform/domain/decider';
+
+/** GitBook's merge rules, as a space configures them (`mergeRules`). */
+export type MergeRule =
+  | { rule: 'require_specific_reviewers'; users: string[] }
+  | { rule: 'require_one_of_specific_reviewers'; users: string[] }
+  | { rule: 'allow_bypass'; users: string[] }
+  | { rule: 'require_at_least_one_review' };
+
+export type MergeRulesConfiguration =
+  | { type: 'inherit' }
+  | { type: 'none' }
+  | { type: 'rules'; rules: MergeRule[] };
+
+export type ReviewStatus = 'approved' | 'changes-requested';
+
+/** A reviewer's latest review: what they said and of which revision. */
+export interface LatestReview {
+  status: ReviewStatus;
+  revision: string;
+}
+
+const RULES_WITH_USERS = ['require_specific_reviewers', 'require_one_of_specific_reviewers', 'allow_bypass'];
+const RULES = [...RULES_WITH_USERS, 'require_at_least_one_review'];
+
+/**
+ * A configuration as given over the API, checked: `custom` rules (GitBook evaluates an expression
+ * language of its own) are refused rather than stored and never enforced.
+ */
+export function checkMergeRules(value: unknown): MergeRulesConfiguration {
+  const config = value as { type?: unknown; rules?: unknown };
+  if (typeof value !== 'object' || value === null) throw invalid('mergeRules: must be an object');
+  if (config.type === 'inherit' || config.type === 'none') return { type: config.type };
+  if (config.type !== 'rules' || !Array.isArray(config.rules) || config.rules.length > 20)
+    throw invalid('mergeRules: type must be inherit, none, or rules with at most 20 rules');
+  const rules = config.rules.map((rule, i): MergeRule => {
+    const r = rule as { rule?: unknown; users?: unknown };
+    if (typeof rule !== 'object' || rule === null || typeof r.rule !== 'string' || !RULES.includes(r.rule))
+      throw invalid(`mergeRules.rules[${i}].rule: must be one of ${RULES.join(', ')}`);
+    if (r.rule === 'require_at_least_one_review') return { rule: r.rule };
+    const users = r.users;
+    if (
+      !Array.isArray(users) ||
+      users.length > 100 ||
+      users.some((u) => typeof u !== 'string' || !/^[A-Za-z0-9_-]{1,64}$/.test(u))
+    )
+      throw invalid(`mergeRules.rules[${i}].users: must be at most 100 user ids`);
+    return {
+      rule: r.rule as Exclude<MergeRule['rule'], 'require_at_least_one_review'>,
+      users: [...new Set(users as string[])],
+    };
+  });
+  return { type: 'rules', rules };
+}
+
+/** What merge rules look at: each reviewer's latest review, the revision to merge and its author. */
+export interface Reviewed {
+  reviews: Readonly<Record<string, LatestReview>>;
+  revision: { id: string };
+  createdBy: string | null;
+}
+
+/**
+ * Whether `actor` may merge now, under `rules` (the space's, the organization's default being none):
+ * every rule must pass, counting only approvals of the change request's current revision (a review of
+ * an older revision is outdated) by someone other than its author, unless `actor` is allowed to bypass.
+ * Throws a conflict naming the rule.
+ */
+export function enforceMergeRules(config: MergeRulesConfiguration, cr: Reviewed, actor: string | null): void {
+  if (config.type !== 'rules') return;
+  const { reviews, revision, createdBy } = cr;
+  const approved = (user: string) =>
+    user !== createdBy && reviews[user]?.status === 'approved' && reviews[user].revision === revision.id;
+  const bypass = config.rules.some(
+    (r) => r.rule === 'allow_bypass' && actor !== null && r.users.includes(actor),
+  );
+  if (bypass) return;
+  for (const rule of config.rules) {
+    switch (rule.rule) {
+      case 'require_at_least_one_review':
+        if (!Object.keys(reviews).some(approved))
+          throw conflict('merge rules: at least one approval of the latest revision is required');
+        break;
+      case 'require_specific_reviewers': {
+        const missing = rule.users.filter((u) => !approved(u));
+        if (missing.length > 0)
+          throw conflict(`merge rules: approvals still required from ${missing.join(', ')}`);
+        break;
+      }
+      case 'require_one_of_specific_reviewers':
+        if (!rule.users.some(approved))
+          throw conflict(`merge rules: an approval is required from one of ${rule.users.join(', ')}`);
+        break;
+      case 'allow_bypass':
+        break;
+    }
+  }
+}
