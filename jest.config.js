@@ -5,7 +5,18 @@ delete swcrc.$schema;
 // The one path alias (`@app/<lib>/…` is `libs/<lib>/…`), as tsconfig.json and .swcrc declare it.
 const moduleNameMapper = { '^@app/(.*)$': '<rootDir>/libs/$1' };
 /** The e2e suites run a second time with the views on MongoDB-wire. */
-const MONGO_SUITES = ['endpoint-tour', 'spaces', 'collections', 'organizations', 'audit', 'lifecycle', 'access-cache', 'rebuild'];
+const MONGO_SUITES = [
+  'endpoint-tour',
+  'spaces',
+  'collections',
+  'organizations',
+  'audit',
+  'lifecycle',
+  'access-cache',
+  'rebuild',
+  'change-requests',
+  'search',
+];
 const transform = { '^.+\\.(t|j|mj)s$': ['@swc/jest', { ...swcrc, swcrc: false, module: { type: 'commonjs' } }] };
 /** ESM-only packages Jest must compile to CommonJS (Node >= 24.9 would not need it): @nestjs and co., and the
  * unified family of the Markdown conversion (libs/content/domain/document) with its dependencies. */

@@ -5,12 +5,19 @@ import { changeRequestProjection } from './read/change-request.projection';
 import { contentObjectProjection } from './read/content-objects';
 import { reviewProjection } from './read/review.projection';
 import { revisionProjection } from './read/revision.projection';
+import { searchProjection } from './read/search.projection';
 
 /** Versioned content: change requests, revisions, and the content objects they are made of. */
 export const contentFeature: FeatureManifest = {
   name: 'content',
   module: async () => (await import('./content.module')).ContentModule,
-  projections: [contentObjectProjection, revisionProjection, changeRequestProjection, reviewProjection],
+  projections: [
+    contentObjectProjection,
+    revisionProjection,
+    changeRequestProjection,
+    reviewProjection,
+    searchProjection,
+  ],
   audited: contentAuditSubjects,
   jobs: [],
   scopes: {},

@@ -3,18 +3,20 @@ import { featureModule } from '@app/platform/rpc/feature-module';
 import { type DynamicModule, Module } from '@nestjs/common';
 import { ChangeRequestsController, ReviewsController } from './http/change-requests.controller';
 import { ContentController } from './http/content.controller';
+import { SearchController } from './http/search.controller';
 import { ChangeRequestPresenter } from './read/change-request.presenter';
 import { ChangeRequestQueries } from './read/change-requests.queries';
 import { ContentQueries } from './read/content.queries';
 import { ContentObjects } from './read/content-store';
 import { RevisionPresenter } from './read/revision.presenter';
+import { SearchQueries } from './read/search.queries';
 import { ChangeRequestService, SpaceContentCommandHandler } from './write/change-request.commands';
 
 @Module({})
 export class ContentModule {
   static forRole(role: ServiceRole): DynamicModule {
     return featureModule(ContentModule, role, {
-      controllers: [ChangeRequestsController, ReviewsController, ContentController],
+      controllers: [ChangeRequestsController, ReviewsController, ContentController, SearchController],
       commands: [SpaceContentCommandHandler, ChangeRequestService, ContentObjects],
       queries: [
         ChangeRequestQueries,
@@ -22,9 +24,13 @@ export class ContentModule {
         ContentQueries,
         RevisionPresenter,
         ContentObjects,
+        SearchQueries,
       ],
       jobs: [],
-      remote: { command: [ChangeRequestService], query: [ChangeRequestQueries, ContentQueries] },
+      remote: {
+        command: [ChangeRequestService],
+        query: [ChangeRequestQueries, ContentQueries, SearchQueries],
+      },
     });
   }
 }

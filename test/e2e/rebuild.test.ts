@@ -75,8 +75,40 @@ async function populate(app: TestApp): Promise<void> {
     expect(reply.status).toBe(201);
     const id = (reply.body as Resource).id;
     if (i % 4 === 0) await app.http('PATCH', `/v1/spaces/${id}`, { body: { title: `S${i} renamed` } });
+    if (i % 12 === 1) await populateContent(app, id);
     if (i % 10 === 5) await app.http('DELETE', `/v1/spaces/${id}`);
   }
+}
+
+/** Change requests with content, reviews and merges: the content, search and review views have history. */
+async function populateContent(app: TestApp, space: string): Promise<void> {
+  const post = async (path: string, body?: unknown) => {
+    const reply = await app.http('POST', `/v1/spaces/${space}${path}`, body === undefined ? {} : { body });
+    if (reply.status >= 300) throw new Error(`POST ${path}: ${reply.status} ${JSON.stringify(reply.body)}`);
+    return reply.body as { id: string; changes: { page: { id: string } }[] };
+  };
+  const first = await post('/change-requests', { subject: 'Pages' });
+  const written = await post(`/change-requests/${first.id}/content?compat=false`, {
+    changes: [
+      {
+        operation: 'insert_page',
+        title: 'Guide',
+        document: { markdown: 'Install the guide.\n\n## Usage\n\nUse it.\n' },
+      },
+      { operation: 'insert_page', title: 'Notes', document: { markdown: 'Release notes.\n' } },
+    ],
+  });
+  await post(`/change-requests/${first.id}/reviews`, { status: 'approved' });
+  await post(`/change-requests/${first.id}/merge`);
+  const second = await post('/change-requests', { subject: 'Edits' });
+  const [guide] = written.changes.map((c) => c.page.id);
+  await post(`/change-requests/${second.id}/content`, {
+    changes: [
+      { operation: 'update_page', page: guide, document: { markdown: 'Install the guide again.\n' } },
+    ],
+  });
+  await post(`/change-requests/${second.id}/merge`);
+  await post('/change-requests', { subject: 'Left open' });
 }
 
 async function snapshot(app: TestApp): Promise<Snapshot> {

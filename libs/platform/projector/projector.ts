@@ -9,6 +9,7 @@ import { upcast } from '../eventstore/upcasters';
 import {
   CheckpointConflictError,
   type CheckpointWrite,
+  documentKey,
   READ_STORE,
   type ReadStore,
   type Write,
@@ -295,27 +296,36 @@ export class Projector implements LiveProjector {
     }
     const head = await this.events.headPosition();
     const batchSize = options.batchSize ?? REBUILD_BATCH;
-    const buffer = new RebuildBuffer(target, undefined, (collection) => indexes.build(collection));
+    const buffer = new RebuildBuffer(
+      target,
+      undefined,
+      (collection) => indexes.build(collection),
+      () => landed(),
+    );
     // The new generation holds nothing of the collections replayed (a one-projection rebuild copies the others).
     buffer.startEmpty(scope.flatMap((p) => p.collections));
     // Batches' commits may run while the next batches are applied (a store with round trips), up to
-    // COMMITS_IN_FLIGHT of them, landing in the order sent.
-    const committing: Promise<unknown>[] = [];
+    // COMMITS_IN_FLIGHT of them. Commits in flight run concurrently on such a store, so one that writes
+    // a document another in flight writes waits for it to land first: the later write must win.
+    const committing: { landing: Promise<unknown>; keys: Set<string> }[] = [];
     const landedUpTo = async (inFlight: number) => {
       while (committing.length > inFlight) {
-        const failure = await committing.shift();
+        const failure = await committing.shift()?.landing;
         if (failure) throw failure;
       }
     };
     const landed = () => landedUpTo(0);
     const send = async (writes: Write[], checkpoint?: CheckpointWrite) => {
       await landedUpTo(COMMITS_IN_FLIGHT - 1);
-      committing.push(
-        target.commit(writes, checkpoint).then(
+      const keys = new Set(writes.map((w) => documentKey(w.collection, w.id)));
+      if (committing.some((c) => [...keys].some((key) => c.keys.has(key)))) await landed();
+      committing.push({
+        keys,
+        landing: target.commit(writes, checkpoint).then(
           () => buffer.landed(writes),
           (error: unknown) => error ?? new Error('commit failed'),
         ),
-      );
+      });
     };
     let position = 0;
     let applied = 0;

@@ -94,6 +94,12 @@ export class RebuildBuffer {
     private readonly capacity = DEFAULT_CAPACITY,
     /** Called before the store answers a query on `collection` (to build its deferred indexes). */
     private readonly beforeFind: (collection: string) => Promise<void> = async () => {},
+    /**
+     * Waits until every commit already sent has landed. A query commits what it must see itself; sent
+     * while an earlier commit is on its way it could write a document of that commit concurrently, and
+     * a store whose commits overlap (MongoDB) keeps whichever lands last.
+     */
+    private readonly settle: () => Promise<void> = async () => {},
   ) {}
 
   /**
@@ -175,6 +181,7 @@ export class RebuildBuffer {
 
   /** Rare (fan-outs): the store answers once it holds every document. */
   private async find<T extends Doc>(collection: string, where: Record<string, Scalar>): Promise<T[]> {
+    await this.settle();
     const writes = [...this.takeBatch(), ...this.takeDirty()];
     await this.store.commit(writes);
     this.landed(writes);

@@ -1,0 +1,129 @@
+import { Access, type Viewer } from '@app/platform/auth/access';
+import { notFound } from '@app/platform/domain/decider';
+import { decodePage, encodePage, type ListQuery } from '@app/platform/http/pagination';
+import { Urls } from '@app/platform/http/urls';
+import { FAN_OUT_LIMIT } from '@app/platform/projector/projection';
+import { READ_STORE, type ReadStore } from '@app/platform/readstore/read-store.port';
+import { arg, Remote } from '@app/platform/rpc/remote-method';
+import { SPACES } from '@app/spaces/read/space.projection';
+import { Inject, Injectable } from '@nestjs/common';
+import { type Posting, type RankedPage, rank, snippet, terms } from '../domain/search';
+import type { Hash } from '../domain/tree/hash';
+import { getPage, type PageView } from '../domain/tree/page-tree';
+import { ContentObjects } from './content-store';
+import { SEARCH_INDEXES, SEARCH_LANGUAGE, SEARCH_PAGES, SEARCH_POSTINGS } from './search.projection';
+
+export interface SearchQuery extends ListQuery {
+  query: string;
+}
+
+const DEFAULT_LIMIT = 20;
+/** Sections shown per page: the best ones. */
+const SECTIONS_SHOWN = 5;
+
+/**
+ * Search in a space's current revision: the query's terms (as the index analysed the pages), their
+ * postings, BM25 ranking; pages come with their best sections and an excerpt of each. Pages are paged by
+ * rank (the page token is the offset in the ranked list).
+ */
+@Injectable()
+export class SearchQueries {
+  constructor(
+    @Inject(READ_STORE) private readonly views: ReadStore,
+    private readonly access: Access,
+    private readonly objects: ContentObjects,
+    private readonly urls: Urls,
+  ) {}
+
+  @Remote(arg.id('spaceId'), arg.object<SearchQuery>('query'), arg.viewer())
+  async search(spaceId: string, query: SearchQuery, viewer: Viewer) {
+    const space = await this.views.get(SPACES, spaceId);
+    if (!space) throw notFound('Space not found');
+    await this.access.member(space.organization, viewer, 'Space');
+    const index = await this.views.get(SEARCH_INDEXES, spaceId);
+    const wanted = terms(query.query, SEARCH_LANGUAGE);
+    if (!index || index.pages === 0 || wanted.length === 0) return { count: 0, items: [] };
+    const byTerm = new Map<string, Posting[]>();
+    for (const term of new Set(wanted)) {
+      const found = await this.views.find(SEARCH_POSTINGS, {
+        where: { space: spaceId, term },
+        limit: FAN_OUT_LIMIT,
+      });
+      byTerm.set(
+        term,
+        found.items.map((p) => ({
+          ...p,
+          sections: Object.fromEntries(p.sections.map((s) => [s.id, s.hits])),
+        })),
+      );
+    }
+    const ranked = rank(wanted, byTerm, {
+      pages: index.pages,
+      averageLength: index.totalLength / index.pages,
+    });
+    const offset = Number(decodePage(query.page)?.value ?? 0);
+    const limit = query.limit ?? DEFAULT_LIMIT;
+    const shown = ranked.slice(offset, offset + limit);
+    const app = this.urls.app(`/o/${space.organization}/s/${spaceId}`);
+    const items = await Promise.all(
+      shown.map((result, i) => this.present(spaceId, index.root, result, offset + i + 1, wanted, app)),
+    );
+    return {
+      ...(offset + limit < ranked.length
+        ? { next: { page: encodePage({ value: offset + limit, id: '' }) } }
+        : {}),
+      count: ranked.length,
+      items,
+    };
+  }
+
+  private async present(
+    spaceId: string,
+    root: Hash,
+    result: RankedPage,
+    position: number,
+    wanted: string[],
+    app: string,
+  ) {
+    const [page, stored] = await Promise.all([
+      getPage(this.objects, root, result.pageId),
+      this.views.get(SEARCH_PAGES, `${spaceId}:${result.pageId}`),
+    ]);
+    const path = page?.path ?? '';
+    const pageUrl = `${app}/page/${result.pageId}`;
+    return {
+      id: result.pageId,
+      title: page?.title ?? stored?.title ?? '',
+      description: page?.description ?? '',
+      path,
+      score: result.score,
+      rank: position,
+      resultType: result.titleMatch ? ('page' as const) : ('section' as const),
+      sections: result.sections.slice(0, SECTIONS_SHOWN).map((ranked) => {
+        const section = stored?.sections.find((s) => s.id === ranked.id);
+        return {
+          id: ranked.id,
+          title: section?.title || (page?.title ?? ''),
+          path: ranked.id ? `${path}#${ranked.id}` : path,
+          score: ranked.score,
+          resultType: 'section' as const,
+          body: snippet(section?.body ?? '', wanted, SEARCH_LANGUAGE),
+          urls: { app: ranked.id ? `${pageUrl}#${ranked.id}` : pageUrl },
+        };
+      }),
+      ancestors: await this.ancestors(root, page),
+      urls: { app: pageUrl },
+    };
+  }
+
+  private async ancestors(root: Hash, page: PageView | undefined): Promise<{ title: string }[]> {
+    const out: { title: string }[] = [];
+    for (let parent = page?.parent ?? null; parent !== null && out.length < 100; ) {
+      const above = await getPage(this.objects, root, parent);
+      if (!above) break;
+      out.unshift({ title: above.title });
+      parent = above.parent;
+    }
+    return out;
+  }
+}

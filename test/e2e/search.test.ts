@@ -1,0 +1,109 @@
+import type { Space } from '@gitbook/api';
+import { useTestApp } from '../support/app-harness';
+
+type Change = Record<string, unknown>;
+
+describe('search in a space', () => {
+  const current = useTestApp();
+
+  /** Writes the changes in a new change request and merges it; answers the ids of pages created. */
+  const publish = async (space: string, changes: Change[]) => {
+    const app = current();
+    const cr = (await app.api().spaces.createChangeRequest(space, { subject: 'Edit' })).data;
+    const written = await app.http(
+      'POST',
+      `/v1/spaces/${space}/change-requests/${cr.id}/content?compat=false`,
+      {
+        body: { changes },
+      },
+    );
+    expect(written.status).toBe(200);
+    expect((await app.api().spaces.mergeChangeRequest(space, cr.id)).data.result).toBe('merge');
+    return (written.body as { changes: { object: string; page: { id: string } | string }[] }).changes.map(
+      (c) => (typeof c.page === 'string' ? c.page : c.page.id),
+    );
+  };
+  const page = (title: string, markdown: string, extra: Change = {}) => ({
+    operation: 'insert_page',
+    title,
+    document: { markdown },
+    ...extra,
+  });
+  const search = async (space: string, query: string, options: { limit?: number; page?: string } = {}) =>
+    (
+      await current()
+        .api()
+        .spaces.searchSpaceContent(space, { query, ...options })
+    ).data;
+
+  let space: Space;
+  let ids: string[];
+  beforeAll(async () => {
+    const app = current();
+    space = (await app.api().orgs.createSpace(app.organizationId, { title: 'Searchable' })).data as Space;
+    ids = await publish(space.id, [
+      page(
+        'Installing the CLI',
+        'Download the binary and run it.\n\n## Upgrading\n\nRun the installer again.\n',
+        { slug: 'install' },
+      ),
+      page(
+        'Configuration',
+        'Options are read at startup.\n\n## Proxies\n\nWhen installing behind a proxy, set HTTPS_PROXY.\n',
+      ),
+      page('Changelog', 'Fixed crashes on startup.\n'),
+    ]);
+  });
+
+  it('finds pages by stemmed words, title matches first, with the matching sections and excerpts', async () => {
+    const found = await search(space.id, 'installs');
+    expect(found.items.map((r) => r.title)).toEqual(['Installing the CLI', 'Configuration']);
+    const [first, second] = found.items;
+    expect(first).toMatchObject({ rank: 1, resultType: 'page', path: 'install', id: ids[0] });
+    expect(second).toMatchObject({ rank: 2, resultType: 'section' });
+    expect(second.sections?.[0]).toMatchObject({
+      id: 'proxies',
+      title: 'Proxies',
+      path: 'configuration#proxies',
+    });
+    expect(second.sections?.[0].body).toContain('installing behind a proxy');
+    expect(found.count).toBe(2);
+  });
+
+  it('still finds pages when one word of the query matches nothing, and ranks pages with more words first', async () => {
+    const found = await search(space.id, 'startup xylophone');
+    expect(found.items.map((r) => r.title).sort()).toEqual(['Changelog', 'Configuration']);
+    const both = await search(space.id, 'startup crashes');
+    expect(both.items[0].title).toBe('Changelog');
+    expect((await search(space.id, 'xylophone')).items).toEqual([]);
+  });
+
+  it('pages through results by rank', async () => {
+    const first = await search(space.id, 'startup installing', { limit: 1 });
+    expect(first.items).toHaveLength(1);
+    expect(first.next?.page).toEqual(expect.any(String));
+    const rest = await search(space.id, 'startup installing', { limit: 10, page: first.next?.page });
+    expect(rest.items.map((r) => r.rank)).toEqual(rest.items.map((_, i) => i + 2));
+    expect([...first.items, ...rest.items].map((r) => r.id)).toHaveLength(
+      new Set([...first.items, ...rest.items].map((r) => r.id)).size,
+    );
+  });
+
+  it('follows merges: edited and deleted pages are searched as they are now', async () => {
+    await publish(space.id, [
+      { operation: 'update_page', page: ids[2], document: { markdown: 'Nothing here anymore.\n' } },
+      { operation: 'delete_page', page: ids[1] },
+    ]);
+    expect((await search(space.id, 'startup')).items).toEqual([]);
+    expect((await search(space.id, 'anymore')).items.map((r) => r.id)).toEqual([ids[2]]);
+  });
+
+  it('refuses a query over 512 characters or with control characters', async () => {
+    const app = current();
+    expect((await app.http('GET', `/v1/spaces/${space.id}/search?query=${'a'.repeat(513)}`)).status).toBe(
+      400,
+    );
+    expect((await app.http('GET', `/v1/spaces/${space.id}/search?query=a%07b`)).status).toBe(400);
+    expect((await app.http('GET', `/v1/spaces/${space.id}/search`)).status).toBe(400);
+  });
+});
