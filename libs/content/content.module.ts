@@ -1,13 +1,18 @@
+import { SignedLinks } from '@app/platform/http/signed-links';
 import type { ServiceRole } from '@app/platform/rpc/feature-module';
 import { featureModule } from '@app/platform/rpc/feature-module';
 import { type DynamicModule, Module } from '@nestjs/common';
 import { ChangeRequestsController, ReviewsController } from './http/change-requests.controller';
 import { ContentController } from './http/content.controller';
+import { LinksController } from './http/links.controller';
+import { PdfController } from './http/pdf.controller';
 import { SearchController } from './http/search.controller';
 import { ChangeRequestPresenter } from './read/change-request.presenter';
 import { ChangeRequestQueries } from './read/change-requests.queries';
 import { ContentQueries } from './read/content.queries';
 import { ContentObjects } from './read/content-store';
+import { LinkQueries } from './read/links.queries';
+import { PdfQueries } from './read/pdf.queries';
 import { RevisionPresenter } from './read/revision.presenter';
 import { SearchQueries } from './read/search.queries';
 import { ChangeRequestService, SpaceContentCommandHandler } from './write/change-request.commands';
@@ -16,7 +21,14 @@ import { ChangeRequestService, SpaceContentCommandHandler } from './write/change
 export class ContentModule {
   static forRole(role: ServiceRole): DynamicModule {
     return featureModule(ContentModule, role, {
-      controllers: [ChangeRequestsController, ReviewsController, ContentController, SearchController],
+      controllers: [
+        ChangeRequestsController,
+        ReviewsController,
+        ContentController,
+        SearchController,
+        LinksController,
+        PdfController,
+      ],
       commands: [SpaceContentCommandHandler, ChangeRequestService, ContentObjects],
       queries: [
         ChangeRequestQueries,
@@ -25,11 +37,14 @@ export class ContentModule {
         RevisionPresenter,
         ContentObjects,
         SearchQueries,
+        LinkQueries,
+        PdfQueries,
+        SignedLinks,
       ],
       jobs: [],
       remote: {
         command: [ChangeRequestService],
-        query: [ChangeRequestQueries, ContentQueries, SearchQueries],
+        query: [ChangeRequestQueries, ContentQueries, SearchQueries, LinkQueries, PdfQueries],
       },
     });
   }

@@ -121,6 +121,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     rateLimitWindowMs: DEFAULT_RATE_LIMIT_WINDOW_MS,
     bodyLimitBytes: DEFAULT_BODY_LIMIT_BYTES,
     storageThread: true,
+    signingKey: 'test-signing-key-0123456789abcdefghijkl',
     ...viewsOnMongo(dataDir),
     ...options.config,
   };

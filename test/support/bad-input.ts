@@ -559,6 +559,22 @@ function queryValue(field: FieldModel): fc.Arbitrary<string> {
 }
 
 export function queryCases(model: DtoModel, category: QueryCategory): fc.Arbitrary<QueryCase> | undefined {
+  const cases = categoryCases(model, category);
+  // Required parameters (a search's `query`) get valid values, so that the answer is about the case's.
+  const required = model.fields.filter((f) => f.required);
+  if (!cases || required.length === 0) return cases;
+  return fc.tuple(cases, ...required.map(queryValue)).map(([c, ...values]) => ({
+    ...c,
+    pairs: [
+      ...required
+        .map((f, i): [string, string] => [f.name, values[i]])
+        .filter(([name]) => !c.pairs.some(([key]) => key === name)),
+      ...c.pairs,
+    ],
+  }));
+}
+
+function categoryCases(model: DtoModel, category: QueryCategory): fc.Arbitrary<QueryCase> | undefined {
   const fields = model.fields;
   const known = new Set(fields.map((f) => f.name));
   const single = (field: FieldModel, values: fc.Arbitrary<string>) =>
@@ -569,7 +585,8 @@ export function queryCases(model: DtoModel, category: QueryCategory): fc.Arbitra
     case 'garbage page token':
       return oneOf(
         fields
-          .filter((f) => f.name === 'page')
+          // A `page` with a pattern is an id (the page of a PDF export), not a list's page token.
+          .filter((f) => f.name === 'page' && !f.pattern)
           .map((f) =>
             single(
               f,

@@ -25,6 +25,29 @@ export const PROJECT_ROUTES: ProjectRoute[] = [
   // The seeds specify it (content-area endpoints: "Transfer space … 200 Space"); @gitbook/api's
   // document has no transfer for spaces, only for collections.
   { method: 'POST', template: '/spaces/{spaceId}/transfer', answers: { schema: 'Space' } },
+  // The seeds specify the links listings and file backlinks; @gitbook/api's document dropped these
+  // operations after 0.181. Their shapes (ContentReferenceUsage, ContentLocation, ContentReferencesStats)
+  // follow that version, which this document no longer has schemas for; links.test.ts checks them.
+  ...[
+    '/spaces/{spaceId}/links',
+    '/spaces/{spaceId}/content/page/{pageId}/links',
+    '/spaces/{spaceId}/change-requests/{changeRequestId}/content/page/{pageId}/links',
+    '/spaces/{spaceId}/content/files/{fileId}/backlinks',
+    '/spaces/{spaceId}/change-requests/{changeRequestId}/content/files/{fileId}/backlinks',
+  ].map(
+    (template): ProjectRoute => ({
+      method: 'GET',
+      template,
+      answers: { unspecified: "GitBook's links shapes of @gitbook/api 0.181, checked by links.test.ts" },
+    }),
+  ),
+  {
+    method: 'GET',
+    template: '/downloads/pdf',
+    answers: {
+      unspecified: 'the PDF a download link of getSpacePDF or getChangeRequestPDF names (application/pdf)',
+    },
+  },
   {
     method: 'GET',
     template: '/openapi.json',

@@ -35,7 +35,7 @@ export interface FieldModel {
    * `each`). The suites send wrong types, and empty or over-long lists; the items' own fields are checked
    * by the DTO and the domain, and not generated here.
    */
-  array?: { min: number; max?: number; items?: DtoModel };
+  array?: { min: number; max?: number; items?: DtoModel; itemPattern?: RegExp };
 }
 
 export interface DtoModel {
@@ -94,6 +94,11 @@ export function dtoModel(type: Type): DtoModel {
     };
     for (const meta of own) {
       const listed = own.some((m) => m.name === 'isArray');
+      // A list of strings each matching a pattern (ids): its items' pattern, for valid values.
+      if (meta.each && listed && meta.name === 'matches') {
+        field.array = { min: 0, ...field.array, itemPattern: meta.constraints?.[0] as RegExp };
+        continue;
+      }
       if (meta.each && !(listed && meta.type === ValidationTypes.NESTED_VALIDATION))
         model.unsupported.push(`${type.name}.${name}: ${meta.name} with each`);
       if (meta.type === ValidationTypes.CONDITIONAL_VALIDATION) continue;

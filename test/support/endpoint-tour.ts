@@ -113,4 +113,29 @@ async function contentTour(api: GitBookAPI, http: Http, org: string, space: stri
     'document',
   );
   expect((await api.spaces.getRevisionSemanticChanges(space, merged.revision)).data.changes).toHaveLength(1);
+  const found = (await api.spaces.searchSpaceContent(space, { query: 'hello' })).data;
+  expect(found.items.map((r) => r.id)).toEqual([page]);
+  for (const path of [
+    `/v1/spaces/${space}/links`,
+    `/v1/spaces/${space}/content/page/${page}/links`,
+    `/v1/spaces/${space}/change-requests/${cr.id}/content/page/${page}/links`,
+  ]) {
+    expect((await http('GET', path)).body).toMatchObject({ count: 0, items: [] });
+  }
+  await contentReviews(api, http, space);
+}
+
+/** Reviews and requested reviewers on a change request of the tour's space. */
+async function contentReviews(api: GitBookAPI, http: Http, space: string): Promise<void> {
+  const cr = (await api.spaces.createChangeRequest(space, { subject: 'Tour review' })).data;
+  const review = (await api.spaces.submitChangeRequestReview(space, cr.id, { status: 'approved' } as never))
+    .data;
+  expect((await api.spaces.getChangeRequestReviewById(space, cr.id, review.id)).data.id).toBe(review.id);
+  expect((await api.spaces.getReviewsByChangeRequestId(space, cr.id)).data.items).toHaveLength(1);
+  expect((await api.spaces.getRequestedReviewersByChangeRequestId(space, cr.id)).data.items).toEqual([]);
+  const removed = await http(
+    'DELETE',
+    `/v1/spaces/${space}/change-requests/${cr.id}/requested-reviewers/${cr.createdBy.id}`,
+  );
+  expect(removed.status).toBe(204);
 }

@@ -42,6 +42,8 @@ const BODY_FIXTURES: Record<string, 'organizationId' | 'otherOrganizationId'> = 
  */
 const BODY_EXAMPLES: Record<string, (world: World) => Record<string, unknown>> = {
   MoveDto: () => ({ parent: null }),
+  // Not a member of the organization: refused (400) after authorization, which is what R4 checks.
+  RequestReviewersDto: () => ({ users: ['not-a-member'] }),
   UpdateContentDto: () => ({
     changes: [{ operation: 'insert_page', title: 'Checked page', document: { markdown: 'Checked.\n' } }],
   }),

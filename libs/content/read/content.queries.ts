@@ -67,7 +67,8 @@ export class ContentQueries {
     private readonly changeRequests: ChangeRequestPresenter,
   ) {}
 
-  private async resolve(spaceId: string, from: ContentSource, viewer: Viewer): Promise<Resolved> {
+  /** The content root a source names, checking the caller is a member of the space's organization. */
+  async resolveSource(spaceId: string, from: ContentSource, viewer: Viewer): Promise<Resolved> {
     const space = await this.views.get(SPACES, spaceId);
     if (!space) throw notFound('Space not found');
     await this.access.member(space.organization, viewer, 'Space');
@@ -86,7 +87,7 @@ export class ContentQueries {
   /** The whole revision: page tree, files, reusable contents, variables. */
   @Remote(arg.id('spaceId'), source(), arg.viewer())
   async revision(spaceId: string, from: ContentSource, viewer: Viewer) {
-    const { root, revision, scope } = await this.resolve(spaceId, from, viewer);
+    const { root, revision, scope } = await this.resolveSource(spaceId, from, viewer);
     const [pages, files, reusables, variables] = await Promise.all([
       listPages(this.objects, root),
       listFiles(this.objects, root),
@@ -103,14 +104,14 @@ export class ContentQueries {
 
   @Remote(arg.id('spaceId'), source(), arg.viewer())
   async pages(spaceId: string, from: ContentSource, viewer: Viewer) {
-    const { root, scope } = await this.resolve(spaceId, from, viewer);
+    const { root, scope } = await this.resolveSource(spaceId, from, viewer);
     return { pages: this.presenter.pageTree(await listPages(this.objects, root), scope) };
   }
 
   /** Files in id order, paged by id. */
   @Remote(arg.id('spaceId'), source(), arg.object<ListQuery>('query'), arg.viewer())
   async files(spaceId: string, from: ContentSource, query: ListQuery, viewer: Viewer) {
-    const { root } = await this.resolve(spaceId, from, viewer);
+    const { root } = await this.resolveSource(spaceId, from, viewer);
     const all = await listFiles(this.objects, root);
     const after = decodePage(query.page);
     const limit = query.limit ?? DEFAULT_FILES_LIMIT;
@@ -126,7 +127,7 @@ export class ContentQueries {
 
   @Remote(arg.id('spaceId'), source(), arg.id('fileId'), arg.viewer())
   async file(spaceId: string, from: ContentSource, fileId: string, viewer: Viewer) {
-    const { root } = await this.resolve(spaceId, from, viewer);
+    const { root } = await this.resolveSource(spaceId, from, viewer);
     const file = await getFile(this.objects, root, fileId);
     if (!file) throw notFound('File not found');
     return this.presenter.file(file);
@@ -134,7 +135,7 @@ export class ContentQueries {
 
   @Remote(arg.id('spaceId'), source(), arg.id('pageId'), arg.object<PageReadQuery>('query'), arg.viewer())
   async pageById(spaceId: string, from: ContentSource, pageId: string, query: PageReadQuery, viewer: Viewer) {
-    const resolved = await this.resolve(spaceId, from, viewer);
+    const resolved = await this.resolveSource(spaceId, from, viewer);
     return this.presentPage(resolved, await getPage(this.objects, resolved.root, pageId), query);
   }
 
@@ -146,7 +147,7 @@ export class ContentQueries {
     arg.viewer(),
   )
   async pageByPath(spaceId: string, from: ContentSource, path: string, query: PageReadQuery, viewer: Viewer) {
-    const resolved = await this.resolve(spaceId, from, viewer);
+    const resolved = await this.resolveSource(spaceId, from, viewer);
     const page = await getPageByPath(this.objects, resolved.root, path);
     // Links and computed pages have no path; a path names a document or a group.
     return this.presentPage(resolved, page, query);
@@ -155,7 +156,7 @@ export class ContentQueries {
   /** A page's body as GitBook's JSON document (`getPageDocumentInRevisionById`). */
   @Remote(arg.id('spaceId'), source(), arg.id('pageId'), arg.viewer())
   async pageDocument(spaceId: string, from: ContentSource, pageId: string, viewer: Viewer) {
-    const { root } = await this.resolve(spaceId, from, viewer);
+    const { root } = await this.resolveSource(spaceId, from, viewer);
     const page = await getPage(this.objects, root, pageId);
     if (!page) throw notFound('Page not found');
     if (!page.documentId) throw notFound('Page has no document');
@@ -165,7 +166,7 @@ export class ContentQueries {
   /** What a revision changed from its first parent (`getRevisionSemanticChanges`). */
   @Remote(arg.id('spaceId'), arg.id('revisionId'), arg.optional(arg.int('limit', 1)), arg.viewer())
   async revisionChanges(spaceId: string, revisionId: string, limit: number | undefined, viewer: Viewer) {
-    const { root, revision } = await this.resolve(spaceId, `rev:${revisionId}`, viewer);
+    const { root, revision } = await this.resolveSource(spaceId, `rev:${revisionId}`, viewer);
     const parent = revision.parents[0] ? await this.views.get(REVISIONS, revision.parents[0]) : null;
     const changes = parent ? await diffRevisions(this.objects, parent.root, root) : [];
     return this.presenter.semanticChanges(changes, limit, await this.mergedFrom(revision));
@@ -174,7 +175,7 @@ export class ContentQueries {
   /** What a change request changed from its base (`getChangeRequestChanges`). */
   @Remote(arg.id('spaceId'), arg.id('changeRequestId'), arg.optional(arg.int('limit', 1)), arg.viewer())
   async changeRequestChanges(spaceId: string, ref: string, limit: number | undefined, viewer: Viewer) {
-    const { root } = await this.resolve(spaceId, `cr:${ref}`, viewer);
+    const { root } = await this.resolveSource(spaceId, `cr:${ref}`, viewer);
     const cr = await findChangeRequest(this.views, spaceId, ref);
     const base = await this.views.get(REVISIONS, cr.base);
     const changes = base ? await diffRevisions(this.objects, base.root, root) : [];

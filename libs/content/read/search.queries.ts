@@ -1,6 +1,6 @@
 import { Access, type Viewer } from '@app/platform/auth/access';
 import { notFound } from '@app/platform/domain/decider';
-import { decodePage, encodePage, type ListQuery } from '@app/platform/http/pagination';
+import { decodeOffset, encodeOffset, type ListQuery } from '@app/platform/http/pagination';
 import { Urls } from '@app/platform/http/urls';
 import { FAN_OUT_LIMIT } from '@app/platform/projector/projection';
 import { READ_STORE, type ReadStore } from '@app/platform/readstore/read-store.port';
@@ -40,6 +40,7 @@ export class SearchQueries {
     const space = await this.views.get(SPACES, spaceId);
     if (!space) throw notFound('Space not found');
     await this.access.member(space.organization, viewer, 'Space');
+    const offset = decodeOffset(query.page);
     const index = await this.views.get(SEARCH_INDEXES, spaceId);
     const wanted = terms(query.query, SEARCH_LANGUAGE);
     if (!index || index.pages === 0 || wanted.length === 0) return { count: 0, items: [] };
@@ -61,7 +62,6 @@ export class SearchQueries {
       pages: index.pages,
       averageLength: index.totalLength / index.pages,
     });
-    const offset = Number(decodePage(query.page)?.value ?? 0);
     const limit = query.limit ?? DEFAULT_LIMIT;
     const shown = ranked.slice(offset, offset + limit);
     const app = this.urls.app(`/o/${space.organization}/s/${spaceId}`);
@@ -69,9 +69,7 @@ export class SearchQueries {
       shown.map((result, i) => this.present(spaceId, index.root, result, offset + i + 1, wanted, app)),
     );
     return {
-      ...(offset + limit < ranked.length
-        ? { next: { page: encodePage({ value: offset + limit, id: '' }) } }
-        : {}),
+      ...(offset + limit < ranked.length ? { next: { page: encodeOffset(offset + limit) } } : {}),
       count: ranked.length,
       items,
     };

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { isAbsolute, resolve } from 'node:path';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -27,6 +28,11 @@ export interface Config {
    * `loadConfig` turns it on unless STORAGE_THREAD=0.
    */
   storageThread?: boolean;
+  /**
+   * Signs the temporary download links handed out (PDF exports). Every process of a cluster needs the
+   * same one; unset, each process draws its own, so its links work only on it and until it restarts.
+   */
+  signingKey: string;
 }
 
 /** High enough for one client to load-test one process; lower it where clients are not trusted. */
@@ -96,6 +102,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (bootstrapToken !== undefined && (bootstrapToken.length < 24 || /\s/.test(bootstrapToken))) {
     throw new ConfigError('BOOTSTRAP_TOKEN', 'must be at least 24 characters with no white space');
   }
+  const signingKey = env.SIGNING_KEY || randomBytes(32).toString('base64url');
+  if (signingKey.length < 32) throw new ConfigError('SIGNING_KEY', 'must be at least 32 characters');
   const publicUrl = (url(env, 'PUBLIC_URL', ['http:', 'https:']) ?? `http://${host}:${port}`).replace(
     /\/$/,
     '',
@@ -117,5 +125,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimitWindowMs: integer(env, 'RATE_LIMIT_WINDOW_MS', DEFAULT_RATE_LIMIT_WINDOW_MS, 1000, 86_400_000),
     bodyLimitBytes: integer(env, 'BODY_LIMIT_BYTES', DEFAULT_BODY_LIMIT_BYTES, 1024, 1024 * 1024 * 1024),
     storageThread: integer(env, 'STORAGE_THREAD', 1, 0, 1) === 1,
+    signingKey,
   };
 }

@@ -51,6 +51,16 @@ export function decodePage(page: string | undefined): { value: Scalar; id: strin
   throw new BadRequestException('page: not a valid page token');
 }
 
+/** The offset a page token of a list ranked in memory holds (search results, links); a bad one is a 400. */
+export function decodeOffset(page: string | undefined): number {
+  const value = decodePage(page)?.value ?? 0;
+  if (!Number.isSafeInteger(value) || (value as number) < 0)
+    throw new BadRequestException('page: not a valid page token');
+  return value as number;
+}
+
+export const encodeOffset = (offset: number): string => encodePage({ value: offset, id: '' });
+
 export function pageQuery(query: ListQuery, base: Omit<FindQuery, 'limit' | 'after'>): FindQuery {
   return { ...base, limit: query.limit ?? DEFAULT_PAGE_SIZE, after: decodePage(query.page) };
 }

@@ -1,0 +1,81 @@
+import type { Viewer } from '@app/platform/auth/access';
+import { CurrentViewer } from '@app/platform/auth/auth.guard';
+import { RequiresRole } from '@app/platform/auth/requires-role';
+import { id } from '@app/platform/http/ids.pipe';
+import { ListQueryDto } from '@app/platform/http/pagination';
+import { IsAbsentOr } from '@app/platform/http/validation';
+import { Controller, Get, Param, Query } from '@nestjs/common';
+import { IsIn } from 'class-validator';
+import { LINK_STATUSES, type LinkStatus } from '../domain/links';
+import { LinkQueries, type LinksQuery } from '../read/links.queries';
+
+export class LinksQueryDto extends ListQueryDto implements LinksQuery {
+  @IsAbsentOr()
+  @IsIn([...LINK_STATUSES])
+  status?: LinkStatus;
+}
+
+const spaceId = () => Param('spaceId', id('spaceId'));
+const pageId = () => Param('pageId', id('pageId'));
+const fileId = () => Param('fileId', id('fileId'));
+const changeRequest = () =>
+  Param('changeRequestId', id('changeRequestId'), { transform: (ref: string) => `cr:${ref}` });
+const CR = 'spaces/:spaceId/change-requests/:changeRequestId/content';
+
+/** Links of a space's content or a change request's, with their status, and the backlinks of files. */
+@Controller()
+export class LinksController {
+  constructor(private readonly queries: LinkQueries) {}
+
+  @RequiresRole('read')
+  @Get('spaces/:spaceId/links')
+  spaceLinks(@spaceId() space: string, @Query() query: LinksQueryDto, @CurrentViewer() viewer: Viewer) {
+    return this.queries.spaceLinks(space, 'space', query, viewer);
+  }
+
+  @RequiresRole('read')
+  @Get('spaces/:spaceId/content/page/:pageId/links')
+  pageLinks(
+    @spaceId() space: string,
+    @pageId() page: string,
+    @Query() query: LinksQueryDto,
+    @CurrentViewer() viewer: Viewer,
+  ) {
+    return this.queries.pageLinks(space, 'space', page, query, viewer);
+  }
+
+  @RequiresRole('read')
+  @Get(`${CR}/page/:pageId/links`)
+  changeRequestPageLinks(
+    @spaceId() space: string,
+    @changeRequest() from: string,
+    @pageId() page: string,
+    @Query() query: LinksQueryDto,
+    @CurrentViewer() viewer: Viewer,
+  ) {
+    return this.queries.pageLinks(space, from, page, query, viewer);
+  }
+
+  @RequiresRole('read')
+  @Get('spaces/:spaceId/content/files/:fileId/backlinks')
+  fileBacklinks(
+    @spaceId() space: string,
+    @fileId() file: string,
+    @Query() query: ListQueryDto,
+    @CurrentViewer() viewer: Viewer,
+  ) {
+    return this.queries.fileBacklinks(space, 'space', file, query, viewer);
+  }
+
+  @RequiresRole('read')
+  @Get(`${CR}/files/:fileId/backlinks`)
+  changeRequestFileBacklinks(
+    @spaceId() space: string,
+    @changeRequest() from: string,
+    @fileId() file: string,
+    @Query() query: ListQueryDto,
+    @CurrentViewer() viewer: Viewer,
+  ) {
+    return this.queries.fileBacklinks(space, from, file, query, viewer);
+  }
+}

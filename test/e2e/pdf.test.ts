@@ -1,0 +1,86 @@
+import { readPdf } from '@app/content/domain/pdf/read-pdf.testing';
+import type { Space } from '@gitbook/api';
+import { useTestApp } from '../support/app-harness';
+
+describe('PDF exports', () => {
+  const current = useTestApp();
+  let space: Space;
+  let pages: string[];
+
+  beforeAll(async () => {
+    const app = current();
+    space = (await app.api().orgs.createSpace(app.organizationId, { title: 'Handbook' })).data as Space;
+    const cr = (await app.api().spaces.createChangeRequest(space.id, { subject: 'Pages' })).data;
+    const written = await app.http(
+      'POST',
+      `/v1/spaces/${space.id}/change-requests/${cr.id}/content?compat=false`,
+      {
+        body: {
+          changes: [
+            { operation: 'insert_page', title: 'Welcome', document: { markdown: 'Hello and welcome.\n' } },
+            {
+              operation: 'insert_page',
+              title: 'Setup',
+              ref: 'setup',
+              document: { markdown: 'Install it first.\n' },
+            },
+            {
+              operation: 'insert_page',
+              title: 'Advanced',
+              into: undefined,
+              document: { markdown: 'Tune everything.\n' },
+            },
+          ],
+        },
+      },
+    );
+    pages = (written.body as { changes: { page: { id: string } }[] }).changes.map((c) => c.page.id);
+    await app.api().spaces.mergeChangeRequest(space.id, cr.id);
+  });
+
+  /** Follows a download link as anyone would: no token. */
+  const download = async (url: string) => {
+    const { pathname, search } = new URL(url);
+    const response = await fetch(`${current().url}${pathname}${search}`);
+    return {
+      status: response.status,
+      type: response.headers.get('content-type'),
+      bytes: new Uint8Array(await response.arrayBuffer()),
+    };
+  };
+
+  it('answers a signed link to the whole space, which a PDF reader reads back with the page titles in order', async () => {
+    const { data } = await current().api().spaces.getSpacePdf(space.id);
+    expect(data.url).toMatch(/\/v1\/downloads\/pdf\?token=[\w-]+\.[\w-]{43}$/);
+    const pdf = await download(data.url);
+    expect(pdf).toMatchObject({ status: 200, type: 'application/pdf' });
+    const text = readPdf(pdf.bytes)
+      .pages.map((p) => p.text)
+      .join('\n');
+    expect(text.indexOf('Welcome')).toBeLessThan(text.indexOf('Setup'));
+    expect(text.indexOf('Setup')).toBeLessThan(text.indexOf('Advanced'));
+    expect(text).toContain('Install it first.');
+  });
+
+  it('prints one page only, and a change request', async () => {
+    const only = await current().api().spaces.getSpacePdf(space.id, { page: pages[1], only: true });
+    const text = readPdf((await download(only.data.url)).bytes)
+      .pages.map((p) => p.text)
+      .join('\n');
+    expect(text).toContain('Setup');
+    expect(text).not.toContain('Welcome');
+    const cr = (await current().api().spaces.createChangeRequest(space.id, { subject: 'Print' })).data;
+    const link = await current().api().spaces.getChangeRequestPdf(space.id, cr.id);
+    expect((await download(link.data.url)).status).toBe(200);
+  });
+
+  it('refuses a tampered or expired link, and asks no token but the link', async () => {
+    const app = current();
+    const { data } = await app.api().spaces.getSpacePdf(space.id);
+    const tampered = data.url.replace(/\.(.)/g, (_m, c: string) => `.${c === 'A' ? 'B' : 'A'}`);
+    expect((await download(tampered)).status).toBe(404);
+    app.clock.advance(2 * 60 * 60 * 1000);
+    expect((await download(data.url)).status).toBe(404);
+    expect((await app.http('GET', `/v1/spaces/${space.id}/pdf`, { token: null })).status).toBe(401);
+  });
+});
