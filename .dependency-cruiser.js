@@ -24,8 +24,9 @@ module.exports = {
       name: 'domain-is-pure',
       comment: 'domain/ holds pure functions: it imports other domain code (and types), never Nest, storage or HTTP',
       severity: 'error',
-      // Specs may use test tools (fast-check); what they test is held to the rule.
-      from: { path: '^libs/[^/]+/domain/', pathNot: '\\.spec\\.ts$' },
+      // Specs and their helpers (`*.testing.ts`) may use test tools (fast-check, a PDF reader); what
+      // they test is held to the rule.
+      from: { path: '^libs/[^/]+/domain/', pathNot: '\\.(spec|testing)\\.ts$' },
       to: {
         pathNot: ['^libs/[^/]+/domain/', '^node:crypto$', '^crypto$', `^(node_modules/)?(${PURE_LIBRARIES})(/|$)`],
         dependencyTypesNot: ['type-only'],

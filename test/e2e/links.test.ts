@@ -53,7 +53,7 @@ describe('links and backlinks', () => {
                 markdown: [
                   'See [the target](./target.md) and [the site](https://example.com/docs).',
                   '',
-                  'A [lost page](/pages/no-such-page) and [the app](' + `${appBase}/o/x` + ').',
+                  `A [lost page](/pages/no-such-page) and [the app](${appBase}/o/x).`,
                   '',
                   '![Logo](./logo)',
                   '',
