@@ -48,8 +48,14 @@ describe('Projector.rebuild with commits in flight', () => {
   /** Most commits of a rebuild handle seen on their way at once. */
   let mostInFlight = 0;
 
-  /** `views` whose rebuild handle runs `onCommit` before each commit, and delays every commit a little. */
-  function withCommitHook(onCommit: (n: number, writes: Write[]) => void): ReadStore {
+  /**
+   * `views` whose rebuild handle runs `onCommit` before each commit, and delays every commit a little
+   * (`delayMs` of the commit's number: a shorter delay lets a later commit land first, as MongoDB may).
+   */
+  function withCommitHook(
+    onCommit: (n: number, writes: Write[]) => void,
+    delayMs: (n: number) => number = () => 5,
+  ): ReadStore {
     let commits = 0;
     let inFlight = 0;
     mostInFlight = 0;
@@ -63,11 +69,12 @@ describe('Projector.rebuild with commits in flight', () => {
               const value = Reflect.get(inner, method, inner);
               if (method !== 'commit') return typeof value === 'function' ? value.bind(inner) : value;
               return async (writes: Write[], checkpoint?: unknown) => {
-                onCommit(++commits, writes);
+                const n = ++commits;
+                onCommit(n, writes);
                 mostInFlight = Math.max(mostInFlight, ++inFlight);
                 try {
                   // Later batches are projected while this one is still on its way.
-                  await new Promise((resolve) => setTimeout(resolve, 5));
+                  await new Promise((resolve) => setTimeout(resolve, delayMs(n)));
                   return await value.call(inner, writes, checkpoint);
                 } finally {
                   inFlight--;
@@ -97,6 +104,32 @@ describe('Projector.rebuild with commits in flight', () => {
       ['k0', 'k1', 'k2', 'k3', 'k4', 'k5', 'k6'].map((key, i) => [key, i < 4 ? 9 : 8]),
     );
     expect(await views.getCheckpoint('projector')).toBe(60);
+  });
+
+  it('never lets an older write of a document land after a newer one of a commit sent later', async () => {
+    // Written without being read, so each batch sends its own write of the same few documents.
+    const latest = projection('latest', [{ collection: 'latest', fields: ['key'] }], {
+      Counted: async (event, ctx) => {
+        const { key } = event.data as { key: string };
+        await ctx.put('latest', { id: key, key, position: event.position });
+      },
+    });
+    // Odd commits are slow, even ones quick: sent together, the later one would land first.
+    const rebuilding = new Projector(
+      events,
+      withCommitHook(
+        () => {},
+        (n) => (n % 2 === 1 ? 30 : 1),
+      ),
+      [latest],
+    );
+    await rebuilding.rebuild(undefined, { batchSize: 4 });
+    const docs = await views.all<{ id: string; position: number }>('latest');
+    const all = await events.readAll(0, 100);
+    const last = new Map(all.map((e) => [(e.data as { key: string }).key, e.position]));
+    expect(docs.map(({ id, position }) => [id, position])).toEqual(
+      [...last].sort(([a], [b]) => (a < b ? -1 : 1)),
+    );
   });
 
   it('fails when a commit fails, even with a later one in flight, and leaves the live views as they were', async () => {
