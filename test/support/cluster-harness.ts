@@ -16,6 +16,8 @@ export function clusterEnv(dataDir: string, extra: NodeJS.ProcessEnv = {}): Node
     BOOTSTRAP_TOKEN: CLUSTER_BOOTSTRAP_TOKEN,
     LOG_LEVEL: 'warn',
     PUBLIC_URL: 'http://docs.test',
+    // One key for every replica, as a deployment sets it: a download link works wherever it lands.
+    SIGNING_KEY: 'cluster-signing-key-0123456789abcdefghij',
     CONSISTENCY_TIMEOUT_MS: '15000',
     ...extra,
   };

@@ -11,7 +11,7 @@ const CACHE_SIZE = 100_000;
 const ARRIVAL_TIMEOUT_MS = 5_000;
 
 /**
- * Content objects for reads and writes: parsed once and kept (least recently used out), read from the
+ * Content objects for reads and writes: parsed once and kept (the oldest kept go first), read from the
  * views otherwise. A writer also keeps the objects it stores, so its next change reads them at once;
  * an object it needs that another process stored is on its way to the views (it was appended before
  * the change that names it), so `get` waits for it, bounded, rather than failing.
