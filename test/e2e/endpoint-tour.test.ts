@@ -12,6 +12,7 @@ describe('every endpoint, standalone', () => {
       (method, path, body) => app.http(method, path, { body }),
       app.organizationId,
       other,
+      (path) => fetch(`${app.url}${path}`),
     );
   });
 });

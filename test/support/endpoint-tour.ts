@@ -18,6 +18,8 @@ export async function endpointTour(
   unchecked: Http,
   org: string,
   otherOrg: string,
+  /** Fetches a path (with its query) of the server the tour runs against, with no token: for downloads. */
+  fetchPath: (pathAndQuery: string) => Promise<Response>,
 ): Promise<void> {
   const api = checkedClient(client);
   const http: Http = async (method, path, body) => {
@@ -49,6 +51,7 @@ export async function endpointTour(
   expect(inBox.items.map((s) => s.id)).toEqual([space.id]);
 
   await contentTour(api, http, org, space.id);
+  await pdfTour(api, fetchPath, space.id);
 
   const copy = (await api.spaces.duplicateSpace(space.id)).data;
   const moved = (await api.spaces.moveSpace(copy.id, { parent: null })).data;
@@ -138,4 +141,22 @@ async function contentReviews(api: GitBookAPI, http: Http, space: string): Promi
     `/v1/spaces/${space}/change-requests/${cr.id}/requested-reviewers/${cr.createdBy.id}`,
   );
   expect(removed.status).toBe(204);
+}
+
+/** A PDF export: a signed link, followed without a token (through a gateway, on any query replica). */
+async function pdfTour(
+  api: GitBookAPI,
+  fetchPath: (pathAndQuery: string) => Promise<Response>,
+  space: string,
+) {
+  const { url } = (await api.spaces.getSpacePdf(space)).data;
+  const { pathname, search } = new URL(url);
+  const pdf = await fetchPath(`${pathname}${search}`);
+  expect(pdf.status).toBe(200);
+  expect(pdf.headers.get('content-type')).toBe('application/pdf');
+  expect(
+    Buffer.from(await pdf.arrayBuffer())
+      .subarray(0, 5)
+      .toString(),
+  ).toBe('%PDF-');
 }
