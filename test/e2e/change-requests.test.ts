@@ -239,6 +239,19 @@ describe('change requests and content over HTTP', () => {
     });
     expect(bad.status).toBe(404);
     expect((await app.api().spaces.listPagesInChangeRequest(space.id, cr.id)).data.pages).toEqual([]);
+    const malformed = await app.http('POST', path, {
+      body: {
+        changes: [
+          {
+            operation: 'insert_page',
+            title: 'Broken',
+            document: { document: { object: 'document', data: {}, nodes: [{ object: 'text' }] } },
+          },
+        ],
+      },
+    });
+    expect(malformed.status).toBe(400);
+    expect(JSON.stringify(malformed.body)).toContain('changes[0].document.document.nodes[0].leaves');
 
     const seen = await app.http('GET', `/v1/spaces/${space.id}/change-requests/${cr.id}`);
     const etag = seen.headers.get('etag') as string;

@@ -1,5 +1,6 @@
 import { invalid } from '@app/platform/domain/decider';
 import { type Document, type Frontmatter, markdownToDocument } from '../document';
+import { checkDocument } from '../document/check-document';
 import { inlineText } from '../document/document-text';
 import { isRecord, named } from './check';
 
@@ -25,16 +26,13 @@ export function readBody(input: unknown, path: string): PageBody {
       throw named(error, `${path}.markdown`);
     }
   }
-  if (keys.length === 1 && isDocument(input.document)) {
+  if (keys.length === 1 && 'document' in input) {
     if (Buffer.byteLength(JSON.stringify(input.document)) > MAX_BODY_BYTES)
       throw invalid(`${path}.document: is larger than 1 MiB`);
-    return { kind: 'json', document: input.document };
+    return { kind: 'json', document: checkDocument(input.document, `${path}.document`) };
   }
   throw invalid(`${path}: must be {markdown: string}, {document: JSONDocument} or {}`);
 }
-
-const isDocument = (value: unknown): value is Document =>
-  isRecord(value) && value.object === 'document' && isRecord(value.data) && Array.isArray(value.nodes);
 
 /** The text of the document's first block when it is a heading 1: Git Sync's page title. */
 export function leadingHeading(document: Document): string | undefined {

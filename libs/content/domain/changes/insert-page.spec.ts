@@ -202,7 +202,7 @@ describe('insert_page', () => {
         [{ hidden: 'yes', document: {} }, 'changes[0].hidden: must be a boolean'],
         [{ at: -1, document: {} }, 'changes[0].at: must be an integer'],
         [{ document: { html: '<p>' } }, 'changes[0].document: must be'],
-        [{ document: { document: { nodes: 'no' } } }, 'changes[0].document: must be'],
+        [{ document: { document: { nodes: 'no' } } }, 'changes[0].document.document: must be a document'],
         [{}, 'changes[0].document: must be'],
       ];
       for (const [fields, message] of cases) {
