@@ -15,14 +15,17 @@ const isRecord = (value: unknown): value is Record<string, unknown> =>
 export function checkDocument(value: unknown, path: string): Document {
   if (!isRecord(value) || value.object !== 'document' || !isRecord(value.data) || !Array.isArray(value.nodes))
     throw invalid(`${path}: must be a document: {object: "document", data: {}, nodes: [...]}`);
-  value.nodes.forEach((node, i) => checkNode(node, `${path}.nodes[${i}]`, 1));
+  for (const [i, node] of value.nodes.entries()) checkNode(node, `${path}.nodes[${i}]`, 1);
   return value as unknown as Document;
 }
 
 function checkNode(node: unknown, path: string, depth: number): void {
   if (depth > MAX_DEPTH) throw invalid(`${path}: is nested deeper than ${MAX_DEPTH} levels`);
   if (!isRecord(node)) throw invalid(`${path}: must be an object`);
-  if (node.object === 'text') return checkLeaves(node.leaves, `${path}.leaves`);
+  if (node.object === 'text') {
+    checkLeaves(node.leaves, `${path}.leaves`);
+    return;
+  }
   if (node.object !== 'block' && node.object !== 'inline')
     throw invalid(`${path}.object: must be block, inline or text`);
   if (typeof node.type !== 'string' || node.type === '') throw invalid(`${path}.type: must be a string`);
@@ -30,7 +33,7 @@ function checkNode(node: unknown, path: string, depth: number): void {
   if (node.data !== undefined && !isRecord(node.data)) throw invalid(`${path}.data: must be an object`);
   if (node.nodes !== undefined) {
     if (!Array.isArray(node.nodes)) throw invalid(`${path}.nodes: must be a list`);
-    node.nodes.forEach((child, i) => checkNode(child, `${path}.nodes[${i}]`, depth + 1));
+    for (const [i, child] of node.nodes.entries()) checkNode(child, `${path}.nodes[${i}]`, depth + 1);
   }
   if (node.fragments !== undefined) {
     if (!Array.isArray(node.fragments)) throw invalid(`${path}.fragments: must be a list`);
@@ -38,7 +41,7 @@ function checkNode(node: unknown, path: string, depth: number): void {
       const at = `${path}.fragments[${i}]`;
       if (!isRecord(fragment) || fragment.object !== 'fragment' || !Array.isArray(fragment.nodes))
         throw invalid(`${at}: must be {object: "fragment", nodes: [...]}`);
-      fragment.nodes.forEach((child, j) => checkNode(child, `${at}.nodes[${j}]`, depth + 1));
+      for (const [j, child] of fragment.nodes.entries()) checkNode(child, `${at}.nodes[${j}]`, depth + 1);
     });
   }
 }
