@@ -79,6 +79,24 @@ describe('CommandRunner', () => {
     ]);
   });
 
+  it('computes a command again on the stored state when another process wrote the stream since', async () => {
+    await runner.run(counter, 'counter-1', { type: 'Set', value: 1 }, ctx);
+    await appendElsewhere({ type: 'ValueSet', data: { value: 5 } }, 0);
+    // "Add ten" needs the state it is decided on: computed on the folded 1 it would set 11.
+    const seen: number[] = [];
+    const result = await runner.run(
+      counter,
+      'counter-1',
+      async (state) => {
+        seen.push(state.value);
+        return { type: 'Set' as const, value: state.value + 10 };
+      },
+      ctx,
+    );
+    expect(seen).toEqual([1, 5]);
+    expect(result).toMatchObject({ revision: 2, state: { value: 15 } });
+  });
+
   it('checks "no change" and refusals against the stored stream, not the folded state', async () => {
     await runner.run(counter, 'counter-1', { type: 'Set', value: 1 }, ctx);
     await appendElsewhere({ type: 'ValueSet', data: { value: 5 } }, 0);
