@@ -109,7 +109,7 @@ export class ChangeRequestQueries {
       });
       ({ items: docs, count, next } = page);
     }
-    return this.list(docs, count, next, () => revision);
+    return this.presented({ items: docs, count, next }, (doc) => this.presenter.present(doc, revision));
   }
 
   /**
@@ -153,7 +153,9 @@ export class ChangeRequestQueries {
         revisions.set(doc.space, (await this.views.get(SPACES, doc.space))?.revision ?? '');
     }
     const count = pages.reduce((sum, p) => sum + p.count, 0);
-    return this.list(docs, count, next, (doc) => revisions.get(doc.space) ?? '');
+    return this.presented({ items: docs, count, next }, (doc) =>
+      this.presenter.present(doc, revisions.get(doc.space) ?? ''),
+    );
   }
 
   /** Newest first; `outdated` false lists only the reviews that still count. */
@@ -223,19 +225,6 @@ export class ChangeRequestQueries {
       ...(page.next ? { next: { page: encodePage(page.next) } } : {}),
       count: page.count,
       items: await Promise.all(page.items.map(present)),
-    };
-  }
-
-  private async list(
-    docs: ChangeRequestDoc[],
-    count: number,
-    next: { value: string | number | boolean | null; id: string } | undefined,
-    spaceRevision: (doc: ChangeRequestDoc) => string,
-  ): Promise<ListEnvelope<unknown>> {
-    return {
-      ...(next ? { next: { page: encodePage(next) } } : {}),
-      count,
-      items: await Promise.all(docs.map((doc) => this.presenter.present(doc, spaceRevision(doc)))),
     };
   }
 }

@@ -1,6 +1,6 @@
 import type { Viewer } from '@app/platform/auth/access';
 import { notFound } from '@app/platform/domain/decider';
-import { decodeOffset, encodeOffset, type ListQuery } from '@app/platform/http/pagination';
+import { type ListQuery, offsetPage } from '@app/platform/http/pagination';
 import { Urls } from '@app/platform/http/urls';
 import { arg, Remote } from '@app/platform/rpc/remote-method';
 import { Injectable } from '@nestjs/common';
@@ -75,7 +75,7 @@ export class LinkQueries {
     const place = await this.place(spaceId, from, viewer);
     if (!(await getFile(this.objects, place.root, fileId))) throw notFound('File not found');
     const backlinks = await fileBacklinks(this.objects, place.root, fileId, { spaceId });
-    const { items, next } = paged(backlinks, query);
+    const { items, next } = offsetPage(backlinks, query, DEFAULT_LIMIT);
     return {
       ...next,
       count: backlinks.length,
@@ -101,7 +101,7 @@ export class LinkQueries {
 
   private async listing(place: Place, usages: LinkUsage[], query: LinksQuery) {
     const shown = withStatus(usages, query.status);
-    const { items, next } = paged(shown, query);
+    const { items, next } = offsetPage(shown, query, DEFAULT_LIMIT);
     return {
       ...next,
       count: shown.length,
@@ -187,13 +187,4 @@ export class LinkQueries {
         return undefined;
     }
   }
-}
-
-/** A page of a list computed in memory: the page token is the offset. */
-function paged<T>(list: readonly T[], query: ListQuery) {
-  const offset = decodeOffset(query.page);
-  const limit = query.limit ?? DEFAULT_LIMIT;
-  const items = list.slice(offset, offset + limit);
-  const more = offset + limit < list.length;
-  return { items, next: more ? { next: { page: encodeOffset(offset + limit) } } : {} };
 }

@@ -1,6 +1,6 @@
 import { Access, type Viewer } from '@app/platform/auth/access';
 import { notFound } from '@app/platform/domain/decider';
-import { decodeOffset, encodeOffset, type ListQuery } from '@app/platform/http/pagination';
+import { decodeOffset, type ListQuery, offsetPage } from '@app/platform/http/pagination';
 import { Urls } from '@app/platform/http/urls';
 import { FAN_OUT_LIMIT } from '@app/platform/projector/projection';
 import { READ_STORE, type ReadStore } from '@app/platform/readstore/read-store.port';
@@ -40,7 +40,8 @@ export class SearchQueries {
     const space = await this.views.get(SPACES, spaceId);
     if (!space) throw notFound('Space not found');
     await this.access.member(space.organization, viewer, 'Space');
-    const offset = decodeOffset(query.page);
+    // A bad page token is a 400 even when there is nothing to search.
+    decodeOffset(query.page);
     const index = await this.views.get(SEARCH_INDEXES, spaceId);
     const wanted = terms(query.query, SEARCH_LANGUAGE);
     if (!index || index.pages === 0 || wanted.length === 0) return { count: 0, items: [] };
@@ -62,17 +63,12 @@ export class SearchQueries {
       pages: index.pages,
       averageLength: index.totalLength / index.pages,
     });
-    const limit = query.limit ?? DEFAULT_LIMIT;
-    const shown = ranked.slice(offset, offset + limit);
+    const { offset, items: shown, next } = offsetPage(ranked, query, DEFAULT_LIMIT);
     const app = this.urls.app(`/o/${space.organization}/s/${spaceId}`);
     const items = await Promise.all(
       shown.map((result, i) => this.present(spaceId, index.root, result, offset + i + 1, wanted, app)),
     );
-    return {
-      ...(offset + limit < ranked.length ? { next: { page: encodeOffset(offset + limit) } } : {}),
-      count: ranked.length,
-      items,
-    };
+    return { ...next, count: ranked.length, items };
   }
 
   private async present(

@@ -61,6 +61,21 @@ export function decodeOffset(page: string | undefined): number {
 
 export const encodeOffset = (offset: number): string => encodePage({ value: offset, id: '' });
 
+/**
+ * A page of a list ranked or computed in memory (search results, links): its items, where they start,
+ * and `next` to spread into the envelope while more follow.
+ */
+export function offsetPage<T>(list: readonly T[], query: ListQuery, defaultLimit: number) {
+  const offset = decodeOffset(query.page);
+  const limit = query.limit ?? defaultLimit;
+  const more = offset + limit < list.length;
+  return {
+    offset,
+    items: list.slice(offset, offset + limit),
+    next: more ? { next: { page: encodeOffset(offset + limit) } } : {},
+  };
+}
+
 export function pageQuery(query: ListQuery, base: Omit<FindQuery, 'limit' | 'after'>): FindQuery {
   return { ...base, limit: query.limit ?? DEFAULT_PAGE_SIZE, after: decodePage(query.page) };
 }
