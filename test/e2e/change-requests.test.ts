@@ -83,6 +83,23 @@ describe('change requests and content over HTTP', () => {
       status: [ChangeRequestStatus.Draft],
     });
     expect(inOrg.data.items.map((c) => c.id)).toEqual([second.id]);
+    // GitBook's client sends a list as its key repeated (`status=open&status=draft`); each value is checked.
+    const both = await app.api().orgs.listChangeRequestsForOrganization(app.organizationId, {
+      status: [ChangeRequestStatus.Open, ChangeRequestStatus.Draft],
+      space: space.id,
+    });
+    expect(both.data.items.map((c) => c.id).sort()).toEqual([first.id, second.id].sort());
+    expect(both.data.count).toBe(2);
+    const orgList = `/v1/orgs/${app.organizationId}/change-requests`;
+    for (const query of ['status=open&status=closed', 'status=', `space=${space.id}&space=${space.id}`]) {
+      const refused = await app.http('GET', `${orgList}?${query}`);
+      expect({ query, status: refused.status }).toEqual({ query, status: 400 });
+      const named = query.split('=')[0];
+      expect((refused.body as { error: { message: string } }).error.message).toContain(named);
+    }
+    // The space's list takes one status, as GitBook's does: a repeated key stays a 400.
+    const twice = await app.http('GET', `/v1/spaces/${space.id}/change-requests?status=open&status=draft`);
+    expect(twice.status).toBe(400);
 
     const merged = await app.http('PATCH', `/v1/spaces/${space.id}/change-requests/${first.id}`, {
       body: { status: 'merged' },

@@ -244,6 +244,14 @@ describe('API reference', () => {
     expect(list.responses['200'].content['application/json'].schema.allOf[0]).toEqual({
       $ref: '#/components/schemas/List',
     });
+    // A list in a query, as GitBook's: the key once per value (OpenAPI's default form, exploded).
+    const statuses = doc.paths['/v1/orgs/{organizationId}/change-requests'].get.parameters.find(
+      (p: Json) => p.name === 'status',
+    );
+    expect(statuses.schema).toMatchObject({
+      type: 'array',
+      items: { enum: ['draft', 'open', 'archived', 'merged'] },
+    });
   });
 
   it('takes the PATCH /v1/spaces/{spaceId} body schema from the DTO, agreeing with the validation pipe', async () => {
@@ -254,6 +262,7 @@ describe('API reference', () => {
       'defaultLevel',
       'editMode',
       'emoji',
+      'language',
       'mergeRules',
       'title',
     ]);
@@ -281,6 +290,8 @@ describe('API reference', () => {
       { emoji: 'book' },
       { title: null },
       { editMode: 'frozen' },
+      { language: 'pt-br' },
+      { language: 'klingon' },
       { unknown: true },
     ];
     for (const sample of samples) {

@@ -80,7 +80,10 @@ async function populate(app: TestApp): Promise<void> {
   }
 }
 
-/** Change requests with content, reviews and merges: the content, search and review views have history. */
+/**
+ * Change requests with content, reviews and merges, a language and a duplicate: the content, search and
+ * review views have history.
+ */
 async function populateContent(app: TestApp, space: string): Promise<void> {
   const post = async (path: string, body?: unknown) => {
     const reply = await app.http('POST', `/v1/spaces/${space}${path}`, body === undefined ? {} : { body });
@@ -109,6 +112,10 @@ async function populateContent(app: TestApp, space: string): Promise<void> {
   });
   await post(`/change-requests/${second.id}/merge`);
   await post('/change-requests', { subject: 'Left open' });
+  // A new language indexes the pages again; a duplicate starts with the content, indexed.
+  const french = await app.http('PATCH', `/v1/spaces/${space}`, { body: { language: 'fr' } });
+  if (french.status !== 200) throw new Error(`PATCH language: ${french.status}`);
+  await post('/duplicate');
 }
 
 async function snapshot(app: TestApp): Promise<Snapshot> {

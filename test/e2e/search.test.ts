@@ -1,4 +1,4 @@
-import type { Space } from '@gitbook/api';
+import { type Space, TranslationLanguage } from '@gitbook/api';
 import { useTestApp } from '../support/app-harness';
 
 type Change = Record<string, unknown>;
@@ -96,6 +96,34 @@ describe('search in a space', () => {
     ]);
     expect((await search(space.id, 'startup')).items).toEqual([]);
     expect((await search(space.id, 'anymore')).items.map((r) => r.id)).toEqual([ids[2]]);
+  });
+
+  it('searches a space in its language, and indexes its pages again when the language changes', async () => {
+    const app = current();
+    const created = await app.api().orgs.createSpace(app.organizationId, {
+      title: 'Écurie',
+      language: TranslationLanguage.Fr,
+    });
+    const french = created.data as Space;
+    expect(french.language).toBe('fr');
+    const [horses] = await publish(french.id, [
+      page('Les chevaux', 'Les chevaux lisent les journaux du matin.\n'),
+    ]);
+    // French stems: "cheval" and "chevaux", "journal" and "journaux" are one word.
+    expect((await search(french.id, 'cheval')).items.map((r) => r.id)).toEqual([horses]);
+    const found = await search(french.id, 'journal');
+    expect(found.items.map((r) => r.id)).toEqual([horses]);
+    expect(found.items[0].sections?.[0].body).toContain('journaux');
+
+    const english = await app.api().spaces.updateSpaceById(french.id, { language: TranslationLanguage.En });
+    expect(english.data.language).toBe('en');
+    expect((await search(french.id, 'cheval')).items).toEqual([]);
+    expect((await search(french.id, 'chevaux')).items.map((r) => r.id)).toEqual([horses]);
+
+    await app.api().spaces.updateSpaceById(french.id, { language: TranslationLanguage.Fr });
+    expect((await search(french.id, 'cheval')).items.map((r) => r.id)).toEqual([horses]);
+    // A space without a language is English: there, nothing is a form of "cheval".
+    expect((await search(space.id, 'cheval')).items).toEqual([]);
   });
 
   it('refuses a query over 512 characters or with control characters', async () => {

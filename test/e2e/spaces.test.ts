@@ -1,4 +1,10 @@
-import { MemberRole, type Space, SpaceEditMode } from '@gitbook/api';
+import {
+  MemberRole,
+  type RevisionPageDocument,
+  type Space,
+  SpaceEditMode,
+  TranslationLanguage,
+} from '@gitbook/api';
 import { addOrganization, addUser, useTestApp } from '../support/app-harness';
 
 describe('spaces over HTTP', () => {
@@ -89,6 +95,105 @@ describe('spaces over HTTP', () => {
     });
     expect(copy.data.id).not.toBe(space.id);
     expect(copy.data.revision).not.toBe(space.revision);
+  });
+
+  it('starts a duplicate with the content of its source as it is now: pages, documents, files, links, search', async () => {
+    const app = current();
+    const spaces = app.api().spaces;
+    const source = await create({ title: 'Manuel', language: TranslationLanguage.Fr });
+    const cr = (await spaces.createChangeRequest(source.id, { subject: 'Pages' })).data;
+    const written = await app.http(
+      'POST',
+      `/v1/spaces/${source.id}/change-requests/${cr.id}/content?compat=false`,
+      {
+        body: {
+          changes: [
+            {
+              operation: 'insert_files',
+              files: [{ name: 'logo.png', url: 'https://example.com/logo.png', ref: 'logo' }],
+            },
+            {
+              operation: 'insert_page',
+              title: 'Écurie',
+              slug: 'ecurie',
+              ref: 'stable',
+              document: { markdown: 'Les chevaux lisent les journaux.\n\n![Logo](./logo)\n' },
+            },
+            {
+              operation: 'insert_page',
+              title: 'Guide',
+              slug: 'guide',
+              document: { markdown: "Voir [l'écurie](./stable.md).\n" },
+            },
+          ],
+        },
+      },
+    );
+    expect(written.status).toBe(200);
+    const { changes, insertedFiles } = written.body as {
+      changes: { page: { id: string } }[];
+      insertedFiles: { id: string }[];
+    };
+    const [stable, guide] = changes.map((c) => c.page.id);
+    expect((await spaces.mergeChangeRequest(source.id, cr.id)).data.result).toBe('merge');
+
+    const copy = (await spaces.duplicateSpace(source.id)).data;
+    expect(copy).toMatchObject({ title: 'Manuel', language: 'fr' });
+    expect(copy.revision).not.toBe((await spaces.getSpaceById(source.id)).data.revision);
+    const pages = (await spaces.listPages(copy.id)).data.pages as RevisionPageDocument[];
+    expect(pages.map((p) => [p.id, p.title, p.path])).toEqual([
+      [stable, 'Écurie', 'ecurie'],
+      [guide, 'Guide', 'guide'],
+    ]);
+    const document = await spaces.getPageDocumentInRevisionById(copy.id, copy.revision, stable);
+    expect(JSON.stringify(document.data)).toContain('Les chevaux lisent les journaux.');
+    const page = await spaces.getPageById(copy.id, stable, { format: 'markdown' });
+    expect((page.data as { markdown: string }).markdown).toContain('Les chevaux lisent les journaux.');
+    const files = (await spaces.listFiles(copy.id)).data.items;
+    expect(files.map((f) => f.id)).toEqual([insertedFiles[0].id]);
+    const revision = (await spaces.getRevisionById(copy.id, copy.revision)).data;
+    expect(revision).toMatchObject({ id: copy.revision, parents: [] });
+
+    // Searched in its language, as its source.
+    const found = (await spaces.searchSpaceContent(copy.id, { query: 'cheval' })).data;
+    expect(found.items.map((r) => r.id)).toEqual([stable]);
+    const links = await app.http('GET', `/v1/spaces/${copy.id}/links`);
+    expect(links.status).toBe(200);
+    expect((links.body as { stats: { broken: { total: number } } }).stats.broken.total).toBe(0);
+
+    // Each goes on from there on its own: a change request of the copy starts from the copied content.
+    const edit = (await spaces.createChangeRequest(copy.id, { subject: 'Copy only' })).data;
+    expect(edit.revisionInitial).toBe(copy.revision);
+    const deleted = await app.http(
+      'POST',
+      `/v1/spaces/${copy.id}/change-requests/${edit.id}/content?compat=false`,
+      { body: { changes: [{ operation: 'delete_page', page: guide }] } },
+    );
+    expect(deleted.status).toBe(200);
+    expect((await spaces.mergeChangeRequest(copy.id, edit.id)).data.result).toBe('merge');
+    expect((await spaces.listPages(copy.id)).data.pages.map((p) => p.id)).toEqual([stable]);
+    expect((await spaces.listPages(source.id)).data.pages.map((p) => p.id)).toEqual([stable, guide]);
+  });
+
+  it('sets a language (absent until then); one GitBook does not list is a 400 naming it', async () => {
+    const app = current();
+    const org = app.organizationId;
+    const space = await create({ title: 'Polyglot' });
+    expect(space).not.toHaveProperty('language');
+    const { data } = await app.api().spaces.updateSpaceById(space.id, { language: TranslationLanguage.PtBr });
+    expect(data.language).toBe('pt-br');
+    expect((await app.api().spaces.getSpaceById(space.id)).data).toEqual(data);
+    expect((await create({ title: 'Japanese', language: TranslationLanguage.Ja })).language).toBe('ja');
+    for (const [method, path] of [
+      ['PATCH', `/v1/spaces/${space.id}`],
+      ['POST', `/v1/orgs/${org}/spaces`],
+    ] as const) {
+      for (const language of ['EN', 'xx', '', 7]) {
+        const reply = await app.http(method, path, { body: { language } });
+        expect({ language, status: reply.status }).toEqual({ language, status: 400 });
+        expect((reply.body as { error: { message: string } }).error.message).toContain('language');
+      }
+    }
   });
 
   it('moves a space into a collection, before a sibling, and back to the top level', async () => {

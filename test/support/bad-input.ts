@@ -117,7 +117,9 @@ export function validValue(field: FieldModel): fc.Arbitrary<unknown> {
   if (field.array) {
     const item: fc.Arbitrary<unknown> = field.array.items
       ? minimalObject(field.array.items)
-      : fc.constant('x');
+      : field.array.itemValues
+        ? fc.constantFrom(...field.array.itemValues)
+        : fc.constant('x');
     return fc.array(item, {
       minLength: Math.max(1, field.array.min),
       maxLength: Math.max(1, field.array.min),
@@ -555,8 +557,14 @@ function badIntegers(field: FieldModel): fc.Arbitrary<string> {
 }
 
 function queryValue(field: FieldModel): fc.Arbitrary<string> {
+  // A list in a query (`@QueryList`) is one value per key.
+  if (field.array?.itemValues) return fc.constantFrom(...field.array.itemValues).map(String);
   return validValue(field).map((v) => String(v));
 }
+
+/** A query list's field as one of its values, for the generators of one value. */
+const itemOf = (field: FieldModel): FieldModel =>
+  field.array?.itemValues ? { ...field, array: undefined, values: field.array.itemValues } : field;
 
 export function queryCases(model: DtoModel, category: QueryCategory): fc.Arbitrary<QueryCase> | undefined {
   const cases = categoryCases(model, category);
@@ -626,23 +634,29 @@ function categoryCases(model: DtoModel, category: QueryCategory): fc.Arbitrary<Q
         fields
           .filter((f) => !f.isInt && !f.isBoolean && f.name !== 'page')
           .flatMap((f) => {
-            const bad = badStrings(f);
+            const bad = badStrings(itemOf(f));
             return bad ? [single(f, bad)] : [];
           }),
       );
     case 'repeated key':
       return oneOf(
         fields.map((f) =>
-          fc.tuple(queryValue(f), queryValue(f)).map(
-            ([a, b]): QueryCase => ({
-              pairs: [
-                [f.name, a],
-                [f.name, b],
-              ],
-              status: 400,
-              names: f.name,
-            }),
-          ),
+          // A list takes its key repeated: refused when one of the values is bad.
+          fc
+            .tuple(
+              queryValue(f),
+              f.array?.itemValues ? (badStrings(itemOf(f)) as fc.Arbitrary<string>) : queryValue(f),
+            )
+            .map(
+              ([a, b]): QueryCase => ({
+                pairs: [
+                  [f.name, a],
+                  [f.name, b],
+                ],
+                status: 400,
+                names: f.name,
+              }),
+            ),
         ),
       );
     case 'unknown key':

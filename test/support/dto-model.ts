@@ -35,7 +35,7 @@ export interface FieldModel {
    * `each`). The suites send wrong types, and empty or over-long lists; the items' own fields are checked
    * by the DTO and the domain, and not generated here.
    */
-  array?: { min: number; max?: number; items?: DtoModel; itemPattern?: RegExp };
+  array?: { min: number; max?: number; items?: DtoModel; itemPattern?: RegExp; itemValues?: unknown[] };
 }
 
 export interface DtoModel {
@@ -97,6 +97,11 @@ export function dtoModel(type: Type): DtoModel {
       // A list of strings each matching a pattern (ids): its items' pattern, for valid values.
       if (meta.each && listed && meta.name === 'matches') {
         field.array = { min: 0, ...field.array, itemPattern: meta.constraints?.[0] as RegExp };
+        continue;
+      }
+      // A list of values of an enumeration (`@QueryList`: a query key given once per value).
+      if (meta.each && listed && meta.name === 'isIn') {
+        field.array = { min: 0, ...field.array, itemValues: meta.constraints?.[0] as unknown[] };
         continue;
       }
       if (meta.each && !(listed && meta.type === ValidationTypes.NESTED_VALIDATION))

@@ -1,5 +1,5 @@
 import { ID_PATTERN } from '@app/platform/domain/ids';
-import { BooleanQuery, Emoji, Text } from '@app/platform/http/fields';
+import { BooleanQuery, Emoji, QueryList, Text } from '@app/platform/http/fields';
 import { ListQueryDto } from '@app/platform/http/pagination';
 import { IsAbsentOr } from '@app/platform/http/validation';
 import type { ReviewStatus } from '@app/spaces/domain/merge-rules';
@@ -79,10 +79,10 @@ export class OrganizationChangeRequestsQueryDto
   extends ListQueryDto
   implements OrganizationChangeRequestsQuery
 {
-  /** One status (GitBook's takes a list; a repeated query key is refused here, as on every route). */
+  /** Statuses, as GitBook's list (`status=open&status=draft`); absent: open ones. */
   @IsAbsentOr()
-  @IsIn(STATUSES)
-  status?: ChangeRequestStatus;
+  @QueryList(STATUSES)
+  status?: ChangeRequestStatus[];
 
   @IsAbsentOr()
   @IsString()

@@ -179,6 +179,41 @@ describe('revisions projection', () => {
     ]);
     await scenario.thenRebuildMatches();
   });
+
+  it("starts a duplicate at a revision of its own holding its source's content", async () => {
+    const duplicate = spaceEvent(
+      'SpaceCreated',
+      {
+        id: 's2',
+        organization: 'o1',
+        parent: null,
+        title: 'Docs',
+        emoji: '',
+        editMode: 'live',
+        defaultLevel: 'inherit',
+        visibility: 'private',
+        revision: 'rev9',
+        position: 1,
+        createdAt: t(6),
+        duplicatedFrom: 's1',
+        root: 'root-rev2',
+      },
+      { stream: 'space-s2' },
+    );
+    await givenProjection(revisionProjection)
+      .given(duplicate)
+      .thenDocuments(REVISIONS, [
+        {
+          id: 'rev9',
+          space: 's2',
+          root: 'root-rev2',
+          parents: [],
+          type: 'edits',
+          createdAt: t(6),
+          changeRequest: null,
+        },
+      ]);
+  });
 });
 
 describe('content objects projection', () => {

@@ -33,7 +33,8 @@ const isIdList = (value: unknown): value is string[] =>
   value.every((v) => typeof v === 'string' && /^[A-Za-z0-9_-]{1,64}$/.test(v));
 
 export interface OrganizationChangeRequestsQuery extends ListQuery {
-  status?: ChangeRequestStatus | ChangeRequestStatus[];
+  /** GitBook's default: `['open']`. */
+  status?: ChangeRequestStatus[];
   space?: string;
   creator?: string;
 }
@@ -121,7 +122,7 @@ export class ChangeRequestQueries {
     await this.access.member(organization, viewer, 'Organization');
     const limit = query.limit ?? DEFAULT_LIMIT;
     const after = decodePage(query.page);
-    const statuses = [...new Set([query.status ?? 'open'].flat())];
+    const statuses = [...new Set(query.status ?? ['open'])];
     const filter = {
       organization,
       ...(query.space ? { space: query.space } : {}),

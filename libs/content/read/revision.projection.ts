@@ -18,7 +18,10 @@ export interface RevisionDoc extends Doc {
 
 export const REVISIONS = collectionName<RevisionDoc>('revisions');
 
-/** Every revision by id: a space's first (empty) one, each change request edit, update and merge. */
+/**
+ * Every revision by id: a space's first one (empty, or a duplicate's with its source's content), each
+ * change request edit, update and merge.
+ */
 export const revisionProjection = projection(
   'revisions',
   [],
@@ -28,7 +31,7 @@ export const revisionProjection = projection(
       await ctx.put(REVISIONS, {
         id: d.revision,
         space: d.id,
-        root: EMPTY_ROOT,
+        root: d.root ?? EMPTY_ROOT,
         parents: [],
         type: 'edits',
         createdAt: d.createdAt,

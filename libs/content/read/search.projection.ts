@@ -1,9 +1,9 @@
 import { type ProjectionContext, projection } from '@app/platform/projector/projection';
 import { collectionName, type Doc } from '@app/platform/readstore/read-store.port';
 import type { Document } from '../domain/document';
-import { type IndexedSection, pageForIndex, postings } from '../domain/search';
-import { EMPTY_CONTENT, readContent } from '../domain/tree/content';
-import { diffObjects } from '../domain/tree/diff';
+import { DEFAULT_LANGUAGE, type IndexedSection, pageForIndex, postings } from '../domain/search';
+import { type ContentObject, EMPTY_CONTENT, readContent } from '../domain/tree/content';
+import { diffObjects, type ItemDiff } from '../domain/tree/diff';
 import type { Hash } from '../domain/tree/hash';
 import type { ObjectStore } from '../domain/tree/objects';
 import type { PageObject } from '../domain/tree/page';
@@ -31,28 +31,33 @@ export interface SearchPageDoc extends Doc {
   length: number;
 }
 
-/** A space's index: the revision root it holds, and what ranking needs of the whole. */
+/** A space's index: the revision root it holds, the language it was analysed in, and ranking's totals. */
 export interface SearchIndexDoc extends Doc {
   root: Hash;
+  /** The language of its postings, which queries are analysed in too; absent: English. */
+  language?: string;
   pages: number;
   totalLength: number;
+  /** Log position of the last event that moved it: an event at or before it is applied already. */
+  position: number;
 }
 
 export const SEARCH_POSTINGS = collectionName<PostingDoc>('search_postings');
 export const SEARCH_PAGES = collectionName<SearchPageDoc>('search_pages');
 export const SEARCH_INDEXES = collectionName<SearchIndexDoc>('search_indexes');
 
-/** Languages come with translation settings; until then every space is searched as English. */
-export const SEARCH_LANGUAGE = 'en';
-
 const postingId = (space: string, term: string, pageId: string) => `${space}:${term}:${pageId}`;
 const pageKey = (space: string, pageId: string) => `${space}:${pageId}`;
 
+/** The language a space's index is analysed in (and its queries with it). */
+export const indexLanguage = (index: SearchIndexDoc | null): string => index?.language ?? DEFAULT_LANGUAGE;
+
 /**
- * Full-text search over each space's current revision. A merge moves the space to a new root: only the
- * pages that differ from the indexed root are indexed again (their old postings go, their new ones come),
- * so a merge costs what it changed. Content objects are read from their own view, where they were
- * stored before the merge that names them.
+ * Full-text search over each space's current revision, in the space's language. A merge moves the space
+ * to a new root: only the pages that differ from the indexed root are indexed again (their old postings
+ * go, their new ones come), so a merge costs what it changed. A new language indexes every page again;
+ * a duplicate starts indexed with its source's content. Content objects are read from their own view,
+ * where they were stored before the event that names them.
  */
 export const searchProjection = projection(
   'search',
@@ -61,56 +66,86 @@ export const searchProjection = projection(
     { collection: SEARCH_PAGES, fields: ['space'] },
   ],
   {
+    SpaceCreated: async (e, ctx) => {
+      const { id, root, language } = e.data;
+      // Most spaces start empty and English: their index waits for their first merge.
+      if (root || language) await reindex(ctx, e.position, id, root ?? EMPTY_ROOT, language);
+    },
+    SpaceUpdated: async (e, ctx) => {
+      const { spaceId, changes } = e.data;
+      if (changes.language !== undefined)
+        await reindex(ctx, e.position, spaceId, undefined, changes.language);
+    },
     ChangeRequestMerged: async (e, ctx) => {
       const { spaceId, revision } = e.data;
-      await reindex(ctx, spaceId, revision.root);
+      await reindex(ctx, e.position, spaceId, revision.root);
     },
     SpacePurged: async (e, ctx) => {
-      await reindex(ctx, e.data.spaceId, EMPTY_ROOT);
+      await reindex(ctx, e.position, e.data.spaceId, EMPTY_ROOT);
       await ctx.delete(SEARCH_INDEXES, e.data.spaceId);
     },
   },
   [SEARCH_POSTINGS, SEARCH_PAGES, SEARCH_INDEXES],
 );
 
-async function reindex(ctx: ProjectionContext, space: string, root: Hash): Promise<void> {
-  const index = (await ctx.get(SEARCH_INDEXES, space)) ?? {
-    id: space,
-    root: EMPTY_ROOT,
-    pages: 0,
-    totalLength: 0,
-  };
-  if (index.root === root) return;
+/**
+ * Indexes the space's `root` (absent: the one indexed) in `language` (absent: the index's own), for the
+ * event at `position`. What leaves the index is found from the content of the indexed root (immutable
+ * objects), never from the index's other documents: after a crash that stored only some of an event's
+ * writes, those may already be the new ones, and the event must still come out the same when replayed.
+ */
+async function reindex(
+  ctx: ProjectionContext,
+  position: number,
+  space: string,
+  root: Hash | undefined,
+  language?: string,
+): Promise<void> {
+  const stored = await ctx.get(SEARCH_INDEXES, space);
+  // Replayed over an index that a later event moved already: diffing from there would undo that event.
+  if (stored && stored.position >= position) return;
+  const index = stored ?? { id: space, root: EMPTY_ROOT, pages: 0, totalLength: 0, position };
+  const from = indexLanguage(stored);
+  const to = language ?? from;
+  const target = root ?? index.root;
+  if (index.root === target && to === from) return;
   const store = objectsIn(ctx);
-  const [before, after] = await Promise.all([readContent(store, index.root), readContent(store, root)]);
-  let { pages, totalLength } = index;
-  for (const change of await diffObjects<PageObject>(store, before.pages, after.pages)) {
-    const old = await ctx.get(SEARCH_PAGES, pageKey(space, change.id));
-    if (old) {
-      // The page's postings again from its stored text (analysis is deterministic), rather than a query.
-      const stale = postings(
-        { pageId: change.id, title: old.title, sections: old.sections },
-        SEARCH_LANGUAGE,
-      );
-      for (const { term } of stale) await ctx.delete(SEARCH_POSTINGS, postingId(space, term, change.id));
-      await ctx.delete(SEARCH_PAGES, old.id);
-      pages -= 1;
-      totalLength -= old.length;
+  const [before, after] = await Promise.all([readContent(store, index.root), readContent(store, target)]);
+  // Postings of another language would match nothing: a new language takes every page out and in again.
+  const changes =
+    to === from
+      ? await diffObjects<PageObject>(store, before.pages, after.pages)
+      : await everyPage(store, before, after);
+  const documents = new Map<Hash, Document>();
+  const indexed = async (page: PageObject | undefined) => {
+    if (!page || page.noIndex || (page.type !== 'document' && page.type !== 'group')) return undefined;
+    let document = page.documentId ? documents.get(page.documentId) : undefined;
+    if (page.documentId && !document) {
+      document = (await getDocument(store, page.documentId)) as unknown as Document;
+      documents.set(page.documentId, document);
     }
-    const page = change.after;
-    if (!page || page.noIndex || (page.type !== 'document' && page.type !== 'group')) continue;
-    const document = page.documentId
-      ? ((await getDocument(store, page.documentId)) as unknown as Document)
-      : undefined;
-    const indexed = pageForIndex(page, document);
-    const list = postings(indexed, SEARCH_LANGUAGE);
+    return pageForIndex(page, document);
+  };
+  let { pages, totalLength } = index;
+  for (const change of changes) {
+    const old = await indexed(change.before);
+    if (old) {
+      const stale = postings(old, from);
+      for (const { term } of stale) await ctx.delete(SEARCH_POSTINGS, postingId(space, term, change.id));
+      await ctx.delete(SEARCH_PAGES, pageKey(space, change.id));
+      pages -= 1;
+      totalLength -= stale[0]?.length ?? 0;
+    }
+    const page = await indexed(change.after);
+    if (!page) continue;
+    const list = postings(page, to);
     const length = list[0]?.length ?? 0;
     for (const p of list) {
       await ctx.put(SEARCH_POSTINGS, {
-        id: postingId(space, p.term, page.id),
+        id: postingId(space, p.term, change.id),
         space,
         term: p.term,
-        pageId: page.id,
+        pageId: change.id,
         titleHits: p.titleHits,
         bodyHits: p.bodyHits,
         sections: Object.entries(p.sections).map(([id, hits]) => ({ id, hits })),
@@ -118,17 +153,40 @@ async function reindex(ctx: ProjectionContext, space: string, root: Hash): Promi
       });
     }
     await ctx.put(SEARCH_PAGES, {
-      id: pageKey(space, page.id),
+      id: pageKey(space, change.id),
       space,
-      pageId: page.id,
+      pageId: change.id,
       title: page.title,
-      sections: indexed.sections,
+      sections: page.sections,
       length,
     });
     pages += 1;
     totalLength += length;
   }
-  await ctx.put(SEARCH_INDEXES, { id: space, root, pages, totalLength });
+  await ctx.put(SEARCH_INDEXES, {
+    id: space,
+    root: target,
+    language: to,
+    pages,
+    totalLength,
+    position,
+  });
+}
+
+/** Every page of either content, with its version in each (absent where it is not): in id order. */
+async function everyPage(
+  store: ObjectStore,
+  before: ContentObject,
+  after: ContentObject,
+): Promise<ItemDiff<PageObject>[]> {
+  const [old, now] = await Promise.all([
+    diffObjects<PageObject>(store, null, before.pages),
+    diffObjects<PageObject>(store, null, after.pages),
+  ]);
+  const byId = new Map<string, ItemDiff<PageObject>>();
+  for (const { id, after: page } of old) byId.set(id, { id, before: page });
+  for (const { id, after: page } of now) byId.set(id, { ...byId.get(id), id, after: page });
+  return [...byId.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }
 
 /** Content objects as the projection reads them: from their view, the empty content without a read. */

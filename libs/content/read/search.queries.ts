@@ -11,7 +11,7 @@ import { type Posting, type RankedPage, rank, snippet, terms } from '../domain/s
 import type { Hash } from '../domain/tree/hash';
 import { getPage, type PageView } from '../domain/tree/page-tree';
 import { ContentObjects } from './content-store';
-import { SEARCH_INDEXES, SEARCH_LANGUAGE, SEARCH_PAGES, SEARCH_POSTINGS } from './search.projection';
+import { indexLanguage, SEARCH_INDEXES, SEARCH_PAGES, SEARCH_POSTINGS } from './search.projection';
 
 export interface SearchQuery extends ListQuery {
   query: string;
@@ -22,9 +22,9 @@ const DEFAULT_LIMIT = 20;
 const SECTIONS_SHOWN = 5;
 
 /**
- * Search in a space's current revision: the query's terms (as the index analysed the pages), their
- * postings, BM25 ranking; pages come with their best sections and an excerpt of each. Pages are paged by
- * rank (the page token is the offset in the ranked list).
+ * Search in a space's current revision: the query's terms (analysed as the index analysed the pages, in
+ * the space's language), their postings, BM25 ranking; pages come with their best sections and an
+ * excerpt of each. Pages are paged by rank (the page token is the offset in the ranked list).
  */
 @Injectable()
 export class SearchQueries {
@@ -43,7 +43,9 @@ export class SearchQueries {
     // A bad page token is a 400 even when there is nothing to search.
     decodeOffset(query.page);
     const index = await this.views.get(SEARCH_INDEXES, spaceId);
-    const wanted = terms(query.query, SEARCH_LANGUAGE);
+    // Analysed as the pages were: in the language of the space's index.
+    const language = indexLanguage(index);
+    const wanted = terms(query.query, language);
     if (!index || index.pages === 0 || wanted.length === 0) return { count: 0, items: [] };
     const byTerm = new Map<string, Posting[]>();
     for (const term of new Set(wanted)) {
@@ -66,7 +68,9 @@ export class SearchQueries {
     const { offset, items: shown, next } = offsetPage(ranked, query, DEFAULT_LIMIT);
     const app = this.urls.app(`/o/${space.organization}/s/${spaceId}`);
     const items = await Promise.all(
-      shown.map((result, i) => this.present(spaceId, index.root, result, offset + i + 1, wanted, app)),
+      shown.map((result, i) =>
+        this.present(spaceId, index.root, result, offset + i + 1, { wanted, language }, app),
+      ),
     );
     return { ...next, count: ranked.length, items };
   }
@@ -76,7 +80,7 @@ export class SearchQueries {
     root: Hash,
     result: RankedPage,
     position: number,
-    wanted: string[],
+    { wanted, language }: { wanted: string[]; language: string },
     app: string,
   ) {
     const [page, stored] = await Promise.all([
@@ -101,7 +105,7 @@ export class SearchQueries {
           path: ranked.id ? `${path}#${ranked.id}` : path,
           score: ranked.score,
           resultType: 'section' as const,
-          body: snippet(section?.body ?? '', wanted, SEARCH_LANGUAGE),
+          body: snippet(section?.body ?? '', wanted, language),
           urls: { app: ranked.id ? `${pageUrl}#${ranked.id}` : pageUrl },
         };
       }),

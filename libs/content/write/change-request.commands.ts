@@ -117,11 +117,14 @@ export class ChangeRequestService {
     return space;
   }
 
-  /** The space's current revision: the stream's, or before any change request the space's first. */
+  /**
+   * The space's current revision: the stream's, or before any change request the space's first (empty,
+   * or a duplicate's with its source's content).
+   */
   private async head(spaceId: string, state: SpaceContentState): Promise<RevisionRef> {
     if (state.head) return state.head;
     const space = await this.space(spaceId);
-    return { id: space.revision, root: EMPTY_ROOT };
+    return { id: space.revision, root: space.root ?? EMPTY_ROOT };
   }
 
   /** Appends a change's new objects to the space's object stream, and keeps them for the next change. */

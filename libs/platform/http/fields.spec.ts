@@ -1,5 +1,5 @@
 import { BadRequestException } from '@nestjs/common';
-import { hasControlCharacter, Text } from './fields';
+import { hasControlCharacter, QueryList, Text } from './fields';
 import { createValidationPipe, IsAbsentOr } from './validation';
 
 class TitleDto {
@@ -47,5 +47,44 @@ describe('Text fields', () => {
   it('keeps the length and type checks', async () => {
     expect(await refusal({ title: 'x'.repeat(21) })).toMatch(/title must be shorter than or equal to 20/);
     expect(await refusal({ title: 5 })).toMatch(/title must be a string/);
+  });
+});
+
+class ListQuery {
+  @IsAbsentOr()
+  @QueryList(['open', 'draft'])
+  status?: string[];
+
+  @IsAbsentOr()
+  @Text(20)
+  space?: string;
+}
+
+describe('Query lists', () => {
+  const pipe = createValidationPipe();
+  const parse = async (query: object) => {
+    try {
+      return await pipe.transform(query, { type: 'query', metatype: ListQuery });
+    } catch (error) {
+      expect(error).toBeInstanceOf(BadRequestException);
+      return (error as BadRequestException).message;
+    }
+  };
+
+  it('takes the key repeated (a list, as a query parser reads it) or once, as a list either way', async () => {
+    expect(await parse({ status: ['open', 'draft'] })).toEqual({ status: ['open', 'draft'] });
+    expect(await parse({ status: 'draft' })).toEqual({ status: ['draft'] });
+    expect(await parse({})).toEqual({});
+  });
+
+  it('checks each value, naming the parameter', async () => {
+    expect(await parse({ status: ['open', 'closed'] })).toBe(
+      'each value of status must be one of open, draft',
+    );
+    expect(await parse({ status: '' })).toBe('each value of status must be one of open, draft');
+  });
+
+  it('leaves a repeated key refused for a parameter that is not a list', async () => {
+    expect(await parse({ space: ['a', 'b'] })).toMatch(/^space must be a string/);
   });
 });

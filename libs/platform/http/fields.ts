@@ -1,5 +1,14 @@
 import { Transform } from 'class-transformer';
-import { IsBoolean, IsIn, IsOptional, IsString, MaxLength, ValidateBy } from 'class-validator';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsBoolean,
+  IsIn,
+  IsOptional,
+  IsString,
+  MaxLength,
+  ValidateBy,
+} from 'class-validator';
 import { isEmoji } from '../domain/emoji';
 import { DEFAULT_LEVELS } from '../domain/roles';
 
@@ -19,6 +28,25 @@ export function BooleanQuery(): PropertyDecorator {
     Transform(({ value }) => (value === 'true' ? true : value === 'false' ? false : value))(target, key);
     IsOptional()(target, key);
     IsBoolean({ message: `${String(key)} must be true or false` })(target, key);
+  };
+}
+
+/**
+ * A query parameter that takes a list, as GitBook's client sends an array: the key once per value
+ * (`status=open&status=draft`), or once for a list of one. It is the exception, declared here on the
+ * DTO's field: a repeated key is otherwise refused by the parameter's own rule (two values are an
+ * array, which is no string, number, flag or value of an enumeration). Each value must be one of
+ * `values`; the field holds a list whichever way it came.
+ */
+export function QueryList(values: readonly string[], maxItems = 100): PropertyDecorator {
+  return (target, key) => {
+    Transform(({ value }) => (typeof value === 'string' ? [value] : value))(target, key);
+    IsArray()(target, key);
+    ArrayMaxSize(maxItems)(target, key);
+    IsIn(values, {
+      each: true,
+      message: `each value of ${String(key)} must be one of ${values.join(', ')}`,
+    })(target, key);
   };
 }
 

@@ -1,5 +1,7 @@
+import { readFileSync } from 'node:fs';
 import { DAY_MS, fold } from '@app/platform/domain/decider';
 import { spec } from '@app/platform/domain/decider.testing';
+import { SPACE_LANGUAGES } from './language';
 import {
   SPACE_RETENTION_MS,
   type SpaceCommand,
@@ -77,6 +79,11 @@ describe('space decider', () => {
     expect(SPACE_RETENTION_MS).toBe(7 * 24 * 60 * 60 * 1000);
   });
 
+  it("knows exactly GitBook's languages (`TranslationLanguage`)", () => {
+    const spec = JSON.parse(readFileSync(require.resolve('@gitbook/api/spec/openapi.json'), 'utf8'));
+    expect([...SPACE_LANGUAGES]).toEqual(spec.components.schemas.TranslationLanguage.enum);
+  });
+
   it('names the stream after the space', () => {
     expect(spaceStream('space1')).toBe('space-space1');
   });
@@ -124,13 +131,33 @@ describe('space decider', () => {
         .thenEmits([spaceCreated({ duplicatedFrom: 'space0' })]);
     });
 
-    it('keeps position, creation time and origin out of the state', () => {
+    it('keeps position, creation time, origin and content root out of the state', () => {
       const state = space
-        .when(createSpace({ duplicatedFrom: 'space0', position: 3 }))
-        .thenEmits([spaceCreated({ duplicatedFrom: 'space0', position: 3 })]);
+        .when(createSpace({ duplicatedFrom: 'space0', position: 3, root: 'root0' }))
+        .thenEmits([spaceCreated({ duplicatedFrom: 'space0', position: 3, root: 'root0' })]);
       expect(state).not.toHaveProperty('position');
       expect(state).not.toHaveProperty('createdAt');
       expect(state).not.toHaveProperty('duplicatedFrom');
+      expect(state).not.toHaveProperty('root');
+    });
+
+    it('records the content a duplicate starts with: its first revision holds the given root', () => {
+      space
+        .when(createSpace({ duplicatedFrom: 'space0', root: 'root0' }))
+        .thenEmits([spaceCreated({ duplicatedFrom: 'space0', root: 'root0' })]);
+    });
+
+    it('creates a space in a language, which its state keeps', () => {
+      const state = space
+        .when(createSpace({ settings: { ...settings, language: 'fr' } }))
+        .thenEmits([spaceCreated({ language: 'fr' })]);
+      expect(state).toMatchObject({ status: 'active', language: 'fr' });
+    });
+
+    it('rejects creating a space in a language GitBook does not list', () => {
+      space
+        .when(createSpace({ settings: { ...settings, language: 'klingon' as never } }))
+        .thenThrows('invalid', /language/);
     });
 
     it('rejects creating a space that already exists', () => {
@@ -243,6 +270,33 @@ describe('space decider', () => {
         .given([...active, locked])
         .when({ type: 'UpdateSpace', changes: { editMode: 'locked' }, at: at + 1000 })
         .thenNothing();
+    });
+
+    it('sets the language of a space that had none', () => {
+      const state = space
+        .given(active)
+        .when({ type: 'UpdateSpace', changes: { language: 'fr' }, at })
+        .thenEmits([
+          {
+            type: 'SpaceUpdated',
+            data: { spaceId: 'space1', changes: { language: 'fr' }, updatedAt: iso(at) },
+          },
+        ]);
+      expect(state).toMatchObject({ language: 'fr' });
+    });
+
+    it('emits nothing when the language is already the one given', () => {
+      space
+        .given([spaceCreated({ language: 'de' })])
+        .when({ type: 'UpdateSpace', changes: { language: 'de' }, at })
+        .thenNothing();
+    });
+
+    it('rejects a language GitBook does not list', () => {
+      space
+        .given(active)
+        .when({ type: 'UpdateSpace', changes: { language: 'EN' as never }, at })
+        .thenThrows('invalid', /language/);
     });
 
     it('rejects updating a deleted space', () => {

@@ -1,5 +1,6 @@
 import { conflict, DAY_MS, type Decider, invalid, notFound } from '@app/platform/domain/decider';
 import type { DefaultLevel } from '@app/platform/domain/roles';
+import { isSpaceLanguage, SPACE_LANGUAGES, type SpaceLanguage } from './language';
 import type { MergeRulesConfiguration } from './merge-rules';
 
 /** Deleted spaces can be restored for this long, then they are purged. */
@@ -13,6 +14,8 @@ export interface SpaceSettings {
   emoji: string;
   editMode: EditMode;
   defaultLevel: DefaultLevel;
+  /** Absent until set: the space is then read as English. */
+  language?: SpaceLanguage;
 }
 
 /** Settings an update may change; `mergeRules` absent from a space means `inherit`. */
@@ -36,7 +39,16 @@ export type SpaceState =
 export type SpaceEvent =
   | {
       type: 'SpaceCreated';
-      data: SpaceFacts & { position: number; createdAt: string; duplicatedFrom?: string };
+      data: SpaceFacts & {
+        position: number;
+        createdAt: string;
+        duplicatedFrom?: string;
+        /**
+         * The content root of the space's first revision: a duplicate's starts with the content of its
+         * source's current revision. Absent: empty content.
+         */
+        root?: string;
+      };
     }
   | { type: 'SpaceUpdated'; data: { spaceId: string; changes: SpaceChanges; updatedAt: string } }
   | { type: 'SpaceDeleted'; data: { spaceId: string; deletedAt: string; purgeAfter: string } }
@@ -69,6 +81,8 @@ export type SpaceCommand =
       position: number;
       at: number;
       duplicatedFrom?: string;
+      /** The content the first revision holds (a duplicate's source's); absent: none. */
+      root?: string;
     }
   | { type: 'UpdateSpace'; changes: SpaceChanges; at: number }
   | { type: 'DeleteSpace'; at: number }
@@ -88,6 +102,12 @@ function live(state: SpaceState): SpaceFacts & { status: 'active' } {
   if (state.status === 'none' || state.status === 'purged') throw notFound('Space not found');
   if (state.status === 'deleted') throw conflict('Space is deleted; restore it first');
   return state;
+}
+
+/** A language outside GitBook's list is refused here too, whoever sends the command. */
+function checkLanguage(language: unknown): void {
+  if (language !== undefined && !isSpaceLanguage(language))
+    throw invalid(`language must be one of ${SPACE_LANGUAGES.join(', ')}`);
 }
 
 function changed(state: SpaceFacts, changes: SpaceChanges): SpaceChanges {
@@ -110,6 +130,7 @@ export const spaceDecider: Decider<SpaceCommand, SpaceEvent, SpaceState> = {
     switch (command.type) {
       case 'CreateSpace': {
         if (state.status !== 'none') throw conflict('Space already exists');
+        checkLanguage(command.settings.language);
         return [
           {
             type: 'SpaceCreated',
@@ -123,12 +144,14 @@ export const spaceDecider: Decider<SpaceCommand, SpaceEvent, SpaceState> = {
               position: command.position,
               createdAt: iso(command.at),
               ...(command.duplicatedFrom ? { duplicatedFrom: command.duplicatedFrom } : {}),
+              ...(command.root ? { root: command.root } : {}),
             },
           },
         ];
       }
       case 'UpdateSpace': {
         const space = live(state);
+        checkLanguage(command.changes.language);
         const changes = changed(space, command.changes);
         if (Object.keys(changes).length === 0) return [];
         return [{ type: 'SpaceUpdated', data: { spaceId: space.id, changes, updatedAt: iso(command.at) } }];
@@ -202,7 +225,7 @@ export const spaceDecider: Decider<SpaceCommand, SpaceEvent, SpaceState> = {
   evolve(state, event) {
     switch (event.type) {
       case 'SpaceCreated': {
-        const { position: _p, createdAt: _c, duplicatedFrom: _d, ...facts } = event.data;
+        const { position: _p, createdAt: _c, duplicatedFrom: _d, root: _r, ...facts } = event.data;
         return { status: 'active', ...facts };
       }
       case 'SpaceUpdated':

@@ -4,6 +4,7 @@ import { Emoji, IsDefaultLevel, Text } from '@app/platform/http/fields';
 import { IsAbsentOr } from '@app/platform/http/validation';
 import { describedRule } from '@app/platform/openapi/validation-schemas';
 import { IsBoolean, IsIn, IsString, Matches, ValidateBy, ValidateIf } from 'class-validator';
+import { SPACE_LANGUAGES, type SpaceLanguage } from '../domain/language';
 import { checkMergeRules, type MergeRulesConfiguration } from '../domain/merge-rules';
 import type { EditMode } from '../domain/space.decider';
 import type { CreateSpaceInput, TransferSpaceInput, UpdateSpaceInput } from '../write/space.commands';
@@ -86,6 +87,11 @@ export class CreateSpaceDto implements CreateSpaceInput {
   @IsIn(EDIT_MODES)
   editMode?: EditMode;
 
+  /** GitBook's `TranslationLanguage`; absent, the space has none (and reads as English). */
+  @IsAbsentOr()
+  @IsIn(SPACE_LANGUAGES)
+  language?: SpaceLanguage;
+
   /** GitBook clients send `empty: true` for a space with no page; every new space starts empty here. */
   @IsAbsentOr()
   @IsBoolean()
@@ -103,6 +109,11 @@ export class UpdateSpaceDto implements UpdateSpaceInput {
 
   @IsDefaultLevel()
   defaultLevel?: DefaultLevel;
+
+  /** GitBook's `TranslationLanguage`: the space's content is searched in it from now on. */
+  @IsAbsentOr()
+  @IsIn(SPACE_LANGUAGES)
+  language?: SpaceLanguage;
 
   /** `{type: inherit}`, `{type: none}` or `{type: rules, rules: [...]}` (GitBook's rules but `custom`). */
   @IsAbsentOr()

@@ -28,6 +28,7 @@ export class SpacePresenter {
       ...(doc.parent ? { parent: doc.parent } : {}),
       revision: doc.revision,
       defaultLevel: doc.defaultLevel,
+      ...(doc.language ? { language: doc.language } : {}),
       comments: doc.comments,
       changeRequests: doc.changeRequests,
       changeRequestsOpen: doc.changeRequestsOpen,

@@ -96,6 +96,32 @@ describe('spaces projection', () => {
       .thenDocuments(SPACES, [doc('s1', 'c1'), doc('s2', 'c1')]);
   });
 
+  it("records a duplicate's language and the content root its first revision holds", async () => {
+    const duplicate = spaceEvent(
+      'SpaceCreated',
+      { ...created('s2', 'c1').data, language: 'fr', duplicatedFrom: 's1', root: 'root-s1' },
+      { stream: spaceStream('s2') },
+    );
+    const scenario = spaces.given(created('s1', 'c1'), duplicate);
+    await scenario.thenDocuments(SPACES, [
+      doc('s1', 'c1'),
+      doc('s2', 'c1', { language: 'fr', root: 'root-s1' }),
+    ]);
+    await scenario.thenReplayChangesNothing();
+    await scenario.thenRebuildMatches();
+  });
+
+  it('sets the language of a space (absent until then)', async () => {
+    const updated = spaceEvent(
+      'SpaceUpdated',
+      { spaceId: 's1', changes: { language: 'de' }, updatedAt: t(2) },
+      inSpace('s1'),
+    );
+    await spaces
+      .given(created('s1', 'c1'), updated)
+      .thenDocuments(SPACES, [doc('s1', 'c1', { language: 'de', updatedAt: t(2), streamRevision: 1 })]);
+  });
+
   it('applies an update to the fields it changes', async () => {
     const updated = spaceEvent(
       'SpaceUpdated',
@@ -313,7 +339,7 @@ describe('spaces projection, change request counters', () => {
     inContent,
   );
 
-  it('counts change requests by status, and a merge moves the revision but not the ETag', async () => {
+  it('counts change requests by status, and a merge moves the revision (and its root) but not the ETag', async () => {
     const scenario = spaces.given(
       created('s1', null),
       crCreated('a', 1),
@@ -329,6 +355,7 @@ describe('spaces projection, change request counters', () => {
         changeRequestsOpen: 1,
         changeRequestsDraft: 0,
         revision: 'rev-2',
+        root: 'r2',
         updatedAt: t(4),
       }),
     ]);

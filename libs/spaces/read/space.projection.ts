@@ -1,6 +1,7 @@
 import type { DefaultLevel } from '@app/platform/domain/roles';
 import { projection } from '@app/platform/projector/projection';
 import { collectionName, type Doc } from '@app/platform/readstore/read-store.port';
+import type { SpaceLanguage } from '../domain/language';
 import type { MergeRulesConfiguration } from '../domain/merge-rules';
 import { type EditMode, type Visibility, visibilityIn } from '../domain/space.decider';
 
@@ -14,7 +15,11 @@ export interface SpaceDoc extends Doc {
   defaultLevel: DefaultLevel;
   /** Absent: `inherit`. */
   mergeRules?: MergeRulesConfiguration;
+  /** Absent until set (the space reads as English). */
+  language?: SpaceLanguage;
   revision: string;
+  /** The content root of `revision` (what a duplicate starts from); absent: empty content. */
+  root?: string;
   position: number;
   createdAt: string;
   updatedAt: string;
@@ -134,6 +139,7 @@ export const spaceProjection = projection(
         ...s,
         ...statusCount(s, previousStatus, -1),
         revision: revision.id,
+        root: revision.root,
         updatedAt: mergedAt,
       }));
     },

@@ -11,6 +11,7 @@ import { apiContext, type CommandContext, type WriteResult } from '@app/platform
 import { CommandRunner } from '@app/platform/write/command-runner';
 import { Inject, Injectable } from '@nestjs/common';
 import { CommandBus, CommandHandler } from '@nestjs/cqrs';
+import type { SpaceLanguage } from '../domain/language';
 import { checkMergeRules, type MergeRulesConfiguration } from '../domain/merge-rules';
 import {
   type EditMode,
@@ -27,10 +28,12 @@ export interface CreateSpaceInput {
   emoji?: string;
   parent?: string;
   editMode?: EditMode;
+  language?: SpaceLanguage;
 }
 
 export interface UpdateSpaceInput {
   editMode?: EditMode;
+  language?: SpaceLanguage;
   mergeRules?: MergeRulesConfiguration;
   title?: string;
   defaultLevel?: DefaultLevel;
@@ -91,6 +94,7 @@ export class SpaceService {
           emoji: body.emoji ?? '',
           editMode: body.editMode ?? 'live',
           defaultLevel: 'inherit',
+          ...(body.language ? { language: body.language } : {}),
         },
         revision: newId(),
         position: await this.placement.positionFor(organization, parent, undefined),
@@ -138,6 +142,11 @@ export class SpaceService {
     return this.run(spaceId, { type: 'RestoreSpace', at: this.runner.now() }, apiContext(viewer));
   }
 
+  /**
+   * A copy of the space's settings that starts with the content of its current revision: the new
+   * space's first revision holds the same content root, whose objects (named by their hash) are
+   * readable from any space, so nothing is copied but the root.
+   */
   @Remote(arg.id('spaceId'), arg.viewer())
   async duplicate(spaceId: string, viewer: Viewer) {
     const source = await this.space(spaceId);
@@ -155,8 +164,10 @@ export class SpaceService {
           emoji: source.emoji,
           editMode: source.editMode,
           defaultLevel: source.defaultLevel,
+          ...(source.language ? { language: source.language } : {}),
         },
         revision: newId(),
+        ...(source.root ? { root: source.root } : {}),
         position: await this.placement.positionFor(source.organization, source.parent, {
           after: { type: 'space', space: source.id },
         }),
