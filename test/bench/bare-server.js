@@ -6,14 +6,16 @@
  *   GET   /v1/spaces/:spaceId              the space JSON the application returned for that id
  *   GET   /v1/orgs/:organizationId/spaces  the list body the application returned (limit=100)
  *   PATCH /v1/spaces/:spaceId              echo: the space with the JSON body merged in and a new updatedAt
+ *   GET   any other URL of `bodies`        the body the application returned for that URL (content reads)
  *
- * env: PORT, BARE_FIXTURE (JSON file written by run.js: { spaces: {id: body}, list: body })
+ * env: PORT, BARE_FIXTURE (JSON file written by run.js: { spaces: {id: body}, list: body, bodies?: {url: body} })
  */
 const { readFileSync } = require('node:fs');
 const Fastify = require('fastify');
 
 const fixture = JSON.parse(readFileSync(process.env.BARE_FIXTURE, 'utf8'));
-const spaces = new Map(Object.entries(fixture.spaces));
+const spaces = new Map(Object.entries(fixture.spaces ?? {}));
+const bodies = new Map(Object.entries(fixture.bodies ?? {}));
 const notFound = { error: { code: 404, message: 'Space not found' } };
 
 const app = Fastify({ logger: false, bodyLimit: 1024 * 1024 });
@@ -32,6 +34,12 @@ app.patch('/v1/spaces/:spaceId', async (req, reply) => {
   const space = spaces.get(req.params.spaceId);
   if (!space) return reply.code(404).send(notFound);
   return { ...space, ...req.body, updatedAt: new Date().toISOString() };
+});
+
+app.get('/*', async (req, reply) => {
+  const body = bodies.get(req.url);
+  if (!body) return reply.code(404).send({ error: { code: 404, message: 'Not found' } });
+  return body;
 });
 
 app.listen({ port: Number(process.env.PORT), host: '127.0.0.1' }).catch((error) => {

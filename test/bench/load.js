@@ -3,11 +3,12 @@
  *
  *   node test/bench/load.js CONFIG.json RESULT.json
  *
- * CONFIG: { port, token?, mode, seconds, connections, tag, ids?, org?, spaceId?, recordFile? }
+ * CONFIG: { port, token?, mode, seconds, connections, tag, ids?, org?, spaceId?, paths?, recordFile? }
  *   mode get-space     GET /v1/spaces/{random id of ids}
  *   mode list          GET /v1/orgs/{org}/spaces?limit=100
  *   mode patch-random  PATCH /v1/spaces/{random id of ids} with a unique title; records every write
  *   mode patch-one     PATCH /v1/spaces/{spaceId} with a unique title from every connection
+ *   mode get-paths     GET a random path of `paths` (page reads, searches: test/bench/content.js)
  *
  * For the PATCH modes every write is recorded (space, title, send and answer time, status) and, with
  * recordFile, summarized per space: the titles one of which a following GET must show (the writes not
@@ -60,6 +61,8 @@ function requestsFor(mode) {
       ];
     case 'list':
       return [{ method: 'GET', path: `/v1/orgs/${config.org}/spaces?limit=100` }];
+    case 'get-paths':
+      return [{ method: 'GET', setupRequest: (req) => ({ ...req, path: pick(config.paths) }) }];
     case 'patch-random':
       return [patchRequest(() => pick(config.ids))];
     case 'patch-one':

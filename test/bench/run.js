@@ -28,6 +28,7 @@ const Database = require('better-sqlite3');
 const L = require('./lib');
 const { sidesTable } = require('./rebuild-split');
 const profiles = require('./profile');
+const content = require('./content');
 
 const { ROOT, log } = L;
 const env = process.env;
@@ -93,6 +94,20 @@ async function startApp(dataDir, { port, token, nodeArgs = [], label = 'app' } =
   return { ...proc, port: p, readyMs: ready.ms, readyBody: ready.body };
 }
 
+/** The bare Fastify ceiling serving `fixture` (see bare-server.js). */
+async function startBare(fixture, label = 'bare') {
+  const file = join(work, `${label}-fixture.json`);
+  writeFileSync(file, JSON.stringify(fixture));
+  const port = await L.freePort();
+  const proc = L.startProcess([BARE], {
+    env: { PORT: String(port), BARE_FIXTURE: file },
+    logFile: join(ARTIFACTS, `${label}.log`),
+  });
+  running.add(proc);
+  await L.waitForHttp(port, '/ready', { exited: proc.exited });
+  return { ...proc, port };
+}
+
 async function stop(proc, signal = 'SIGTERM') {
   if (!proc) return;
   await L.stopProcess(proc, signal);
@@ -110,6 +125,7 @@ const NAMES = {
   B6: 'standalone start-up to ready with that 1,000,000-event log',
   B7: 'jobs: 10,000 purge jobs through BullMQ on local Redis, enqueue to done',
   RSS: 'idle RSS after start-up / RSS during B1',
+  ...content.NAMES,
 };
 const TARGETS = {
   B1: '≥ 50% of bare Fastify req/s; p99 ≤ 25 ms',
@@ -120,6 +136,7 @@ const TARGETS = {
   B6: '≤ 2 s (no replay at start)',
   B7: '≥ 50% of the jobs/s BullMQ reaches with an empty processor in the same run',
   RSS: '≤ 200 MB / ≤ 400 MB',
+  ...content.TARGETS,
 };
 const ORDER = Object.keys(NAMES);
 
@@ -320,17 +337,7 @@ async function httpScenarios(results) {
   });
   const list = await L.request(app.port, 'GET', `/v1/orgs/${org}/spaces?limit=100`, { token });
   if (list.status !== 200 || list.body.items.length !== 100) throw new Error(`list answered ${list.status}`);
-  const fixture = join(work, 'bare-fixture.json');
-  writeFileSync(fixture, JSON.stringify({ spaces, list: list.body }));
-
-  const barePort = await L.freePort();
-  const bareProc = L.startProcess([BARE], {
-    env: { PORT: String(barePort), BARE_FIXTURE: fixture },
-    logFile: join(ARTIFACTS, 'bare.log'),
-  });
-  running.add(bareProc);
-  await L.waitForHttp(barePort, '/ready', { exited: bareProc.exited });
-  const bare = { ...bareProc, port: barePort };
+  const bare = await startBare({ spaces, list: list.body });
 
   // The bare server must answer byte for byte what the application answers.
   const sameSpace =
@@ -903,6 +910,7 @@ function evaluate(results) {
       'peak of VmRSS sampled every 100 ms over the three B1 runs; MB = 10^6 bytes',
     );
   }
+  content.evaluateContent(results, row);
   return rows.sort((a, b) => ORDER.indexOf(a.id) - ORDER.indexOf(b.id));
 }
 
@@ -958,20 +966,20 @@ function httpDetails(name, s) {
   ];
   s.runs.app.forEach((a, i) => {
     const b = s.runs.bare[i];
-    for (const [kind, r] of [
-      ['bare', b],
-      ['app', a],
-    ]) {
+    const pair = b ? [['bare', b]] : [];
+    for (const [kind, r] of [...pair, ['app', a]]) {
       lines.push(
-        `| ${i + 1} | ${kind} | ${L.fmtInt(r.okPerSec)} | ${kind === 'app' ? L.pct(a.okPerSec / b.okPerSec) : ''} | ${L.fmt(r.latency.p50)} | ${L.fmt(r.latency.p99)} | ${L.fmt(r.latency.max, 0)} | ${L.fmtInt(r.non2xx)} | ${r.errors} (${r.timeouts}) | ${L.fmt(r.peakRss / MB, 0)} | ${L.fmt(r.serverCores, 2)} | ${L.fmt(r.loadCores, 2)} | ${L.fmt(r.otherCores, 2)} |`,
+        `| ${i + 1} | ${kind} | ${L.fmtInt(r.okPerSec)} | ${kind === 'app' && b ? L.pct(a.okPerSec / b.okPerSec) : ''} | ${L.fmt(r.latency.p50)} | ${L.fmt(r.latency.p99)} | ${L.fmt(r.latency.max, 0)} | ${L.fmtInt(r.non2xx)} | ${r.errors} (${r.timeouts}) | ${L.fmt(r.peakRss / MB, 0)} | ${L.fmt(r.serverCores, 2)} | ${L.fmt(r.loadCores, 2)} | ${L.fmt(r.otherCores, 2)} |`,
       );
     }
   });
+  const ceiling = s.bare
+    ? `bare Fastify ${L.fmtInt(s.bare.okPerSec)} req/s (p50 ${L.fmt(s.bare.p50)} ms, p99 ${L.fmt(s.bare.p99)} ms): ${L.pct(s.ratio)} of the ceiling`
+    : 'no ceiling run';
   lines.push(
     '',
     `Median of ${s.runs.app.length}: application ${L.fmtInt(s.app.okPerSec)} 2xx/s (p50 ${L.fmt(s.app.p50)} ms, p99 ${L.fmt(s.app.p99)} ms), ` +
-      `bare Fastify ${L.fmtInt(s.bare.okPerSec)} req/s (p50 ${L.fmt(s.bare.p50)} ms, p99 ${L.fmt(s.bare.p99)} ms): ` +
-      `${L.pct(s.ratio)} of the ceiling. Application status codes over the measured runs: ${statusList(s.app.statusCodes)}.`,
+      `${ceiling}. Application status codes over the measured runs: ${statusList(s.app.statusCodes)}.`,
     '',
   );
   return lines;
@@ -1030,6 +1038,7 @@ function report(results, rows, elapsedMs) {
     `  with ${L.fmtInt(CFG.jobs)} deleted spaces past retention (each job appends a SpacePurged event; all are checked). Baseline:`,
     '  BullMQ Queue + Worker with an empty processor, the same job options and the same worker concurrency. Median of',
     `  ${CFG.jobRuns} pairs.`,
+    ...content.method(CFG),
     '',
   ];
   if (CFG.seconds < 10 || CFG.runs < 3) {
@@ -1068,6 +1077,12 @@ function report(results, rows, elapsedMs) {
     );
   }
   lines.push(...httpDetails('B4', results.B4));
+  lines.push(
+    ...httpDetails('B10', results.B10),
+    ...content.contentDetails(results),
+    ...httpDetails('B12', results.B12),
+    ...httpDetails('B13', results.B13),
+  );
   if (results.B5) {
     lines.push(
       '### B5',
@@ -1184,6 +1199,10 @@ async function main() {
     if (!CFG.keep) rmSync(join(work, 'log'), { recursive: true, force: true });
   }
   if (wants('B7')) await attempt(results, ['B7'], () => jobScenarios(results));
+  if (wants(...Object.keys(content.NAMES))) {
+    const helpers = { startApp, startBare, stop, scenario, attempt, quiet, wants, work, CFG };
+    await attempt(results, Object.keys(content.NAMES), () => content.contentScenarios(results, helpers));
+  }
   results.loadEnd = os.loadavg();
   rows = evaluate(results);
   writeFileSync(join(ARTIFACTS, 'results.json'), JSON.stringify({ ...results, rows }, null, 2));
