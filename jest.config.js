@@ -4,7 +4,7 @@ const swcrc = JSON.parse(fs.readFileSync(`${__dirname}/.swcrc`, 'utf8'));
 delete swcrc.$schema;
 // The one path alias (`@app/<lib>/…` is `libs/<lib>/…`), as tsconfig.json and .swcrc declare it.
 const moduleNameMapper = { '^@app/(.*)$': '<rootDir>/libs/$1' };
-/** The e2e suites run a second time with the views on MongoDB-wire. */
+/** The e2e suites run a second time with the views (and, with them, the blobs) on MongoDB-wire. */
 const MONGO_SUITES = [
   'endpoint-tour',
   'spaces',
@@ -16,6 +16,7 @@ const MONGO_SUITES = [
   'rebuild',
   'change-requests',
   'search',
+  'files',
 ];
 const transform = { '^.+\\.(t|j|mj)s$': ['@swc/jest', { ...swcrc, swcrc: false, module: { type: 'commonjs' } }] };
 /** ESM-only packages Jest must compile to CommonJS (Node >= 24.9 would not need it): @nestjs and co., and the

@@ -1,5 +1,6 @@
 import { Access } from '@app/platform/auth/access';
 import { ROUTE_SCOPES } from '@app/platform/auth/route-scopes';
+import { BLOB_STORE } from '@app/platform/blobs/blob-store.port';
 import { CLOCK, type Clock } from '@app/platform/clock/clock';
 import type { Config } from '@app/platform/config/config';
 import { CONFIG } from '@app/platform/config/config.module';
@@ -62,6 +63,7 @@ export class CoreModule {
         { provide: EVENT_STORE, useValue: storage.events },
         { provide: READ_STORE, useValue: storage.views },
         { provide: JOB_QUEUE, useValue: storage.jobs },
+        { provide: BLOB_STORE, useValue: storage.blobs },
         { provide: ROUTE_SCOPES, useValue: ROUTE_SCOPE_LIST },
         {
           provide: Projector,
@@ -84,6 +86,7 @@ export class CoreModule {
         EVENT_STORE,
         READ_STORE,
         JOB_QUEUE,
+        BLOB_STORE,
         Projector,
         LIVE_PROJECTOR,
         CommandRunner,

@@ -1,5 +1,5 @@
 import { ConfigError } from '@app/platform/config/config';
-import { openEventStore, openReadStore } from './storage';
+import { openBlobStore, openEventStore, openReadStore } from './storage';
 
 // The clients parse connection strings when they are made, without connecting: nothing listens here.
 describe('opening the configured servers', () => {
@@ -9,6 +9,11 @@ describe('opening the configured servers', () => {
       mongoUrl: 'mongodb://h1:27017,h2:27018/docs?replicaSet=rs0',
     });
     await views.close();
+    const blobs = await openBlobStore({
+      dataDir: '/nowhere',
+      mongoUrl: 'mongodb://h1:27017,h2:27018/docs?replicaSet=rs0',
+    });
+    await blobs.close();
     const events = await openEventStore({
       dataDir: '/nowhere',
       eventstoreUrl: 'esdb://a:2113,b:2113?tls=false',
@@ -18,6 +23,7 @@ describe('opening the configured servers', () => {
 
   it.each([
     ['MONGO_URL', () => openReadStore({ dataDir: '/nowhere', mongoUrl: 'mongodb://h1:notaport/docs' })],
+    ['MONGO_URL', () => openBlobStore({ dataDir: '/nowhere', mongoUrl: 'mongodb://h1:notaport/docs' })],
     [
       'EVENTSTORE_URL',
       () => openEventStore({ dataDir: '/nowhere', eventstoreUrl: 'esdb://a:2113?tls=maybe' }),

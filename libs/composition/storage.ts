@@ -1,5 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import type { BlobStore } from '@app/platform/blobs/blob-store.port';
+import { FileBlobStore } from '@app/platform/blobs/file-blob-store';
 import type { Clock } from '@app/platform/clock/clock';
 import { type Config, ConfigError } from '@app/platform/config/config';
 import type { EventStore } from '@app/platform/eventstore/event-store.port';
@@ -18,6 +20,8 @@ export interface Storage {
   events: EventStore;
   views: ReadStore;
   jobs: JobQueue;
+  /** Uploaded files and rendered PDFs: kept beside the views' store, but not rebuilt from the log. */
+  blobs: BlobStore;
   describe: string;
   /** The thread committing the embedded log and running the projector, when there is one (standalone). */
   thread?: StorageThreadState & { close(): Promise<void> };
@@ -65,6 +69,19 @@ export async function openReadStore(
   return new SqliteReadStore({ path: join(config.dataDir, 'views.sqlite'), ...options });
 }
 
+/**
+ * The blob store beside the views: a GridFS bucket (`blobs`) in MONGO_URL's database, whose services
+ * share it, or files under DATA_DIR/blobs.
+ */
+export async function openBlobStore(config: StorageConfig): Promise<BlobStore> {
+  if (config.mongoUrl) {
+    const { MongoBlobStore } = await import('@app/platform/blobs/mongo-blob-store');
+    const url = config.mongoUrl;
+    return parsedBy('MONGO_URL', () => new MongoBlobStore({ url }));
+  }
+  return new FileBlobStore(join(config.dataDir, 'blobs'));
+}
+
 async function openJobQueue(config: Config, clock: Clock): Promise<JobQueue> {
   if (!config.redisUrl) return new InProcessJobQueue({ clock });
   const { BullMqJobQueue } = await import('@app/platform/jobs/bullmq-job-queue');
@@ -83,17 +100,20 @@ export async function openStorage(
   // A writer of the log is the storage thread, which also commits (and checkpoints) the views.
   const views = await openReadStore(config, { checkpointedElsewhere: options.writer !== undefined });
   const jobs = await openJobQueue(config, clock);
+  const blobs = await openBlobStore(config);
   const describe = [
     `events: ${config.eventstoreUrl ? 'EventStoreDB' : `embedded (${config.dataDir})`}`,
     `views: ${config.mongoUrl ? 'MongoDB' : 'embedded'}`,
     `jobs: ${config.redisUrl ? 'BullMQ on Redis' : 'in-process'}`,
+    `blobs: ${config.mongoUrl ? 'MongoDB GridFS' : 'embedded'}`,
   ].join(', ');
-  return { events, views, jobs, describe };
+  return { events, views, jobs, blobs, describe };
 }
 
 export async function closeStorage(storage: Storage): Promise<void> {
   await storage.jobs.close();
   await storage.events.close();
   await storage.views.close();
+  await storage.blobs.close();
   await storage.thread?.close();
 }

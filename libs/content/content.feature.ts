@@ -1,6 +1,7 @@
 import type { FeatureManifest } from '@app/platform/feature/feature';
 import { contentFixtures } from './content.fixtures';
 import { contentAuditSubjects } from './domain/content.audit';
+import { PDF_EXPORT_JOB } from './domain/pdf/pdf-export';
 import { changeRequestProjection } from './read/change-request.projection';
 import { contentObjectProjection } from './read/content-objects';
 import { reviewProjection } from './read/review.projection';
@@ -19,7 +20,7 @@ export const contentFeature: FeatureManifest = {
     searchProjection,
   ],
   audited: contentAuditSubjects,
-  jobs: [],
+  jobs: [PDF_EXPORT_JOB],
   scopes: {},
   fixtures: contentFixtures,
 };

@@ -4,6 +4,7 @@ import { featureModule } from '@app/platform/rpc/feature-module';
 import { type DynamicModule, Module } from '@nestjs/common';
 import { ChangeRequestsController, ReviewsController } from './http/change-requests.controller';
 import { ContentController } from './http/content.controller';
+import { FileDownloadsController } from './http/file-downloads.controller';
 import { LinksController } from './http/links.controller';
 import { PdfController } from './http/pdf.controller';
 import { SearchController } from './http/search.controller';
@@ -11,11 +12,14 @@ import { ChangeRequestPresenter } from './read/change-request.presenter';
 import { ChangeRequestQueries } from './read/change-requests.queries';
 import { ContentQueries } from './read/content.queries';
 import { ContentObjects } from './read/content-store';
+import { FileDownloads } from './read/file-downloads.queries';
 import { LinkQueries } from './read/links.queries';
 import { PdfQueries } from './read/pdf.queries';
+import { PdfRenderer } from './read/pdf-renderer';
 import { RevisionPresenter } from './read/revision.presenter';
 import { SearchQueries } from './read/search.queries';
 import { ChangeRequestService, SpaceContentCommandHandler } from './write/change-request.commands';
+import { PdfExports } from './write/pdf-export.job';
 
 @Module({})
 export class ContentModule {
@@ -28,6 +32,7 @@ export class ContentModule {
         SearchController,
         LinksController,
         PdfController,
+        FileDownloadsController,
       ],
       commands: [SpaceContentCommandHandler, ChangeRequestService, ContentObjects],
       queries: [
@@ -39,12 +44,14 @@ export class ContentModule {
         SearchQueries,
         LinkQueries,
         PdfQueries,
+        PdfRenderer,
+        FileDownloads,
         SignedLinks,
       ],
-      jobs: [],
+      jobs: [PdfExports, PdfRenderer],
       remote: {
         command: [ChangeRequestService],
-        query: [ChangeRequestQueries, ContentQueries, SearchQueries, LinkQueries, PdfQueries],
+        query: [ChangeRequestQueries, ContentQueries, SearchQueries, LinkQueries, PdfQueries, FileDownloads],
       },
     });
   }

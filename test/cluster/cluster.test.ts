@@ -1,7 +1,8 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { PROJECTION_LIST } from '@app/composition/catalog';
-import { openReadStore, type StorageConfig } from '@app/composition/storage';
+import { openBlobStore, openReadStore, type StorageConfig } from '@app/composition/storage';
+import { pdfExportName } from '@app/content/domain/pdf/pdf-export';
 import { SqliteEventStore } from '@app/platform/eventstore/sqlite-event-store';
 import { Projector } from '@app/platform/projector/projector';
 import type { ReadStore } from '@app/platform/readstore/read-store.port';
@@ -137,6 +138,55 @@ function clusterBehindGateway(mongoServer?: string): void {
     } finally {
       await events.close();
     }
+  });
+
+  it('renders a PDF export in the worker and serves an uploaded file from every query replica', async () => {
+    const space = (await http('POST', `/v1/orgs/${org}/spaces`, { title: 'Exported' })).body as {
+      id: string;
+    };
+    const cr = (await http('POST', `/v1/spaces/${space.id}/change-requests`, {})).body as { id: string };
+    const bytes = Buffer.from(Array.from({ length: 70_000 }, (_, i) => (i * 7) % 256));
+    const written = await http(
+      'POST',
+      `/v1/spaces/${space.id}/change-requests/${cr.id}/content?compat=false`,
+      {
+        changes: [
+          { operation: 'insert_page', title: 'Printed', document: { markdown: 'On paper.\n' } },
+          {
+            operation: 'insert_files',
+            files: [
+              { name: 'data.bin', contentType: 'application/octet-stream', base64: bytes.toString('base64') },
+            ],
+          },
+        ],
+      },
+    );
+    expect(written.status).toBe(200);
+    const [file] = (written.body as { insertedFiles: { downloadURL: string }[] }).insertedFiles;
+    expect((await http('POST', `/v1/spaces/${space.id}/change-requests/${cr.id}/merge`)).status).toBe(200);
+
+    const { url } = (await http('GET', `/v1/spaces/${space.id}/pdf`)).body as { url: string };
+    const fetchBytes = async (link: string) => {
+      const { pathname, search } = new URL(link);
+      const response = await fetch(`${gateway.url}${pathname}${search}`);
+      expect(response.status).toBe(200);
+      return Buffer.from(await response.arrayBuffer());
+    };
+    const pdfs = [await fetchBytes(url), await fetchBytes(url)];
+    expect(pdfs[0].subarray(0, 5).toString()).toBe('%PDF-');
+    expect(Buffer.compare(pdfs[0], pdfs[1])).toBe(0);
+    // The query replica that handed out the link enqueued the job; the worker rendered and named it.
+    const { revision } = (await http('GET', `/v1/spaces/${space.id}`)).body as { revision: string };
+    const blobs = await openBlobStore(storage);
+    try {
+      const name = pdfExportName({ space: space.id, revision, title: 'Exported' });
+      expect(await blobs.named(name)).toBe(createHash('sha256').update(pdfs[0]).digest('hex'));
+    } finally {
+      await blobs.close();
+    }
+    // Several downloads, spread over both query replicas.
+    for (const downloaded of await Promise.all(Array.from({ length: 4 }, () => fetchBytes(file.downloadURL))))
+      expect(Buffer.compare(downloaded, bytes)).toBe(0);
   });
 
   it('stops accepting a token or a role on every query replica once the CLI revokes or lowers it', async () => {

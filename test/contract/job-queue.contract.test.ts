@@ -166,11 +166,11 @@ function jobQueueContract(label: string, factory: HarnessFactory): void {
       expect(await h.queue.state('later', 'l-1')).toBe('completed');
     });
 
-    it('refuses a second handler for a name, a handler after start, and jobs for an unknown name', async () => {
+    // A job for a name without a handler here: see "across processes" below.
+    it('refuses a second handler for a name and a handler after start', async () => {
       const h = setup();
       h.queue.register('once', async () => {});
       expect(() => h.queue.register('once', async () => {})).toThrow(/already registered/);
-      await expect(h.queue.enqueue('nobody', {}, { jobId: 'x' })).rejects.toThrow(/No handler/);
       await h.queue.start();
       expect(() => h.queue.register('late', async () => {})).toThrow(/after start/);
     });
@@ -295,4 +295,34 @@ jobQueueContract('BullMqJobQueue', (logs) => {
       await queue.drain(2000);
     },
   };
+});
+
+describe('BullMqJobQueue across processes', () => {
+  it('takes a job from a process that has no handler for it, and tells its state, for a worker that runs it', async () => {
+    const redisUrl = process.env.REDIS_URL as string;
+    const prefix = `test-${randomUUID()}`;
+    const logs = recordingLogger();
+    const producer = new BullMqJobQueue({ redisUrl, prefix, clock: new SystemClock(), logger: logs });
+    const worker = new BullMqJobQueue({ redisUrl, prefix, clock: new SystemClock(), logger: logs });
+    try {
+      const runs: string[] = [];
+      worker.register<string>('render', async (job) => {
+        runs.push(job.data);
+      });
+      await producer.enqueue('render', 'ahead', { jobId: 'r:1' });
+      expect(await producer.state('render', 'r:1')).toBe('waiting');
+      await worker.start();
+      await worker.drain(5000);
+      expect(runs).toEqual(['ahead']);
+      expect(await producer.state('render', 'r:1')).toBe('completed');
+    } finally {
+      await Promise.all([producer.close(), worker.close()]);
+    }
+  });
+
+  it('refuses, in process, a job nothing here runs', async () => {
+    const queue = new InProcessJobQueue({ clock: new SystemClock() });
+    await expect(queue.enqueue('render', {}, { jobId: 'x' })).rejects.toThrow(/No handler/);
+    await queue.close();
+  });
 });

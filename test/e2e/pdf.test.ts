@@ -1,4 +1,8 @@
+import { createHash } from 'node:crypto';
+import { pdfExportName } from '@app/content/domain/pdf/pdf-export';
 import { readPdf } from '@app/content/domain/pdf/read-pdf.testing';
+import { PdfRenderer } from '@app/content/read/pdf-renderer';
+import { JOB_QUEUE, type JobQueue } from '@app/platform/jobs/job-queue.port';
 import type { Space } from '@gitbook/api';
 import { useTestApp } from '../support/app-harness';
 
@@ -72,6 +76,51 @@ describe('PDF exports', () => {
     const cr = (await current().api().spaces.createChangeRequest(space.id, { subject: 'Print' })).data;
     const link = await current().api().spaces.getChangeRequestPdf(space.id, cr.id);
     expect((await download(link.data.url)).status).toBe(200);
+  });
+
+  it('renders an export once, in its job, and serves the stored PDF at every download', async () => {
+    const app = current();
+    const render = jest.spyOn(app.built.app.get(PdfRenderer), 'render');
+    const head = await app.built.storage.events.headPosition();
+    try {
+      const { data } = await app.api().spaces.getSpacePdf(space.id, { page: pages[2], only: true });
+      const first = await download(data.url);
+      const second = await download(data.url);
+      expect(first).toMatchObject({ status: 200, type: 'application/pdf' });
+      expect(Buffer.compare(first.bytes, second.bytes)).toBe(0);
+      // Another link to the same export is the same PDF, not another render.
+      const again = await app.api().spaces.getSpacePdf(space.id, { page: pages[2], only: true });
+      expect(Buffer.compare((await download(again.data.url)).bytes, first.bytes)).toBe(0);
+      expect(render).toHaveBeenCalledTimes(1);
+      // Stored as a blob, under the name of the export it is; and reading wrote nothing to the log.
+      const blob = createHash('sha256').update(first.bytes).digest('hex');
+      const { revision } = (await app.api().spaces.getSpaceById(space.id)).data;
+      const request = { space: space.id, revision, page: pages[2], only: true, title: 'Handbook' };
+      expect(await app.built.storage.blobs.named(pdfExportName(request))).toBe(blob);
+      expect(await app.built.storage.events.headPosition()).toBe(head);
+    } finally {
+      render.mockRestore();
+    }
+  });
+
+  it('renders the PDF at the download when no job will: the queue refused it', async () => {
+    const app = current();
+    const jobs = app.built.app.get<symbol, JobQueue>(JOB_QUEUE);
+    const enqueue = jest.spyOn(jobs, 'enqueue').mockRejectedValue(new Error('the queue is away'));
+    try {
+      const { data } = await app.api().spaces.getSpacePdf(space.id, { page: pages[0], only: true });
+      const pdf = await download(data.url);
+      expect(pdf).toMatchObject({ status: 200, type: 'application/pdf' });
+      expect(
+        readPdf(pdf.bytes)
+          .pages.map((p) => p.text)
+          .join('\n'),
+      ).toContain('Hello and welcome.');
+      // Asked once by the link, once more by the download, which then rendered it itself.
+      expect(enqueue).toHaveBeenCalledTimes(2);
+    } finally {
+      enqueue.mockRestore();
+    }
   });
 
   it('refuses a tampered or expired link, and asks no token but the link', async () => {

@@ -313,3 +313,97 @@ describe('R1 crash durability', () => {
     removeDir(freshDir);
   }, 180_000);
 });
+
+describe('R1 crash durability of uploaded files', () => {
+  const UPLOADERS = 8;
+  let dataDir: string;
+  let server: Server;
+
+  beforeAll(() => {
+    dataDir = tempDir('crash-files-');
+    server = new Server(builtFile('apps', 'standalone', 'src', 'main.js'), dataDir);
+  });
+  afterAll(async () => {
+    await server?.kill();
+    if (dataDir) removeDir(dataDir);
+  });
+
+  it('serves the bytes of every acknowledged upload after a SIGKILL, and of every file the content names', async () => {
+    await server.start();
+    const call = async (method: string, path: string, body?: unknown, token: string | null = TOKEN) => {
+      const response = await fetch(`${server.url}${path}`, {
+        method,
+        headers: {
+          ...(token ? { authorization: `Bearer ${token}` } : {}),
+          ...(body ? { 'content-type': 'application/json' } : {}),
+        },
+        body: body ? JSON.stringify(body) : undefined,
+      });
+      return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+    };
+    const org = ((await call('GET', '/v1/orgs')).body.items as { id: string }[])[0].id;
+    const space = (await call('POST', `/v1/orgs/${org}/spaces`, { title: 'Uploads' })).body.id as string;
+    // One change request per uploader: their edits do not wait for each other's.
+    const crs = await Promise.all(
+      Array.from(
+        { length: UPLOADERS },
+        async () => (await call('POST', `/v1/spaces/${space}/change-requests`, {})).body.id as string,
+      ),
+    );
+    const acked: { url: string; bytes: Buffer }[] = [];
+    let running = true;
+    const uploader = async (u: number) => {
+      for (let n = 0; running; n++) {
+        const bytes = Buffer.from(`${u}:${n}:`.repeat(4000 + ((u * 997 + n * 131) % 4000)));
+        let reply: Awaited<ReturnType<typeof call>>;
+        try {
+          reply = await call('POST', `/v1/spaces/${space}/change-requests/${crs[u]}/content?compat=false`, {
+            changes: [
+              {
+                operation: 'insert_files',
+                files: [
+                  { name: `f${u}-${n}.txt`, contentType: 'text/plain', base64: bytes.toString('base64') },
+                ],
+              },
+            ],
+          });
+        } catch {
+          if (running) throw new Error(`uploader ${u} failed while the server was up`);
+          return; // in flight at the kill
+        }
+        if (reply.status !== 200) throw new Error(`uploader ${u} answered ${reply.status}`);
+        const [file] = reply.body.insertedFiles as { downloadURL: string }[];
+        acked.push({ url: file.downloadURL, bytes });
+      }
+    };
+    const uploading = Promise.all(Array.from({ length: UPLOADERS }, (_, u) => uploader(u)));
+    const killAt = Date.now() + 500 + Math.random() * 500;
+    while (Date.now() < killAt || (acked.length < 2 * UPLOADERS && Date.now() < killAt + FLOOR_WAIT_MS)) {
+      await Promise.race([uploading, new Promise((r) => setTimeout(r, 20))]);
+    }
+    running = false;
+    await server.kill();
+    await uploading;
+    expect(acked.length).toBeGreaterThanOrEqual(2 * UPLOADERS);
+
+    await server.start();
+    const download = async (url: string) => {
+      const response = await fetch(`${server.url}${new URL(url).pathname}`);
+      return { status: response.status, bytes: Buffer.from(await response.arrayBuffer()) };
+    };
+    const lost: string[] = [];
+    for (const { url, bytes } of acked) {
+      const got = await download(url);
+      if (got.status !== 200 || Buffer.compare(got.bytes, bytes) !== 0) lost.push(`${url}: ${got.status}`);
+    }
+    // Uploads in flight at the kill that landed name their blob too: a change never names a missing one.
+    for (const cr of crs) {
+      const files = await call('GET', `/v1/spaces/${space}/change-requests/${cr}/content/files?limit=1000`);
+      for (const file of files.body.items as { downloadURL: string }[]) {
+        const got = await download(file.downloadURL);
+        if (got.status !== 200) lost.push(`${file.downloadURL} (named by the content): ${got.status}`);
+      }
+    }
+    expect(lost).toEqual([]);
+  }, 120_000);
+});

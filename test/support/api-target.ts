@@ -149,6 +149,7 @@ async function closeStorage(storage: Storage): Promise<void> {
   await storage.events.close();
   await storage.views.close();
   await storage.jobs.close();
+  await storage.blobs.close();
 }
 
 /** The targets the route suites run on, each started once per suite file: `describe.each(TARGETS)`. */

@@ -50,6 +50,11 @@ export const PROJECT_ROUTES: ProjectRoute[] = [
   },
   {
     method: 'GET',
+    template: '/downloads/files/{key}',
+    answers: { unspecified: "the bytes of a file uploaded as base64, a RevisionFile's downloadURL" },
+  },
+  {
+    method: 'GET',
     template: '/openapi.json',
     answers: {
       unspecified:

@@ -65,6 +65,7 @@ async function main(argv: string[]): Promise<number> {
     await storage.events.close();
     await storage.views.close();
     await storage.jobs.close();
+    await storage.blobs.close();
   }
 }
 

@@ -1,17 +1,20 @@
 import type { Viewer } from '@app/platform/auth/access';
+import { BLOB_STORE, type BlobStore } from '@app/platform/blobs/blob-store.port';
 import { CLOCK, type Clock } from '@app/platform/clock/clock';
 import { notFound } from '@app/platform/domain/decider';
 import { SignedLinks } from '@app/platform/http/signed-links';
 import { Urls } from '@app/platform/http/urls';
+import { JOB_QUEUE, type JobQueue } from '@app/platform/jobs/job-queue.port';
 import { READ_STORE, type ReadStore } from '@app/platform/readstore/read-store.port';
 import { arg, Remote } from '@app/platform/rpc/remote-method';
 import { SPACES } from '@app/spaces/read/space.projection';
-import { Inject, Injectable } from '@nestjs/common';
-import type { Document } from '../domain/document';
-import { flattenPages, renderPdf } from '../domain/pdf';
-import { getDocument, getPage, listPages, type PageNode } from '../domain/tree/page-tree';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { PDF_EXPORT_JOB, type PdfExportRequest, pdfExportName } from '../domain/pdf/pdf-export';
+import { getPage } from '../domain/tree/page-tree';
 import { ContentQueries, type ContentSource, SOURCE_PATTERN } from './content.queries';
 import { ContentObjects } from './content-store';
+import { awaitExport } from './pdf-export-wait';
+import { PdfRenderer } from './pdf-renderer';
 import { REVISIONS } from './revision.projection';
 
 export interface PdfQuery {
@@ -24,10 +27,13 @@ const LINK_LIFETIME_MS = 60 * 60 * 1000;
 
 /**
  * PDF exports: a signed link to the content as it is now (the revision is fixed in the link), which
- * needs no token; the PDF is rendered when the link is followed, the same bytes for the same revision.
+ * needs no token. A job renders the PDF as soon as the link is handed out and stores it as a blob; the
+ * download serves the stored bytes (see `awaitExport` for when it renders them itself).
  */
 @Injectable()
 export class PdfQueries {
+  private readonly logger = new Logger('pdf-exports');
+
   constructor(
     @Inject(READ_STORE) private readonly views: ReadStore,
     private readonly content: ContentQueries,
@@ -35,6 +41,9 @@ export class PdfQueries {
     private readonly links: SignedLinks,
     private readonly urls: Urls,
     @Inject(CLOCK) private readonly clock: Clock,
+    private readonly renderer: PdfRenderer,
+    @Inject(JOB_QUEUE) private readonly jobs: JobQueue,
+    @Inject(BLOB_STORE) private readonly blobs: BlobStore,
   ) {}
 
   @Remote(
@@ -46,14 +55,16 @@ export class PdfQueries {
   async link(spaceId: string, from: ContentSource, query: PdfQuery, viewer: Viewer) {
     const { revision, root } = await this.content.resolveSource(spaceId, from, viewer);
     if (query.page && !(await getPage(this.objects, root, query.page))) throw notFound('Page not found');
-    const token = this.links.sign(
-      {
-        space: spaceId,
-        revision: revision.id,
-        ...(query.page ? { page: query.page, only: query.only === true } : {}),
-      },
-      this.clock.now() + LINK_LIFETIME_MS,
-    );
+    const claims = {
+      space: spaceId,
+      revision: revision.id,
+      ...(query.page ? { page: query.page, only: query.only === true } : {}),
+    };
+    const token = this.links.sign(claims, this.clock.now() + LINK_LIFETIME_MS);
+    const space = await this.views.get(SPACES, spaceId);
+    // Enqueued here, not from the log: no domain state changes and the id names what it renders, so a lost
+    // enqueue costs only a render at download. Not awaited: a link never waits for the queue (Redis away).
+    this.enqueue({ ...claims, title: space?.title ?? '' }, viewer.correlationId).catch(() => undefined);
     return { url: this.urls.api(`/downloads/pdf?token=${token}`) };
   }
 
@@ -72,37 +83,36 @@ export class PdfQueries {
     ]);
     if (!space || !revision || revision.space !== space.id)
       throw notFound('This link is not valid, or has expired');
-    let nodes = await listPages(this.objects, revision.root);
-    if (claims.page) {
-      const found = findNode(nodes, claims.page);
-      if (!found) throw notFound('Page not found');
-      nodes = [claims.only ? { ...found, pages: [] } : found];
-    }
-    const pages = await Promise.all(
-      flattenPages(nodes).map(async ({ title, depth, documentId }) => ({
-        title,
-        depth,
-        ...(documentId
-          ? { document: (await getDocument(this.objects, documentId)) as unknown as Document }
-          : {}),
-      })),
-    );
-    const bytes = await renderPdf(pages, {
-      title: space.title || 'Untitled',
-      createdAt: new Date(revision.createdAt),
+    const request: PdfExportRequest = {
+      space: claims.space,
+      revision: claims.revision,
+      ...(claims.page ? { page: claims.page, only: claims.only === true } : {}),
+      title: space.title ?? '',
+    };
+    const name = pdfExportName(request);
+    const stored = await awaitExport({
+      stored: async () => {
+        const key = await this.blobs.named(name);
+        return key ? this.blobs.get(key) : undefined;
+      },
+      state: () => this.jobs.state(PDF_EXPORT_JOB, name),
+      enqueue: () => this.enqueue(request, ''),
     });
+    const bytes = stored?.bytes ?? (await this.renderer.render(request));
     return {
       pdf: Buffer.from(bytes).toString('base64'),
       filename: `${(space.title || 'space').replace(/[^\w.-]+/g, '-')}.pdf`,
     };
   }
-}
 
-function findNode(nodes: PageNode[], id: string): PageNode | undefined {
-  for (const node of nodes) {
-    if (node.id === id) return node;
-    const below = findNode(node.pages, id);
-    if (below) return below;
+  /** Starts the export's job; one job per export, however many links and downloads ask. */
+  private async enqueue(request: PdfExportRequest, correlationId: string): Promise<void> {
+    const jobId = pdfExportName(request);
+    try {
+      await this.jobs.enqueue(PDF_EXPORT_JOB, { ...request, correlationId }, { jobId, attempts: 3 });
+    } catch (error) {
+      this.logger.warn(`PDF export ${jobId} not enqueued: ${(error as Error).message}`);
+      throw error;
+    }
   }
-  return undefined;
 }

@@ -1,6 +1,8 @@
 import { Access, type Viewer } from '@app/platform/auth/access';
+import { BLOB_STORE, type BlobStore } from '@app/platform/blobs/blob-store.port';
 import { conflict, invalid, notFound } from '@app/platform/domain/decider';
 import { newId } from '@app/platform/domain/ids';
+import { Urls } from '@app/platform/http/urls';
 import { READ_STORE, type ReadStore } from '@app/platform/readstore/read-store.port';
 import { arg, Remote } from '@app/platform/rpc/remote-method';
 import { apiContext, type CommandContext, type WriteResult } from '@app/platform/write/command-context';
@@ -9,7 +11,7 @@ import { enforceMergeRules, type ReviewStatus } from '@app/spaces/domain/merge-r
 import { SPACES } from '@app/spaces/read/space.projection';
 import { Inject, Injectable } from '@nestjs/common';
 import { CommandBus, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { applyContentChanges, type ContentChangeInput } from '../domain/changes';
+import { applyContentChanges, type ContentChangeInput, type InsertedFile } from '../domain/changes';
 import { contentObjectsDecider, contentObjectsStream } from '../domain/content-objects.decider';
 import { mergeRevisions } from '../domain/merge/merge';
 import {
@@ -28,6 +30,7 @@ import type { Hash } from '../domain/tree/hash';
 import { findChangeRequest } from '../read/change-requests.queries';
 import { EMPTY_ROOT, serializeObjects } from '../read/content-objects';
 import { ContentObjects } from '../read/content-store';
+import { fileDownloadPath } from '../read/file-downloads.queries';
 import { REVISIONS } from '../read/revision.projection';
 
 export interface CreateChangeRequestInput {
@@ -97,6 +100,8 @@ export class ChangeRequestService {
     private readonly objects: ContentObjects,
     private readonly access: Access,
     @Inject(READ_STORE) private readonly views: ReadStore,
+    @Inject(BLOB_STORE) private readonly blobs: BlobStore,
+    private readonly urls: Urls,
   ) {}
 
   private run(
@@ -223,10 +228,7 @@ export class ChangeRequestService {
           store: this.objects,
           revisionRoot: (revision) => this.revisionRoot(spaceId, revision),
         });
-        if (applied.insertedFiles.some((file) => file.bytes !== undefined)) {
-          // No blob storage serves uploaded bytes yet; refusing beats storing a file nobody can download.
-          throw invalid('files: upload a file by its url; inline base64 bytes are not stored yet');
-        }
+        await this.upload(applied.insertedFiles, editor);
         const commit = editor.commit();
         await this.store(spaceId, commit.created, ctx);
         return {
@@ -247,6 +249,20 @@ export class ChangeRequestService {
       outcomes: applied?.outcomes ?? [],
       insertedFiles: applied?.insertedFiles ?? [],
     };
+  }
+
+  /**
+   * Stores the bytes of the files uploaded as base64 and gives each its download URL, before the content
+   * naming them is committed and the change appended: an acknowledged change never names a missing blob.
+   * A retried attempt stores them again, which stores nothing.
+   */
+  private async upload(files: InsertedFile[], editor: ContentEditor): Promise<void> {
+    for (const [i, { bytes, ...file }] of files.entries()) {
+      if (bytes === undefined) continue;
+      const key = await this.blobs.put(bytes, file.contentType);
+      files[i] = { ...file, downloadURL: this.urls.api(fileDownloadPath(key)) };
+      await editor.putFile(files[i]);
+    }
   }
 
   /** Merges the change request into the space (GitBook's `merge`): a conflict changes nothing. */

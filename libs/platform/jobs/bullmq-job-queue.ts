@@ -94,9 +94,7 @@ export class BullMqJobQueue implements CountingJobQueue {
     if (this.handlers.has(name)) throw new Error(`A handler is already registered for job '${name}'`);
     if (this.started) throw new Error(`Cannot register job '${name}' after start()`);
     this.handlers.set(name, handler as JobHandler<unknown>);
-    const queue = new Queue(name, { connection: this.client, prefix: this.options.prefix });
-    queue.on('error', (error) => this.logger.error(`Job queue '${name}': ${describeError(error)}`));
-    this.queues.set(name, queue);
+    this.queue(name);
   }
 
   async enqueue<D>(name: string, data: D, options: EnqueueOptions): Promise<void> {
@@ -148,9 +146,17 @@ export class BullMqJobQueue implements CountingJobQueue {
     return Object.fromEntries(entries);
   }
 
+  /**
+   * The queue of `name`, opened on first use: a process that runs no handler for a job (a query service
+   * starting a PDF export) may still enqueue it, and ask its state, for the workers that do.
+   */
   private queue(name: string): Queue {
-    const queue = this.queues.get(name);
-    if (!queue) throw new Error(`No handler registered for job '${name}'`);
+    let queue = this.queues.get(name);
+    if (!queue) {
+      queue = new Queue(name, { connection: this.client, prefix: this.options.prefix });
+      queue.on('error', (error) => this.logger.error(`Job queue '${name}': ${describeError(error)}`));
+      this.queues.set(name, queue);
+    }
     return queue;
   }
 

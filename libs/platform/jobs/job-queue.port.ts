@@ -29,6 +29,10 @@ export type JobState = 'waiting' | 'delayed' | 'active' | 'completed' | 'failed'
 export interface JobQueue {
   /** One handler per job name; registering a name twice throws. */
   register<D>(name: string, handler: JobHandler<D>): void;
+  /**
+   * Adds a job for whichever process runs its handler. A queue shared between processes (BullMQ) takes
+   * jobs this process has no handler for; the in-process queue refuses them, as nothing would run them.
+   */
   enqueue<D>(name: string, data: D, options: EnqueueOptions): Promise<void>;
   state(name: string, jobId: string): Promise<JobState>;
   /** Starts processing; handlers must be registered before. */

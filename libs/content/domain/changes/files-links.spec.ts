@@ -69,6 +69,11 @@ describe('insert_files', () => {
       'files[0].contentType: is required with base64',
     ],
     [
+      'a content type its download could not be served with',
+      { name: 'a', contentType: 'text/plain\nx-injected: 1', base64: 'AAAA' },
+      'files[0].contentType: must be a MIME type, as type/subtype',
+    ],
+    [
       'bytes that are not base64',
       { name: 'a', contentType: 'x/y', base64: 'no!' },
       'files[0].base64: is not valid base64',

@@ -7,6 +7,8 @@ import type { InsertedFile, InsertFilesInput } from './types';
 export const MAX_FILE_BYTES = 1024 * 1024;
 const MAX_NAME_LENGTH = 256;
 const MAX_URL_LENGTH = 2048;
+/** `type/subtype` and parameters, in printable ASCII. */
+const MIME_TYPE = /^[A-Za-z0-9][\w.+-]*\/[A-Za-z0-9][\w.+-]*( *;[\x20-\x7e]*)?$/;
 
 /** A content type for a file given none, by its extension: the common kinds of a documentation site. */
 const CONTENT_TYPES: Readonly<Record<string, string>> = {
@@ -58,6 +60,9 @@ export function readFile(input: unknown, id: string, path: string): InsertedFile
     return { id, name, contentType: contentType ?? contentTypeOf(name), downloadURL: url, size: 0 };
   }
   if (contentType === undefined) throw invalid(`${path}.contentType: is required with base64`);
+  // The type its download is served with, in a header.
+  if (contentType.length > 255 || !MIME_TYPE.test(contentType))
+    throw invalid(`${path}.contentType: must be a MIME type, as type/subtype`);
   const bytes = decodeBase64(input.base64, `${path}.base64`);
   return { id, name, contentType, downloadURL: '', size: bytes.length, bytes };
 }
