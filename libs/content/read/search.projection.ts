@@ -1,7 +1,7 @@
 import { type ProjectionContext, projection } from '@app/platform/projector/projection';
 import { collectionName, type Doc } from '@app/platform/readstore/read-store.port';
 import type { Document } from '../domain/document';
-import { DEFAULT_LANGUAGE, type IndexedSection, pageForIndex, postings } from '../domain/search';
+import { DEFAULT_LANGUAGE, type IndexedSection, impact, pageForIndex, postings } from '../domain/search';
 import { type ContentObject, EMPTY_CONTENT, readContent } from '../domain/tree/content';
 import { diffObjects, type ItemDiff } from '../domain/tree/diff';
 import type { Hash } from '../domain/tree/hash';
@@ -20,6 +20,11 @@ export interface PostingDoc extends Doc {
   /** Hits by section (a list: section ids are heading anchors, which need not be storable keys). */
   sections: { id: string; hits: number }[];
   length: number;
+  /**
+   * The posting's score before idf, against a fixed page length (so it depends on the page alone): what a
+   * query reads a common term's best postings by, rather than all of them.
+   */
+  impact: number;
 }
 
 /** What a result shows of a page: its title and sections' text, as indexed. */
@@ -46,6 +51,15 @@ export const SEARCH_POSTINGS = collectionName<PostingDoc>('search_postings');
 export const SEARCH_PAGES = collectionName<SearchPageDoc>('search_pages');
 export const SEARCH_INDEXES = collectionName<SearchIndexDoc>('search_indexes');
 
+/**
+ * A posting is written the same whenever its event is applied, and the index's position keeps an older
+ * event from being applied over a newer one: postings need no per-document replay guard.
+ */
+const SELF_GUARDED = { selfGuarded: true } as const;
+
+/** The page length impacts are computed against: about a screen of documentation. */
+const IMPACT_LENGTH = 300;
+
 const postingId = (space: string, term: string, pageId: string) => `${space}:${term}:${pageId}`;
 const pageKey = (space: string, pageId: string) => `${space}:${pageId}`;
 
@@ -62,7 +76,7 @@ export const indexLanguage = (index: SearchIndexDoc | null): string => index?.la
 export const searchProjection = projection(
   'search',
   [
-    { collection: SEARCH_POSTINGS, fields: ['space', 'term'] },
+    { collection: SEARCH_POSTINGS, fields: ['space', 'term', 'impact'] },
     { collection: SEARCH_PAGES, fields: ['space'] },
   ],
   {
@@ -131,7 +145,8 @@ async function reindex(
     const old = await indexed(change.before);
     if (old) {
       const stale = postings(old, from);
-      for (const { term } of stale) await ctx.delete(SEARCH_POSTINGS, postingId(space, term, change.id));
+      for (const { term } of stale)
+        await ctx.delete(SEARCH_POSTINGS, postingId(space, term, change.id), SELF_GUARDED);
       await ctx.delete(SEARCH_PAGES, pageKey(space, change.id));
       pages -= 1;
       totalLength -= stale[0]?.length ?? 0;
@@ -141,16 +156,21 @@ async function reindex(
     const list = postings(page, to);
     const length = list[0]?.length ?? 0;
     for (const p of list) {
-      await ctx.put(SEARCH_POSTINGS, {
-        id: postingId(space, p.term, change.id),
-        space,
-        term: p.term,
-        pageId: change.id,
-        titleHits: p.titleHits,
-        bodyHits: p.bodyHits,
-        sections: Object.entries(p.sections).map(([id, hits]) => ({ id, hits })),
-        length: p.length,
-      });
+      await ctx.put(
+        SEARCH_POSTINGS,
+        {
+          id: postingId(space, p.term, change.id),
+          space,
+          term: p.term,
+          pageId: change.id,
+          titleHits: p.titleHits,
+          bodyHits: p.bodyHits,
+          sections: Object.entries(p.sections).map(([id, hits]) => ({ id, hits })),
+          length: p.length,
+          impact: impact(p, IMPACT_LENGTH),
+        },
+        SELF_GUARDED,
+      );
     }
     await ctx.put(SEARCH_PAGES, {
       id: pageKey(space, change.id),

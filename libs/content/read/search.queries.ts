@@ -2,7 +2,6 @@ import { Access, type Viewer } from '@app/platform/auth/access';
 import { notFound } from '@app/platform/domain/decider';
 import { decodeOffset, type ListQuery, offsetPage } from '@app/platform/http/pagination';
 import { Urls } from '@app/platform/http/urls';
-import { FAN_OUT_LIMIT } from '@app/platform/projector/projection';
 import { READ_STORE, type ReadStore } from '@app/platform/readstore/read-store.port';
 import { arg, Remote } from '@app/platform/rpc/remote-method';
 import { SPACES } from '@app/spaces/read/space.projection';
@@ -18,6 +17,11 @@ export interface SearchQuery extends ListQuery {
 }
 
 const DEFAULT_LIMIT = 20;
+/**
+ * Postings read per query term: its best by impact. A term in more pages ranks only those (how many pages
+ * hold it still counts, for its rarity), so a query costs the same in a space of any size.
+ */
+export const CANDIDATES_PER_TERM = 200;
 /** Sections shown per page: the best ones. */
 const SECTIONS_SHOWN = 5;
 
@@ -48,23 +52,31 @@ export class SearchQueries {
     const wanted = terms(query.query, language);
     if (!index || index.pages === 0 || wanted.length === 0) return { count: 0, items: [] };
     const byTerm = new Map<string, Posting[]>();
-    for (const term of new Set(wanted)) {
-      const found = await this.views.find(SEARCH_POSTINGS, {
-        where: { space: spaceId, term },
-        limit: FAN_OUT_LIMIT,
-      });
-      byTerm.set(
-        term,
-        found.items.map((p) => ({
-          ...p,
-          sections: Object.fromEntries(p.sections.map((s) => [s.id, s.hits])),
-        })),
-      );
-    }
-    const ranked = rank(wanted, byTerm, {
-      pages: index.pages,
-      averageLength: index.totalLength / index.pages,
-    });
+    const holding = new Map<string, number>();
+    await Promise.all(
+      [...new Set(wanted)].map(async (term) => {
+        const found = await this.views.find(SEARCH_POSTINGS, {
+          where: { space: spaceId, term },
+          orderBy: 'impact',
+          direction: 'desc',
+          limit: CANDIDATES_PER_TERM,
+        });
+        holding.set(term, found.count);
+        byTerm.set(
+          term,
+          found.items.map((p) => ({
+            ...p,
+            sections: Object.fromEntries(p.sections.map((s) => [s.id, s.hits])),
+          })),
+        );
+      }),
+    );
+    const ranked = rank(
+      wanted,
+      byTerm,
+      { pages: index.pages, averageLength: index.totalLength / index.pages },
+      holding,
+    );
     const { offset, items: shown, next } = offsetPage(ranked, query, DEFAULT_LIMIT);
     const app = this.urls.app(`/o/${space.organization}/s/${spaceId}`);
     const items = await Promise.all(
@@ -72,7 +84,8 @@ export class SearchQueries {
         this.present(spaceId, index.root, result, offset + i + 1, { wanted, language }, app),
       ),
     );
-    return { ...next, count: ranked.length, items };
+    // Past the candidates read, the pages holding the most common term are at least as many.
+    return { ...next, count: Math.max(ranked.length, ...holding.values()), items };
   }
 
   private async present(

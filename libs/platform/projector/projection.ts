@@ -10,8 +10,17 @@ export interface ProjectionContext {
   /** Every document matching the equality filter (projections use it for small fan-outs). */
   find<T extends Doc>(collection: CollectionName<T>, where: Record<string, Scalar>): Promise<T[]>;
   /** Hands `doc` over: the context may keep it as it is (and stamp it), so build a new one for each write. */
-  put<T extends Doc>(collection: CollectionName<T>, doc: T): Promise<void>;
-  delete(collection: string, id: string): Promise<void>;
+  put<T extends Doc>(collection: CollectionName<T>, doc: T, options?: WriteOptions): Promise<void>;
+  delete(collection: string, id: string, options?: WriteOptions): Promise<void>;
+}
+
+export interface WriteOptions {
+  /**
+   * The projection guards replays of this write itself (it writes the same whenever its event is applied
+   * again, and never over a later event's): the per-document guard, a read of the stored version, is
+   * left out. For the many writes of one event (search postings), that read costs more than the write.
+   */
+  selfGuarded?: true;
 }
 
 /**

@@ -41,6 +41,24 @@ describe('UnitOfWork', () => {
     await uow.forEvent(at(3)).put('spaces', { id: 's1', title: 'again' });
     expect(uow.writes()).toEqual([]);
   });
+
+  it('writes a self-guarded document without reading the stored one (its projection guards replays)', async () => {
+    const reads: string[] = [];
+    const store = storeOf(stored);
+    const get: typeof store.get = (collection, id) => {
+      reads.push(id);
+      return store.get(collection, id);
+    };
+    const uow = new UnitOfWork({ ...store, get });
+    const ctx = uow.forEvent(at(3));
+    await ctx.put('spaces', { id: 's1', title: 'again' }, { selfGuarded: true });
+    await ctx.delete('spaces', 's2', { selfGuarded: true });
+    expect(reads).toEqual([]);
+    expect(uow.writes()).toEqual([
+      { collection: 'spaces', id: 's1', doc: { id: 's1', title: 'again', _pos: 3 } },
+      { collection: 'spaces', id: 's2', doc: null },
+    ]);
+  });
 });
 
 describe('committedMessage', () => {

@@ -1,6 +1,6 @@
 import type { RecordedEvent } from '../eventstore/event-store.port';
 import { type Doc, documentKey, type ReadStore, type Scalar, type Write } from '../readstore/read-store.port';
-import { FAN_OUT_LIMIT, type ProjectionContext } from './projection';
+import { FAN_OUT_LIMIT, type ProjectionContext, type WriteOptions } from './projection';
 
 function matches(doc: Doc, where: Record<string, Scalar>): boolean {
   return Object.entries(where).every(([key, value]) => (doc[key] ?? null) === value);
@@ -23,8 +23,8 @@ export class UnitOfWork {
     return {
       get: (collection, id) => this.get(collection, id),
       find: (collection, where) => this.find(collection, where),
-      put: (collection, doc) => this.write(event, collection, doc.id, doc),
-      delete: (collection, id) => this.write(event, collection, id, null),
+      put: (collection, doc, options) => this.write(event, collection, doc.id, doc, options),
+      delete: (collection, id, options) => this.write(event, collection, id, null, options),
     };
   }
 
@@ -63,12 +63,22 @@ export class UnitOfWork {
     return [...out.values()];
   }
 
-  private async write(event: RecordedEvent, collection: string, id: string, doc: Doc | null): Promise<void> {
+  private async write(
+    event: RecordedEvent,
+    collection: string,
+    id: string,
+    doc: Doc | null,
+    options?: WriteOptions,
+  ): Promise<void> {
     const key = documentKey(collection, id);
     const next = doc ? { ...doc, id, _pos: event.position } : null;
     const written = this.overlay.get(key);
     if (written) {
       written.doc = next;
+      return;
+    }
+    if (options?.selfGuarded) {
+      this.overlay.set(key, { collection, id, doc: next });
       return;
     }
     if (!this.storedPos.has(key)) this.remember(key, await this.store.get(collection, id));

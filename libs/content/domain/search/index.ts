@@ -4,6 +4,7 @@ export { type IndexedPage, type IndexedSection, type Posting, pageForIndex, post
 export {
   B,
   type IndexStats,
+  impact,
   K1,
   type RankedPage,
   type RankedSection,

@@ -1,6 +1,6 @@
 import { terms } from './analysis';
 import { type IndexedPage, type Posting, postings } from './indexing';
-import { K1, rank } from './ranking';
+import { impact, K1, rank } from './ranking';
 
 /** What the read model would hold for these pages: postings by term, and the page count and mean length. */
 function index(pages: IndexedPage[]) {
@@ -132,5 +132,22 @@ describe('rank', () => {
     const [result] = rank(['alpha'], postingsByTerm, { pages: 0, averageLength: 0 });
     expect(result.score).toBeGreaterThan(0);
     expect(Number.isFinite(result.score)).toBe(true);
+  });
+
+  it('ranks the best postings of a common term as well as all of them, with its rarity from the count', () => {
+    const pages = Array.from({ length: 60 }, (_, i) =>
+      page(
+        `p${String(i).padStart(2, '0')}`,
+        i % 7 ? 'Notes' : 'Webhooks',
+        `${'webhook '.repeat(1 + (i % 5))}${filler(i)}`,
+      ),
+    );
+    const { postingsByTerm, stats } = index(pages);
+    const all = postingsByTerm.get('webhook') ?? [];
+    // What a query reads: the 10 best by impact (computed against any fixed length), and how many there are.
+    const best = [...all].sort((a, b) => impact(b, 300) - impact(a, 300)).slice(0, 10);
+    const whole = rank(['webhook'], postingsByTerm, stats);
+    const read = rank(['webhook'], new Map([['webhook', best]]), stats, new Map([['webhook', all.length]]));
+    expect(read).toEqual(whole.slice(0, 10));
   });
 });

@@ -36,6 +36,12 @@ export interface RankedPage {
 /** Term frequency's diminishing return: 1 for one hit, never reaching `K1 + 1`. */
 const saturate = (frequency: number) => (frequency * (K1 + 1)) / (frequency + K1);
 
+/** A posting's share of its page's score, before the term's rarity (idf) multiplies it. */
+export function impact(posting: Omit<Posting, 'sections'>, averageLength: number): number {
+  const lengthRatio = posting.length / (averageLength > 0 ? averageLength : 1);
+  return TITLE_WEIGHT * saturate(posting.titleHits) + saturate(posting.bodyHits / (1 - B + B * lengthRatio));
+}
+
 const byScore = <T extends { matched: number; score: number; id: string }>(a: T, b: T) =>
   b.matched - a.matched || b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
@@ -43,11 +49,13 @@ const byScore = <T extends { matched: number; score: number; id: string }>(a: T,
  * Pages for a query, best first: those holding more of the query's distinct terms first, then by score,
  * then by page id (so equal pages always come in one order). A query term without postings is left out,
  * so the other terms still find their pages. A section scores by its hits alone (its length is unknown).
+ * `pagesWithTerm` gives how many pages hold a term when only some of its postings are given (the best).
  */
 export function rank(
   queryTerms: readonly string[],
   postingsByTerm: ReadonlyMap<string, readonly Posting[]>,
   stats: IndexStats,
+  pagesWithTerm: ReadonlyMap<string, number> = new Map(),
 ): RankedPage[] {
   const pages = new Map<
     string,
@@ -59,9 +67,10 @@ export function rank(
     const list = postingsByTerm.get(term) ?? [];
     const pageIds = new Set(list.map((posting) => posting.pageId));
     if (!pageIds.size) continue;
+    const holding = Math.max(pagesWithTerm.get(term) ?? 0, pageIds.size);
     // Stats may lag the postings (projected apart): never fewer pages than hold the term.
-    const total = Math.max(stats.pages, pageIds.size);
-    const idf = Math.log(1 + (total - pageIds.size + 0.5) / (pageIds.size + 0.5));
+    const total = Math.max(stats.pages, holding);
+    const idf = Math.log(1 + (total - holding + 0.5) / (holding + 0.5));
     for (const posting of list) {
       if (!pageIds.delete(posting.pageId)) continue; // a posting repeated for a page counts once
       let page = pages.get(posting.pageId);
@@ -69,9 +78,7 @@ export function rank(
         page = { id: posting.pageId, score: 0, matched: 0, title: false, sections: new Map() };
         pages.set(posting.pageId, page);
       }
-      const lengthRatio = posting.length / averageLength;
-      const body = saturate(posting.bodyHits / (1 - B + B * lengthRatio));
-      page.score += idf * (TITLE_WEIGHT * saturate(posting.titleHits) + body);
+      page.score += idf * impact(posting, averageLength);
       page.matched++;
       page.title ||= posting.titleHits > 0;
       for (const [id, hits] of Object.entries(posting.sections)) {
