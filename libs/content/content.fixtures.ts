@@ -7,8 +7,8 @@ type Update = {
 };
 
 /**
- * The route suites' content: a change request with a page and a file, merged into the space, so the
- * space's content, its current revision and a newer change request all have them.
+ * The route suites' content: a change request with a page, a page under it and a file, merged into the
+ * space, so the space's content, its current revision and a newer change request all have them.
  */
 async function mergedContent({ call, ids, label }: FixtureContext) {
   const spaces = `/v1/spaces/${ids.spaceId}`;
@@ -26,6 +26,18 @@ async function mergedContent({ call, ids, label }: FixtureContext) {
       { operation: 'insert_files', files: [{ name: 'logo.png', url: 'https://example.com/logo.png' }] },
     ],
   })) as Update;
+  // A page under it, so that page paths are checked nested, as GitBook's client sends them.
+  await call('POST', `${spaces}/change-requests/${cr.id}/content`, {
+    changes: [
+      {
+        operation: 'insert_page',
+        title: 'Nested page',
+        slug: 'nested',
+        into: update.changes[0].page.id,
+        document: { markdown: 'Nested body.\n' },
+      },
+    ],
+  });
   await call('POST', `${spaces}/change-requests/${cr.id}/merge`);
   return update;
 }
@@ -46,7 +58,7 @@ export const contentFixtures: Record<string, PathFixture> = {
   fileId: async (ctx) => (await content(ctx)).insertedFiles[0].id,
   pagePath: async (ctx) => {
     await content(ctx);
-    return 'fixture';
+    return 'fixture/nested';
   },
   revisionId: async ({ call, ids }) =>
     ((await call('GET', `/v1/spaces/${ids.spaceId}`)) as { revision: string }).revision,

@@ -170,6 +170,63 @@ describe('change requests and content over HTTP', () => {
     expect((await app.api().spaces.listPagesInRevisionById(space.id, space.revision)).data.pages).toEqual([]);
   });
 
+  it('reads nested pages by their path as GitBook sends it (unencoded), encoded too; a bad path is a 400', async () => {
+    const app = current();
+    const space = await newSpace();
+    const cr = await newChangeRequest(space.id);
+    const pageIn = async (into: string | undefined, title: string, slug: string) =>
+      (await edit(space.id, cr.id, [insert(title, `${title} body.\n`, { slug, ...(into ? { into } : {}) })]))
+        .changes[0].page.id;
+    const guides = await pageIn(undefined, 'Guides', 'guides');
+    const intro = await pageIn(guides, 'Intro', 'intro');
+    const first = await pageIn(intro, 'First steps', 'première');
+    const deepest = 'guides/intro/première';
+
+    // The client puts the path in the URL as it is: `/content/path/guides/intro`.
+    const spaces = app.api().spaces;
+    const inCr = await spaces.getPageInChangeRequestByPath(space.id, cr.id, 'guides/intro');
+    expect(inCr.data).toMatchObject({ id: intro, title: 'Intro', path: 'guides/intro' });
+    const deepInCr = await spaces.getPageInChangeRequestByPath(space.id, cr.id, deepest, {
+      format: 'markdown',
+    });
+    expect(deepInCr.data).toMatchObject({ id: first, path: deepest });
+    expect((deepInCr.data as { markdown: string }).markdown).toContain('First steps body.');
+    const merge = await spaces.mergeChangeRequest(space.id, cr.id);
+    expect(merge.data.result).toBe('merge');
+    const inSpace = await spaces.getPageByPath(space.id, deepest, { format: 'markdown', metadata: true });
+    expect(inSpace.data).toMatchObject({ id: first, path: deepest });
+    expect((inSpace.data as { markdown: string }).markdown).toContain('First steps body.');
+    const inRevision = await spaces.getPageInRevisionByPath(space.id, merge.data.revision, 'guides/intro');
+    expect(inRevision.data).toMatchObject({ id: intro, path: 'guides/intro' });
+
+    // Encoded whole, in part, or with a trailing slash: the same page; the query is still the query.
+    const routes = [
+      `/v1/spaces/${space.id}/content/path`,
+      `/v1/spaces/${space.id}/change-requests/${cr.id}/content/path`,
+      `/v1/spaces/${space.id}/revisions/${merge.data.revision}/path`,
+    ];
+    for (const route of routes) {
+      for (const sent of [encodeURIComponent(deepest), `guides%2Fintro/${encodeURIComponent('première')}`]) {
+        const reply = await app.http('GET', `${route}/${sent}?format=markdown`);
+        expect({ sent, status: reply.status, id: (reply.body as { id: string }).id }).toEqual({
+          sent,
+          status: 200,
+          id: first,
+        });
+        expect((reply.body as { markdown: string }).markdown).toContain('First steps body.');
+      }
+      expect((await app.http('GET', `${route}/guides/intro/`)).body).toMatchObject({ id: intro });
+      expect((await app.http('GET', `${route}/guides/nowhere`)).status).toBe(404);
+      // The router puts no limit of its own on the path: 2048 characters are looked up, one more is refused.
+      expect((await app.http('GET', `${route}/${'a/'.repeat(1023)}aa`)).status).toBe(404);
+      for (const bad of ['', 'guides/in%01tro', '%00/intro', `${'a/'.repeat(1024)}a`]) {
+        const reply = await app.http('GET', `${route}/${bad}`);
+        expect({ bad, status: reply.status }).toEqual({ bad, status: 400 });
+        expect((reply.body as { error: { message: string } }).error.message).toMatch(/^pagePath: /);
+      }
+    }
+  });
+
   it('merges two change requests that edited different blocks of one page; both edits survive', async () => {
     const app = current();
     const space = await newSpace();

@@ -1,5 +1,6 @@
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { restOfPathName } from '@app/platform/http/rest-of-path';
 import gitbook from '@gitbook/api/spec/openapi.json';
 import { RequestMethod, type Type } from '@nestjs/common';
 import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
@@ -126,7 +127,10 @@ function controllerRoutes(app: TestApp): { method: string; path: string }[] {
         if (path === undefined) continue;
         const method = RequestMethod[Reflect.getMetadata(METHOD_METADATA, handler) as number].toLowerCase();
         const full = `/${base}/${path}`.replace(/\/+/g, '/').replace(/(.)\/$/, '$1');
-        routes.push({ method, path: full.replace(/:(\w+)/g, '{$1}') });
+        // The router's `*` (the rest of the path) is documented by the name the handler gives it.
+        const rest = restOfPathName(type, name);
+        const named = rest ? full.replace(/\/\*$/, `/{${rest}}`) : full;
+        routes.push({ method, path: named.replace(/:(\w+)/g, '{$1}') });
       }
     }
   }
@@ -208,6 +212,22 @@ describe('API reference', () => {
     expect(id('post', '/v1/orgs/{organizationId}/spaces')).toBe('createSpace');
     expect(id('get', '/v1/orgs/{organizationId}/collections')).toBe('listCollectionsInOrganizationById');
     expect(id('post', '/v1/spaces/{spaceId}/transfer')).toBe('transferSpace');
+    // Page paths are the rest of the URL, under GitBook's paths and names.
+    expect(id('get', '/v1/spaces/{spaceId}/content/path/{pagePath}')).toBe('getPageByPath');
+    expect(id('get', '/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/path/{pagePath}')).toBe(
+      'getPageInChangeRequestByPath',
+    );
+    expect(id('get', '/v1/spaces/{spaceId}/revisions/{revisionId}/path/{pagePath}')).toBe(
+      'getPageInRevisionByPath',
+    );
+    const byPath = doc.paths['/v1/spaces/{spaceId}/content/path/{pagePath}'].get;
+    expect(byPath.parameters.filter((p: Json) => p.in === 'path').map((p: Json) => p.name)).toEqual([
+      'spaceId',
+      'pagePath',
+    ]);
+    expect(byPath.parameters.map((p: Json) => p.name)).toEqual(
+      expect.arrayContaining(['format', 'metadata']),
+    );
   });
 
   it('describes tags, security, status codes, responses and query parameters', () => {

@@ -1,7 +1,7 @@
 import { useTestApp } from '../support/app-harness';
 import { PROJECT_ROUTES, replyProblem, routeSchema } from '../support/checked-responses';
 import { matchTemplate, operationAt, responseProblem, schemaProblem } from '../support/openapi';
-import { routeTable } from '../support/route-table';
+import { routeTable, templateOf } from '../support/route-table';
 
 type Json = Record<string, unknown>;
 
@@ -26,13 +26,19 @@ describe('response checks', () => {
   });
 
   it('knows what every /v1 route the app serves answers: a GitBook operation or a listed route', () => {
-    const routes = routeTable(current().built.app)
-      .router.filter((key) => / \/v1(\/|$)/.test(key))
+    const table = routeTable(current().built.app);
+    const nest = new Map(table.all.map((route) => [route.key, route]));
+    const routes = table.router
+      .filter((key) => / \/v1(\/|$)/.test(key))
       .map((key) => {
         const [method, path] = key.split(' ');
-        return { method, template: path.slice('/v1'.length).replace(/:(\w+)/g, '{$1}') };
+        // Nest's routes as documented (the `*` of a page path is `{pagePath}`), Fastify's own as they are.
+        const route = nest.get(key);
+        const template = route ? templateOf(route) : path.replace(/:(\w+)/g, '{$1}');
+        return { method, template: template.slice('/v1'.length) };
       });
     expect(routes.length).toBeGreaterThan(15);
+    expect(routes).toContainEqual({ method: 'GET', template: '/spaces/{spaceId}/content/path/{pagePath}' });
     expect(routes.filter(({ method, template }) => !routeSchema(method, template))).toEqual([]);
     for (const listed of PROJECT_ROUTES) {
       // A listed route is one the app serves and GitBook's document lacks.
@@ -99,6 +105,17 @@ describe('response checks', () => {
     const version = (id: string) => operationAt('GET', `/orgs/o1/openapi/api/versions/${id}`)?.operationId;
     expect(version('latest')).toBe('getLatestOpenAPISpecVersion');
     expect(version('v1')).toBe('getOpenAPISpecVersionById');
+    // A page path is the rest of the URL, nested or encoded.
+    for (const pagePath of ['intro', 'guides/intro', 'guides%2Fintro', 'a/b/c/']) {
+      expect(operationAt('GET', `/spaces/s1/content/path/${pagePath}`)?.operationId).toBe('getPageByPath');
+      expect(operationAt('GET', `/spaces/s1/change-requests/c1/content/path/${pagePath}`)?.operationId).toBe(
+        'getPageInChangeRequestByPath',
+      );
+      expect(operationAt('GET', `/spaces/s1/revisions/r1/path/${pagePath}`)?.operationId).toBe(
+        'getPageInRevisionByPath',
+      );
+    }
+    expect(operationAt('GET', '/spaces/s1/content/path/')).toBeUndefined();
     expect(operationAt('POST', '/spaces/s1/transfer')).toBeUndefined();
     expect(replyProblem('POST', '/v1/spaces/s1/transfer', 200, { ...space, x: 1 })).toMatch(/as Space/);
     expect(replyProblem('GET', '/v1/unheard-of', 200, {})).toMatch(/neither GitBook's OpenAPI document/);

@@ -739,15 +739,31 @@ export function badPathSegments(
   maxParamLength: number,
   pipes: string[] = [],
 ): fc.Arbitrary<PathCase> {
-  // A page path is text, not an id: only control characters (or nothing) make it bad.
+  // A page path is text, not an id, and the rest of the URL (`/` unencoded), which the router does not limit:
+  // only control characters in any of its segments, nothing, or more than 2048 characters make it bad.
   if (pipes.includes('PagePathPipe')) {
-    return fc
+    const bad = (path: string): PathCase => ({
+      segment: path.split('/').map(encodeURIComponent).join('/'),
+      status: 400,
+      names: name,
+    });
+    const word = fc.stringMatching(/^[a-z]{0,8}$/);
+    const words = fc.array(fc.stringMatching(/^[a-z]{1,8}$/), { maxLength: 3 });
+    const control = fc
       .tuple(
-        fc.stringMatching(/^[a-z]{0,8}$/),
+        words,
+        word,
         CONTROL.filter((c) => c !== '\t'),
-        fc.stringMatching(/^[a-z]{0,8}$/),
+        word,
+        words,
       )
-      .map((parts): PathCase => ({ segment: encodeURIComponent(parts.join('')), status: 400, names: name }));
+      .map(([above, head, c, tail, below]) => [...above, `${head}${c}${tail}`, ...below].join('/'));
+    const long = fc
+      .tuple(fc.integer({ min: 2049, max: 2200 }), fc.integer({ min: 2, max: 200 }))
+      .map(([length, every]) =>
+        Array.from({ length }, (_, i) => ((i + 1) % every === 0 && i < length - 1 ? '/' : 'p')).join(''),
+      );
+    return fc.oneof(control, long, fc.constant('')).map(bad);
   }
   const expect = (value: string): PathCase => ({
     segment: encodeURIComponent(value),

@@ -89,12 +89,26 @@ async function contentTour(api: GitBookAPI, http: Http, org: string, space: stri
     ],
   });
   const page = (written.body as { changes: { page: { id: string } }[] }).changes[0].page.id;
+  // A page under it: the client sends its path `tour/step` unencoded.
+  const under = await http('POST', `/v1/spaces/${space}/change-requests/${cr.id}/content?compat=false`, {
+    changes: [
+      {
+        operation: 'insert_page',
+        title: 'Tour step',
+        slug: 'step',
+        into: page,
+        document: { markdown: 'Next.\n' },
+      },
+    ],
+  });
+  const step = (under.body as { changes: { page: { id: string } }[] }).changes[0].page.id;
   expect((await api.spaces.getRevisionOfChangeRequestById(space, cr.id)).data.pages).toHaveLength(1);
   expect((await api.spaces.listPagesInChangeRequest(space, cr.id)).data.pages).toHaveLength(1);
   expect((await api.spaces.getPageInChangeRequestById(space, cr.id, page)).data.id).toBe(page);
   expect((await api.spaces.getPageInChangeRequestByPath(space, cr.id, 'tour')).data.id).toBe(page);
+  expect((await api.spaces.getPageInChangeRequestByPath(space, cr.id, 'tour/step')).data.id).toBe(step);
   expect((await api.spaces.listFilesInChangeRequestById(space, cr.id)).data.items).toEqual([]);
-  expect((await api.spaces.getChangeRequestChanges(space, cr.id)).data.changes).toHaveLength(1);
+  expect((await api.spaces.getChangeRequestChanges(space, cr.id)).data.changes).toHaveLength(2);
   const listed = (await api.spaces.listChangeRequestsForSpace(space)).data.items.map((c) => c.id);
   expect(listed).toContain(cr.id);
   const inOrg = (await api.orgs.listChangeRequestsForOrganization(org)).data.items.map((c) => c.id);
@@ -106,16 +120,18 @@ async function contentTour(api: GitBookAPI, http: Http, org: string, space: stri
   expect((await api.spaces.listPages(space)).data.pages).toHaveLength(1);
   expect((await api.spaces.getPageById(space, page, { format: 'markdown' })).data.id).toBe(page);
   expect((await api.spaces.getPageByPath(space, 'tour')).data.id).toBe(page);
+  expect((await api.spaces.getPageByPath(space, 'tour/step', { format: 'markdown' })).data.id).toBe(step);
   expect((await api.spaces.listFiles(space)).data.items).toEqual([]);
   expect((await api.spaces.getRevisionById(space, merged.revision)).data.id).toBe(merged.revision);
   expect((await api.spaces.listPagesInRevisionById(space, merged.revision)).data.pages).toHaveLength(1);
   expect((await api.spaces.listFilesInRevisionById(space, merged.revision)).data.items).toEqual([]);
   expect((await api.spaces.getPageInRevisionById(space, merged.revision, page)).data.id).toBe(page);
   expect((await api.spaces.getPageInRevisionByPath(space, merged.revision, 'tour')).data.id).toBe(page);
+  expect((await api.spaces.getPageInRevisionByPath(space, merged.revision, 'tour/step')).data.id).toBe(step);
   expect((await api.spaces.getPageDocumentInRevisionById(space, merged.revision, page)).data.object).toBe(
     'document',
   );
-  expect((await api.spaces.getRevisionSemanticChanges(space, merged.revision)).data.changes).toHaveLength(1);
+  expect((await api.spaces.getRevisionSemanticChanges(space, merged.revision)).data.changes).toHaveLength(2);
   const found = (await api.spaces.searchSpaceContent(space, { query: 'hello' })).data;
   expect(found.items.map((r) => r.id)).toEqual([page]);
   for (const path of [

@@ -95,17 +95,23 @@ export function pathIds(world: World, routes: Route[]): Record<string, string> {
   return ids;
 }
 
-/** The route's path with its parameters filled from `ids`; `override` puts one raw (already encoded) segment in. */
+/**
+ * The route's path with its parameters filled from `ids`; `override` puts one raw (already encoded) segment in.
+ * The rest of the path (`*`) keeps its `/` unencoded, as GitBook's client sends a page path.
+ */
 export function fillPath(
   route: Route,
   ids: Record<string, string>,
   override?: { name: string; segment: string },
 ): string {
-  return route.path.replace(/:([A-Za-z0-9_]+)/g, (_m, name: string) => {
+  const rest = route.pathParams.find((p) => p.rest)?.name;
+  return route.path.replace(/:([A-Za-z0-9_]+)|\*$/g, (_m, token: string | undefined) => {
+    const name = token ?? rest;
+    if (name === undefined) throw new Error(`${route.key}: a wildcard no parameter names`);
     if (override?.name === name) return override.segment;
     const id = ids[name];
     if (id === undefined) throw new Error(`${route.key}: no fixture for path parameter ${name}`);
-    return encodeURIComponent(id);
+    return token === undefined ? id.split('/').map(encodeURIComponent).join('/') : encodeURIComponent(id);
   });
 }
 

@@ -1,6 +1,7 @@
 import { Public } from '@app/platform/auth/auth.guard';
 import { REQUIRED_ROLE } from '@app/platform/auth/requires-role';
 import { isRole, type Role } from '@app/platform/domain/roles';
+import { REST_OF_PATH, restOfPathName } from '@app/platform/http/rest-of-path';
 import { OPENAPI_PATH } from '@app/platform/openapi/api-reference';
 import { type INestApplication, RequestMethod, type Type } from '@nestjs/common';
 import { METHOD_METADATA, PATH_METADATA, ROUTE_ARGS_METADATA } from '@nestjs/common/constants';
@@ -23,10 +24,12 @@ export interface PathParam {
   name: string;
   /** Class names of the pipes bound to the parameter with @Param(name, ...pipes). */
   pipes: string[];
+  /** The rest of the URL after the path's trailing `*` (`RestOfPath`): it may hold `/`. */
+  rest?: true;
 }
 
 export interface Route {
-  /** `METHOD /path`, the path as the router knows it (`/v1/spaces/:spaceId`). */
+  /** `METHOD /path`, the path as the router knows it (`/v1/spaces/:spaceId`, `/v1/…/path/*`). */
   key: string;
   method: string;
   path: string;
@@ -141,10 +144,20 @@ function describeRoute(
     if (path === declaredPath && !fastify.hasRoute({ method: method as HTTPMethods, url: path })) {
       routeProblems.push('is not in the Fastify router');
     }
+    const pathParams: PathParam[] = tokens.map((name) => ({ name, pipes: bound.get(name) ?? [] }));
     for (const name of tokens) {
       if (!bound.has(name)) routeProblems.push(`does not bind path parameter ${name} with @Param`);
       else if (bound.get(name)?.length === 0)
         routeProblems.push(`validates path parameter ${name} with no pipe`);
+    }
+    // The router's wildcard: its value is `params['*']`, its name the one `RestOfPath` gives it.
+    const rest = restOfPathName(controller, handlerName);
+    if (rest && path.endsWith(`/${REST_OF_PATH}`)) {
+      pathParams.push({ name: rest, pipes: bound.get(REST_OF_PATH) ?? [], rest: true });
+      if (bound.get(REST_OF_PATH)?.length === 0)
+        routeProblems.push(`validates the rest of the path (${rest}) with no pipe`);
+    } else if (path.includes(REST_OF_PATH) || bound.has(REST_OF_PATH)) {
+      routeProblems.push('needs a path ending in /* read with RestOfPath(name, ...pipes) for a wildcard');
     }
     return {
       key: `${method} ${path}`,
@@ -154,7 +167,7 @@ function describeRoute(
       handler: handlerName,
       isPublic,
       requiredRole,
-      pathParams: tokens.map((name) => ({ name, pipes: bound.get(name) ?? [] })),
+      pathParams,
       query,
       body,
       problems: routeProblems,
@@ -163,11 +176,12 @@ function describeRoute(
 }
 
 /**
- * The routes of Fastify's router, from `printRoutes({ commonPrefix: false })`: a tree whose lines are
- * `<indent><├── or └──><segment> (METHODS)`, each segment appended to its parent's path.
+ * The routes of Fastify's router, from `printRoutes()`: a tree whose lines are
+ * `<indent><├── or └──><segment> (METHODS)`, each segment appended to its parent's path. Not
+ * `commonPrefix: false`: that form prints a wildcard node as `*` alone, without the path above it.
  */
 export function routerRoutes(fastify: FastifyInstance): string[] {
-  const printed = fastify.printRoutes({ commonPrefix: false });
+  const printed = fastify.printRoutes();
   const stack: { depth: number; path: string }[] = [];
   const routes: string[] = [];
   for (const line of printed.split('\n')) {
@@ -209,6 +223,13 @@ export function routeTable(app: INestApplication): RouteTable {
   all.sort((a, b) => a.key.localeCompare(b.key));
   const api = all.filter((route) => !route.isPublic);
   return { all, api, router: routerRoutes(fastify) };
+}
+
+/** The route's path as the OpenAPI documents name it: `/v1/spaces/{spaceId}/content/path/{pagePath}`. */
+export function templateOf(route: Route): string {
+  const rest = route.pathParams.find((p) => p.rest);
+  const path = route.path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
+  return rest ? path.replace(/\*$/, `{${rest.name}}`) : path;
 }
 
 /** Everything wrong with the table as a whole: unmounted routes, router routes Nest does not know, public /v1 routes. */

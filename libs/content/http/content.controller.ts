@@ -2,6 +2,7 @@ import type { Viewer } from '@app/platform/auth/access';
 import { CurrentViewer } from '@app/platform/auth/auth.guard';
 import { RequiresRole } from '@app/platform/auth/requires-role';
 import { id } from '@app/platform/http/ids.pipe';
+import { RestOfPath } from '@app/platform/http/rest-of-path';
 import { BadRequestException, Controller, Get, Param, type PipeTransform, Query } from '@nestjs/common';
 import { ContentQueries, isPagePath } from '../read/content.queries';
 import {
@@ -24,8 +25,11 @@ export class PagePathPipe implements PipeTransform<string, string> {
   }
 }
 
-/** A page path, one parameter: a nested one is sent encoded (`guides%2Fintro`). */
-const pagePath = () => Param('pagePath', new PagePathPipe());
+/**
+ * A page path is the rest of the URL (`path/*`): GitBook's client sends `guides/intro` unencoded, and
+ * `guides%2Fintro` reads the same.
+ */
+const pagePath = () => RestOfPath('pagePath', new PagePathPipe());
 const changeRequest = () =>
   Param('changeRequestId', id('changeRequestId'), { transform: (ref: string) => `cr:${ref}` });
 const revision = () => Param('revisionId', id('revisionId'), { transform: (ref: string) => `rev:${ref}` });
@@ -209,7 +213,7 @@ export class ContentController {
   }
 
   @RequiresRole('read')
-  @Get('spaces/:spaceId/content/path/:pagePath')
+  @Get('spaces/:spaceId/content/path/*')
   pageByPath(
     @spaceId() space: string,
     @pagePath() path: string,
@@ -220,7 +224,7 @@ export class ContentController {
   }
 
   @RequiresRole('read')
-  @Get(`${CR}/path/:pagePath`)
+  @Get(`${CR}/path/*`)
   changeRequestPageByPath(
     @spaceId() space: string,
     @changeRequest() from: string,
@@ -232,7 +236,7 @@ export class ContentController {
   }
 
   @RequiresRole('read')
-  @Get(`${REV}/path/:pagePath`)
+  @Get(`${REV}/path/*`)
   revisionPageByPath(
     @spaceId() space: string,
     @revision() from: string,

@@ -1,6 +1,7 @@
 import { type INestApplication, Logger } from '@nestjs/common';
 import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { ID_PATTERN } from '../domain/ids';
+import { REST_OF_PATH } from '../http/rest-of-path';
 import { type GitBookOperation, GitBookSpec } from './gitbook';
 import { localRefs } from './refs';
 import { RouteCatalog, type RouteFacts } from './routes';
@@ -81,12 +82,16 @@ export function buildApiDocument(app: INestApplication): OpenAPIObject {
     gitbook,
     document.components as Record<string, Json>,
   );
+  const paths: Record<string, Json> = {};
   for (const [path, item] of Object.entries(document.paths as Record<string, Json>)) {
     for (const method of METHODS) {
       const operation = item[method] as Operation | undefined;
-      if (operation) describer.describe(method, path, operation);
+      if (!operation) continue;
+      const documented = describer.describe(method, path, operation);
+      paths[documented] = { ...paths[documented], [method]: operation };
     }
   }
+  document.paths = paths;
   return document;
 }
 
@@ -106,14 +111,20 @@ class OperationDescriber {
     this.schemas.ErrorEnvelope = ERROR_ENVELOPE;
   }
 
-  describe(method: string, path: string, operation: Operation): void {
+  /** Completes the operation; returns its path, the rest-of-path parameter named as the API names it. */
+  describe(method: string, scanned: string, operation: Operation): string {
     const facts = this.routes.facts(operation.operationId);
+    const path = facts.restOfPath ? withRestOfPath(scanned, facts.restOfPath) : scanned;
     const shared = this.gitbook?.operation(method, path);
     operation.operationId = this.uniqueId(shared?.operationId ?? ownOperationId(facts));
     if (shared?.summary) operation.summary = shared.summary;
     for (const parameter of operation.parameters ?? []) {
       if (parameter.in === 'path' && facts.idParams.includes(parameter.name as string)) {
         parameter.schema = { type: 'string', pattern: ID_PATTERN.source };
+      }
+      if (parameter.in === 'path' && parameter.name === REST_OF_PATH && facts.restOfPath) {
+        parameter.name = facts.restOfPath;
+        parameter.description = 'The rest of the URL: it may hold `/` (`guides/intro`), unencoded or encoded';
       }
     }
     if (facts.query) {
@@ -134,6 +145,7 @@ class OperationDescriber {
       ...errorResponses(method, operation, facts),
     };
     if (facts.isPublic) operation.security = [];
+    return path;
   }
 
   /** Statuses from @HttpCode (or Nest's defaults); a handler that sends its own reply has GitBook's instead. */
@@ -177,6 +189,15 @@ class OperationDescriber {
     this.operationIds.add(id);
     return id;
   }
+}
+
+/**
+ * The scanner names a route path's trailing `*` after its own wildcard (`/path/{path}`); the API names it
+ * (`/path/{pagePath}`), as GitBook's document does.
+ */
+function withRestOfPath(path: string, name: string): string {
+  if (!/\/\{[^}]+\}$/.test(path)) throw new Error(`${path} does not end with the rest of the path`);
+  return path.replace(/\{[^}]+\}$/, `{${name}}`);
 }
 
 /**

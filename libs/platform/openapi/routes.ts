@@ -4,6 +4,7 @@ import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum';
 import { ModulesContainer } from '@nestjs/core';
 import { Public } from '../auth/auth.guard';
 import { IdPipe } from '../http/ids.pipe';
+import { REST_OF_PATH, restOfPathName } from '../http/rest-of-path';
 
 const PUBLIC_KEY = Public().KEY;
 
@@ -18,6 +19,8 @@ export interface RouteFacts {
   query?: Type;
   /** Path parameters checked by the id pipe. */
   idParams: string[];
+  /** The name of the rest of the URL after the route path's `*` (`pagePath`), if the handler reads it. */
+  restOfPath?: string;
 }
 
 interface RouteArg {
@@ -70,6 +73,11 @@ export class RouteCatalog {
         facts.query = declared;
       if (kind === RouteParamtypes.PARAM && typeof arg.data === 'string' && arg.pipes?.some(isIdPipe)) {
         facts.idParams.push(arg.data);
+      }
+      if (kind === RouteParamtypes.PARAM && arg.data === REST_OF_PATH) {
+        const name = restOfPathName(type, method);
+        if (!name) throw new Error(`${key} reads the rest of the path without naming it (RestOfPath)`);
+        facts.restOfPath = name;
       }
     }
     return facts;
