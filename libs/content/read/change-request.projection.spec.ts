@@ -8,7 +8,13 @@ import {
   CONTRIBUTIONS,
   changeRequestProjection,
 } from './change-request.projection';
-import { CONTENT_OBJECTS, contentObjectProjection, EMPTY_ROOT } from './content-objects';
+import {
+  CONTENT_OBJECTS,
+  contentObjectDoc,
+  contentObjectProjection,
+  EMPTY_ROOT,
+  readContentObject,
+} from './content-objects';
 import { REVISIONS, revisionProjection } from './revision.projection';
 
 const event = recorderOf<SpaceContentEvent>();
@@ -233,5 +239,16 @@ describe('content objects projection', () => {
       { id: 'h2', json: '{"b":2}' },
     ]);
     await scenario.thenReplayChangesNothing();
+  });
+
+  it('stores a large object deflated, and reads it back as it was', () => {
+    const json = JSON.stringify({
+      nodes: Array.from({ length: 40 }, (_, i) => ({ object: 'block', text: `Line ${i}` })),
+    });
+    const doc = contentObjectDoc('h3', json);
+    expect(doc.json).toBeUndefined();
+    expect(doc.deflated?.length).toBeLessThan(json.length / 2);
+    expect(readContentObject(doc)).toEqual(JSON.parse(json));
+    expect(readContentObject(contentObjectDoc('h4', '{"a":1}'))).toEqual({ a: 1 });
   });
 });

@@ -3,7 +3,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { EMPTY_CONTENT } from '../domain/tree/content';
 import type { Hash } from '../domain/tree/hash';
 import type { ObjectStore } from '../domain/tree/objects';
-import { CONTENT_OBJECTS, EMPTY_ROOT } from './content-objects';
+import { CONTENT_OBJECTS, EMPTY_ROOT, readContentObject } from './content-objects';
 
 /** Objects kept parsed in memory: they never change, so a kept one is never stale. */
 const CACHE_SIZE = 100_000;
@@ -37,7 +37,7 @@ export class ContentObjects implements ObjectStore {
     const deadline = Date.now() + ARRIVAL_TIMEOUT_MS;
     for (let wait = 5; ; wait = Math.min(wait * 2, 200)) {
       const doc = await this.views.get(CONTENT_OBJECTS, hash);
-      if (doc) return this.keep(hash, JSON.parse(doc.json));
+      if (doc) return this.keep(hash, readContentObject(doc));
       if (Date.now() + wait > deadline) return undefined;
       await new Promise((resolve) => setTimeout(resolve, wait));
     }

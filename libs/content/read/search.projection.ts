@@ -8,7 +8,7 @@ import type { Hash } from '../domain/tree/hash';
 import type { ObjectStore } from '../domain/tree/objects';
 import type { PageObject } from '../domain/tree/page';
 import { getDocument } from '../domain/tree/page-tree';
-import { CONTENT_OBJECTS, EMPTY_ROOT } from './content-objects';
+import { CONTENT_OBJECTS, EMPTY_ROOT, readContentObject } from './content-objects';
 
 /** One term of one page of a space's current revision. */
 export interface PostingDoc extends Doc {
@@ -215,7 +215,7 @@ function objectsIn(ctx: ProjectionContext): ObjectStore {
     get: async (hash: Hash) => {
       if (hash === EMPTY_ROOT) return EMPTY_CONTENT;
       const doc = await ctx.get(CONTENT_OBJECTS, hash);
-      return doc ? JSON.parse(doc.json) : undefined;
+      return doc ? readContentObject(doc) : undefined;
     },
   };
 }

@@ -55,9 +55,18 @@ describe('UnitOfWork', () => {
     await ctx.delete('spaces', 's2', { selfGuarded: true });
     expect(reads).toEqual([]);
     expect(uow.writes()).toEqual([
-      { collection: 'spaces', id: 's1', doc: { id: 's1', title: 'again', _pos: 3 } },
-      { collection: 'spaces', id: 's2', doc: null },
+      { collection: 'spaces', id: 's1', doc: { id: 's1', title: 'again', _pos: 3 }, blind: true },
+      { collection: 'spaces', id: 's2', doc: null, blind: true },
     ]);
+    // A serving thread that kept one forgets it rather than being sent it.
+    expect(
+      committedMessage({ position: 3, changed: new Set(['spaces']), writes: uow.writes() }),
+    ).toMatchObject({
+      writes: [
+        ['spaces', 's1', null],
+        ['spaces', 's2', null],
+      ],
+    });
   });
 });
 

@@ -78,7 +78,7 @@ export class UnitOfWork {
       return;
     }
     if (options?.selfGuarded) {
-      this.overlay.set(key, { collection, id, doc: next });
+      this.overlay.set(key, { collection, id, doc: next, blind: true });
       return;
     }
     if (!this.storedPos.has(key)) this.remember(key, await this.store.get(collection, id));

@@ -44,6 +44,11 @@ export interface Write {
    * an adapter may then insert it without looking for a stored one.
    */
   created?: true;
+  /**
+   * Set when the write was made without reading the stored document (a projection's self-guarded write):
+   * a cache on another thread that kept it forgets it, rather than being sent the new value to keep.
+   */
+  blind?: true;
 }
 
 export interface IndexSpec {

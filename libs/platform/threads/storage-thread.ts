@@ -244,8 +244,10 @@ export function committedMessage(committed: CommittedViews): StorageThreadMessag
   // it read, and this one was not there to read): most writes are such (audit entries), so they are
   // neither serialized again nor copied across.
   const writes: [string, string, string | null][] = [];
-  for (const { collection, id, doc, created } of committed.writes) {
-    if (!created) writes.push([collection, id, doc === null ? null : JSON.stringify({ ...doc, id })]);
+  for (const { collection, id, doc, created, blind } of committed.writes) {
+    // A blind write (many per event, like search postings) is sent as a deletion: a kept copy is forgotten.
+    if (created) continue;
+    writes.push([collection, id, doc === null || blind ? null : JSON.stringify({ ...doc, id })]);
   }
   return {
     type: 'committed',
