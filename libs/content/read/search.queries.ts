@@ -6,7 +6,7 @@ import { READ_STORE, type ReadStore } from '@app/platform/readstore/read-store.p
 import { arg, Remote } from '@app/platform/rpc/remote-method';
 import { SPACES } from '@app/spaces/read/space.projection';
 import { Inject, Injectable } from '@nestjs/common';
-import { type Posting, type RankedPage, rank, snippet, terms } from '../domain/search';
+import { type Posting, type RankedPage, rank, SNIPPET_LENGTH, snippet, terms } from '../domain/search';
 import type { Hash } from '../domain/tree/hash';
 import { getPage, type PageView } from '../domain/tree/page-tree';
 import { ContentObjects } from './content-store';
@@ -21,9 +21,9 @@ const DEFAULT_LIMIT = 20;
  * Postings read per query term: its best by impact. A term in more pages ranks only those (how many pages
  * hold it still counts, for its rarity), so a query costs the same in a space of any size.
  */
-export const CANDIDATES_PER_TERM = 200;
+export const CANDIDATES_PER_TERM = 100;
 /** Sections shown per page: the best ones. */
-const SECTIONS_SHOWN = 5;
+const SECTIONS_SHOWN = 3;
 
 /**
  * Search in a space's current revision: the query's terms (analysed as the index analysed the pages, in
@@ -118,7 +118,7 @@ export class SearchQueries {
           path: ranked.id ? `${path}#${ranked.id}` : path,
           score: ranked.score,
           resultType: 'section' as const,
-          body: snippet(section?.body ?? '', wanted, language),
+          body: snippet(section?.body ?? '', wanted, language, SNIPPET_LENGTH, ranked.matched),
           urls: { app: ranked.id ? `${pageUrl}#${ranked.id}` : pageUrl },
         };
       }),

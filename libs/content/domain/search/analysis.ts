@@ -69,6 +69,8 @@ const NOT_WORD = /[^\p{L}\p{N}\p{M}]+/u;
 const CJK = /[\p{scx=Han}\p{scx=Hiragana}\p{scx=Katakana}\p{scx=Hangul}]/u;
 /** What belongs to the character before it: combining marks, and half-width kana's voiced marks (ﾞ ﾟ). */
 const MARK = /[\p{M}\uFF9E\uFF9F]/u;
+/** A word (letters, digits, marks) of ASCII only: one run, nothing CJK. */
+const ASCII = /^[0-9A-Za-z]*$/;
 /** Only Latin and Greek marks are diacritics to fold: elsewhere (Cyrillic й, Indic vowel signs) they are letters. */
 const FOLDABLE = /([\p{Script=Latin}\p{Script=Greek}])\p{M}+/gu;
 /** Latin letters that Unicode does not decompose into a base letter and a mark. */
@@ -94,7 +96,13 @@ export interface Token {
 interface Analyzer {
   stopWords: ReadonlySet<string>;
   stem: (word: string) => string;
+  /** A word's terms, by the word as written: documentation repeats its words, and stemming is the cost. */
+  known: Map<string, readonly string[]>;
 }
+
+/** Words remembered per language before the memory starts over: far above a space's vocabulary. */
+const KNOWN_WORDS = 100_000;
+const ANALYZERS = new Map<string, Analyzer>();
 
 const NONE: ReadonlySet<string> = new Set();
 const identity = (word: string) => word;
@@ -102,8 +110,31 @@ const identity = (word: string) => word;
 /** `pt-BR` reads as `pt`; an unknown language gets no stemming and no stop words. */
 function analyzer(language: string | undefined): Analyzer {
   const code = (language ?? DEFAULT_LANGUAGE).toLowerCase().split(/[-_]/)[0];
-  const stemmer = STEMMERS[code];
-  return { stopWords: STOP_WORDS[code] ?? NONE, stem: stemmer ? safely(stemmer) : identity };
+  let found = ANALYZERS.get(code);
+  if (!found) {
+    const stemmer = STEMMERS[code];
+    found = {
+      stopWords: STOP_WORDS[code] ?? NONE,
+      stem: stemmer ? safely(stemmer) : identity,
+      known: new Map(),
+    };
+    ANALYZERS.set(code, found);
+  }
+  return found;
+}
+
+/** The terms of a word without CJK (folding may split it), stop words out, stemmed. */
+function wordTerms(analyzer: Analyzer, text: string): readonly string[] {
+  const known = analyzer.known.get(text);
+  if (known) return known;
+  const out: string[] = [];
+  for (const word of fold(text).split(NOT_WORD)) {
+    if (!word || word.length > MAX_TERM_LENGTH || analyzer.stopWords.has(word)) continue;
+    out.push(analyzer.stem(word));
+  }
+  if (analyzer.known.size >= KNOWN_WORDS) analyzer.known.clear();
+  analyzer.known.set(text, out);
+  return out;
 }
 
 /** A stemmer that fails or stems a word to nothing leaves it whole: no word may stop a page's indexing. */
@@ -131,23 +162,27 @@ export function fold(text: string): string {
  * typed without accents finds the accented words.
  */
 export function tokens(text: string, language?: string): Token[] {
-  const { stopWords, stem } = analyzer(language);
-  const out: Token[] = [];
+  return [...eachToken(text, language)];
+}
+
+/** `tokens`, one at a time: a reader that has what it needs stops there. */
+export function* eachToken(text: string, language?: string): Generator<Token> {
+  const words = analyzer(language);
   for (const match of text.matchAll(WORD)) {
-    for (const run of scriptRuns(match[0], match.index)) {
+    // Most words are ASCII: one run, no CJK, nothing to split by script.
+    const runs = ASCII.test(match[0])
+      ? [{ cjk: false, text: match[0], start: match.index, units: [] }]
+      : scriptRuns(match[0], match.index);
+    for (const run of runs) {
       if (run.cjk) {
-        out.push(...bigrams(run.units));
+        yield* bigrams(run.units);
         continue;
       }
       const end = run.start + run.text.length;
       // Folding may unfold a symbol into several words (½ is 1⁄2): each keeps the span of the whole.
-      for (const word of fold(run.text).split(NOT_WORD)) {
-        if (!word || word.length > MAX_TERM_LENGTH || stopWords.has(word)) continue;
-        out.push({ term: stem(word), start: run.start, end });
-      }
+      for (const term of wordTerms(words, run.text)) yield { term, start: run.start, end };
     }
   }
-  return out;
 }
 
 /** The terms of a text, in order (repeats kept: they are term frequencies). */

@@ -20,6 +20,8 @@ export interface IndexStats {
 export interface RankedSection {
   id: string;
   score: number;
+  /** How many distinct query terms it holds. */
+  matched: number;
 }
 
 export interface RankedPage {
@@ -93,7 +95,7 @@ export function rank(
   return [...pages.values()].sort(byScore).map((page) => ({
     pageId: page.id,
     score: page.score,
-    sections: [...page.sections.values()].sort(byScore).map(({ id, score }) => ({ id, score })),
+    sections: [...page.sections.values()].sort(byScore),
     matchedTerms: page.matched,
     titleMatch: page.title,
   }));

@@ -40,6 +40,13 @@ describe('snippet', () => {
     expect(snippet(text, query('token limit'), 'en', 60)).toContain('A token limit applies.');
   });
 
+  it('reads on to the passage holding as many terms as the text has, and stops there', () => {
+    const text = `Token first. ${'Filler words here. '.repeat(12)}A token limit applies. ${'More filler. '.repeat(12)}`;
+    // Told the text holds one of the two terms, the first passage with one will do.
+    expect(snippet(text, query('token limit'), 'en', 60, 1)).toMatch(/^Token first\./);
+    expect(snippet(text, query('token limit'), 'en', 60, 2)).toContain('A token limit applies.');
+  });
+
   it('is the start of the text when no query term is in it', () => {
     expect(snippet(long, query('absent'), 'en', 30)).toBe('Lorem ipsum dolor sit amet.…');
   });

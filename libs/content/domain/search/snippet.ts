@@ -1,5 +1,5 @@
 /** What a search result shows of a section: where the query's terms are, and an excerpt around them. */
-import { tokens } from './analysis';
+import { eachToken, type Token, tokens } from './analysis';
 
 /** A span of the original text (UTF-16 offsets, `end` exclusive). */
 export interface Highlight {
@@ -30,16 +30,28 @@ export function highlights(text: string, queryTerms: readonly string[], language
 /**
  * An excerpt of `text` of at most `maxLength` characters (ellipses aside) around the passage holding
  * the most distinct query terms (the earliest of equals); the text's start when none is there. Cut at
- * spaces, whitespace collapsed (the text has a line per block).
+ * spaces, whitespace collapsed (the text has a line per block). Reading stops at the first passage that
+ * holds every query term the text has (`holding`, when the index tells): none can hold more, and a long
+ * section is mostly not read.
  */
 export function snippet(
   text: string,
   queryTerms: readonly string[],
   language?: string,
   maxLength = SNIPPET_LENGTH,
+  holding?: number,
 ): string {
   const wanted = new Set(queryTerms);
-  const hits = tokens(text, language).filter((token) => wanted.has(token.term));
+  const enough = Math.min(holding ?? wanted.size, wanted.size);
+  const hits: Token[] = [];
+  for (const token of eachToken(text, language)) {
+    if (!wanted.has(token.term)) continue;
+    hits.push(token);
+    const window = new Set<string>();
+    for (let i = hits.length - 1; i >= 0 && token.end - hits[i].start <= maxLength; i--)
+      window.add(hits[i].term);
+    if (window.size >= enough) break;
+  }
   let best = { start: 0, end: 0, distinct: 0, count: 0 };
   for (let i = 0; i < hits.length; i++) {
     const inWindow = hits.slice(i).filter((hit) => hit.end - hits[i].start <= maxLength);
