@@ -7,6 +7,9 @@ import { type FeatureManifest, projectionsOf, routeScopesOf } from '@app/platfor
 import type { RouteScope } from '@app/platform/feature/route-scope';
 import type { Projection } from '@app/platform/projector/projection';
 import { spacesFeature } from '@app/spaces/spaces.feature';
+import { ssoFeature } from '@app/sso/sso.feature';
+import { teamsFeature } from '@app/teams/teams.feature';
+import { translationsFeature } from '@app/translations/translations.feature';
 
 /**
  * Every feature of the product, in dependency order (fixtures resolve in this order). Adding a feature
@@ -16,9 +19,12 @@ import { spacesFeature } from '@app/spaces/spaces.feature';
 export const FEATURES: readonly FeatureManifest[] = [
   identityFeature,
   organizationsFeature,
+  teamsFeature,
   collectionsFeature,
   spacesFeature,
   contentFeature,
+  translationsFeature,
+  ssoFeature,
   auditFeature,
 ];
 

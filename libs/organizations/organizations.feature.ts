@@ -11,5 +11,8 @@ export const organizationsFeature: FeatureManifest = {
   audited: organizationAuditSubjects,
   scopes: { organizationId: organizationScope() },
   // Organizations have no create route: the harness makes the world's.
-  fixtures: { organizationId: async ({ world }) => world.organizationId },
+  fixtures: {
+    organizationId: async ({ world }) => world.organizationId,
+    emailDomain: async () => 'example.com',
+  },
 };

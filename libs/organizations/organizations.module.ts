@@ -1,7 +1,7 @@
 import type { ServiceRole } from '@app/platform/rpc/feature-module';
 import { featureModule } from '@app/platform/rpc/feature-module';
 import { type DynamicModule, Module } from '@nestjs/common';
-import { OrganizationsController } from './http/organizations.controller';
+import { EmailDomainsController, OrganizationsController } from './http/organizations.controller';
 import { OrganizationPresenter } from './read/organization.presenter';
 import { OrganizationQueries } from './read/organizations.queries';
 import { OrganizationCommandHandler, OrganizationService } from './write/organization.commands';
@@ -10,10 +10,10 @@ import { OrganizationCommandHandler, OrganizationService } from './write/organiz
 export class OrganizationsModule {
   static forRole(role: ServiceRole): DynamicModule {
     return featureModule(OrganizationsModule, role, {
-      controllers: [OrganizationsController],
+      controllers: [OrganizationsController, EmailDomainsController],
       commands: [OrganizationCommandHandler, OrganizationService],
       queries: [OrganizationQueries, OrganizationPresenter],
-      remote: { query: [OrganizationQueries] },
+      remote: { command: [OrganizationService], query: [OrganizationQueries] },
     });
   }
 }

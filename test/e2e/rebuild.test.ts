@@ -8,6 +8,7 @@ import type { Projection } from '@app/platform/projector/projection';
 import { Projector } from '@app/platform/projector/projector';
 import type { Doc, ReadStore } from '@app/platform/readstore/read-store.port';
 import { SqliteReadStore } from '@app/platform/readstore/sqlite-read-store';
+import { selfSignedCertificate } from '@app/sso/domain/certificate.testing';
 import {
   liveProjector,
   removeDir,
@@ -77,6 +78,70 @@ async function populate(app: TestApp): Promise<void> {
     if (i % 4 === 0) await app.http('PATCH', `/v1/spaces/${id}`, { body: { title: `S${i} renamed` } });
     if (i % 12 === 1) await populateContent(app, id);
     if (i % 10 === 5) await app.http('DELETE', `/v1/spaces/${id}`);
+  }
+  await populateTeams(app);
+  await populateTranslations(app);
+  await populateSso(app);
+}
+
+/** Translation settings replaced and deleted, and the organization's settings and email domains updated. */
+async function populateTranslations(app: TestApp): Promise<void> {
+  const org = app.organizationId;
+  const send = async (method: string, path: string, body: unknown = {}) => {
+    const reply = await app.http(method, path, { body });
+    if (reply.status >= 300)
+      throw new Error(`${method} ${path}: ${reply.status} ${JSON.stringify(reply.body)}`);
+    return reply.body as Resource;
+  };
+  for (let i = 0; i < 3; i++) {
+    const made = await send('POST', `/v1/orgs/${org}/translations`, { title: `L${i}`, languages: ['fr'] });
+    await send('PUT', `/v1/orgs/${org}/translations/${made.id}`, {
+      title: `L${i} renamed`,
+      languages: ['de', 'ja'],
+    });
+    if (i === 1) await send('DELETE', `/v1/orgs/${org}/translations/${made.id}`);
+  }
+  await send('PATCH', `/v1/orgs/${org}`, {
+    emailDomains: ['a.test', 'b.test'],
+    hostname: 'rebuilt',
+    sso: true,
+  });
+  await send('PATCH', `/v1/orgs/${org}`, { emailDomains: ['b.test', 'c.test'], defaultRole: null });
+}
+
+/** Teams renamed, deleted, and with members added, promoted and removed: the teams' views have history. */
+async function populateTeams(app: TestApp): Promise<void> {
+  const teams = `/v1/orgs/${app.organizationId}/teams`;
+  const send = async (method: string, path: string, body: unknown = {}) => {
+    const reply = await app.http(method, path, { body });
+    if (reply.status >= 300)
+      throw new Error(`${method} ${path}: ${reply.status} ${JSON.stringify(reply.body)}`);
+    return reply.body as Resource;
+  };
+  for (let i = 0; i < 3; i++) {
+    const team = await send('PUT', teams, { title: `T${i}`, members: [app.userId] });
+    await send('PATCH', `${teams}/${team.id}`, { title: `T${i} renamed` });
+    await send('PUT', `${teams}/${team.id}/members/${app.userId}`, { role: 'owner' });
+    if (i === 1) await send('PUT', `${teams}/${team.id}/members`, { remove: [app.userId] });
+    if (i === 2) await send('DELETE', `${teams}/${team.id}`);
+  }
+}
+
+/** SAML providers made, configured, cleared and deleted: the providers' view has history. */
+async function populateSso(app: TestApp): Promise<void> {
+  const saml = `/v1/orgs/${app.organizationId}/saml`;
+  const day = 24 * 60 * 60 * 1000;
+  const now = app.clock.now();
+  const certificate = await selfSignedCertificate(new Date(now - day), new Date(now + 3650 * day));
+  for (let i = 0; i < 3; i++) {
+    const reply = await app.http('POST', saml, { body: { label: `IdP ${i}` } });
+    expect(reply.status).toBe(201);
+    const id = (reply.body as Resource).id;
+    const configure = { entityID: `urn:idp:${i}`, ssoURL: 'https://idp.example.com/sso', certificate };
+    expect((await app.http('PATCH', `${saml}/${id}`, { body: configure })).status).toBe(200);
+    if (i === 1)
+      expect((await app.http('PATCH', `${saml}/${id}`, { body: { certificate: '' } })).status).toBe(200);
+    if (i === 2) expect((await app.http('DELETE', `${saml}/${id}`)).status).toBe(204);
   }
 }
 

@@ -1,3 +1,4 @@
+import { isEmailDomain } from '@app/organizations/domain/organization.decider';
 import { isRFC3339 } from 'class-validator';
 import fc from 'fast-check';
 import { type DtoModel, type FieldModel, fieldPaths, objectPaths } from './dto-model';
@@ -764,6 +765,38 @@ export function badPathSegments(
         Array.from({ length }, (_, i) => ((i + 1) % every === 0 && i < length - 1 ? '/' : 'p')).join(''),
       );
     return fc.oneof(control, long, fc.constant('')).map(bad);
+  }
+  // An email domain is a domain name, not an id: anything else is bad, dots and all.
+  if (pipes.includes('EmailDomainPipe')) {
+    const encodable = (s: string) => {
+      try {
+        encodeURIComponent(s);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    return fc
+      .oneof(
+        fc.string({ unit: 'binary', minLength: 1, maxLength: 40 }),
+        fc.stringMatching(/^[a-z0-9]{1,12}$/),
+        fc.constantFrom(
+          '-acme.test',
+          'acme..test',
+          'acme.t',
+          'acme_docs.test',
+          'acme.test.',
+          'bob@acme.test',
+        ),
+        fc.string({ unit: ID_ALPHABET, minLength: 254, maxLength: 300 }).map((s) => `${s}.test`),
+      )
+      .filter((s) => !isEmailDomain(s) && s !== '.' && s !== '..' && encodable(s))
+      .map(
+        (value): PathCase => ({
+          segment: encodeURIComponent(value),
+          ...(value.length > maxParamLength ? { status: 414, message: /./ } : { status: 400, names: name }),
+        }),
+      );
   }
   const expect = (value: string): PathCase => ({
     segment: encodeURIComponent(value),

@@ -14,6 +14,11 @@ export interface ProjectRoute {
   template: string;
   /** The component schema (components/schemas) a 2xx body is, or why no schema applies. */
   answers: { schema: string } | { unspecified: string };
+  /**
+   * Why this route's answer is the seeds' shape rather than that of GitBook's operation at the same method
+   * and path (the seeds win): the entry is then checked in place of the operation.
+   */
+  replaces?: string;
 }
 
 /**
@@ -39,6 +44,23 @@ export const PROJECT_ROUTES: ProjectRoute[] = [
       method: 'GET',
       template,
       answers: { unspecified: "GitBook's links shapes of @gitbook/api 0.181, checked by links.test.ts" },
+    }),
+  ),
+  // The seeds' translation settings (organization-area endpoints) are not GitBook's `Translation`.
+  ...(
+    [
+      ['GET', '/orgs/{organizationId}/translations', 'TranslationSettingsList'],
+      ['POST', '/orgs/{organizationId}/translations', 'TranslationSettings'],
+      ['GET', '/orgs/{organizationId}/translations/{translationId}', 'TranslationSettings'],
+      ['PUT', '/orgs/{organizationId}/translations/{translationId}', 'TranslationSettings'],
+    ] as const
+  ).map(
+    ([method, template, schema]): ProjectRoute => ({
+      method,
+      template,
+      answers: { schema },
+      replaces:
+        "the seeds' Translation settings (title, languages), not GitBook's Translation (source, language)",
     }),
   ),
   {
@@ -73,12 +95,13 @@ export function routeSchema(
   method: string,
   path: string,
 ): { operationId: string } | ProjectRoute | undefined {
-  const op = operationAt(method, path);
-  if (op) return { operationId: op.operationId };
-  return matchTemplate(
+  const listed = matchTemplate(
     PROJECT_ROUTES.filter((r) => r.method === method.toUpperCase()),
     path,
   );
+  const op = operationAt(method, path);
+  if (op && !listed?.replaces) return { operationId: op.operationId };
+  return listed;
 }
 
 /**

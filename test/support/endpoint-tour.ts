@@ -1,4 +1,5 @@
-import { type GitBookAPI, MemberRole, SpaceEditMode } from '@gitbook/api';
+import { selfSignedCertificate } from '@app/sso/domain/certificate.testing';
+import { type GitBookAPI, MemberRole, SpaceEditMode, TeamMemberRole } from '@gitbook/api';
 import { checkedClient, expectValidReply } from './checked-responses';
 
 export type Http = (
@@ -52,6 +53,11 @@ export async function endpointTour(
 
   await contentTour(api, http, org, space.id);
   await pdfTour(api, fetchPath, space.id);
+  await translationTour(api, org);
+  await organizationTour(api, otherOrg);
+  const me = (await api.spaces.createChangeRequest(space.id, { subject: 'Tour teams' })).data.createdBy.id;
+  await teamTour(api, org, me);
+  await ssoTour(api, org);
 
   const copy = (await api.spaces.duplicateSpace(space.id)).data;
   const moved = (await api.spaces.moveSpace(copy.id, { parent: null })).data;
@@ -175,4 +181,84 @@ async function pdfTour(
       .subarray(0, 5)
       .toString(),
   ).toBe('%PDF-');
+}
+
+/** Teams and their members: made, renamed, filled one by one and in bulk, emptied and deleted. */
+async function teamTour(api: GitBookAPI, org: string, me: string) {
+  const team = (await api.orgs.createOrganizationTeam(org, { title: 'Tour team' })).data;
+  const renamed = (await api.orgs.updateTeamInOrganizationById(org, team.id, { title: 'Tour crew' })).data;
+  expect((await api.orgs.getTeamInOrganizationById(org, team.id)).data).toEqual(renamed);
+  const found = (await api.orgs.listTeamsInOrganizationById(org, { title: 'tour CREW' })).data;
+  expect(found.items.map((t) => t.id)).toEqual([team.id]);
+  expect((await api.orgs.addMemberToOrganizationTeamById(org, team.id, me, {})).status).toBe(204);
+  const bulk = await api.orgs.updateMembersInOrganizationTeam(org, team.id, {
+    memberships: { [me]: { role: TeamMemberRole.Owner } },
+  });
+  expect(bulk.status).toBe(204);
+  const members = (await api.orgs.listTeamMembersInOrganizationById(org, team.id)).data;
+  expect(members.items.map((m) => [m.organization.id, m.team.role])).toEqual([[me, 'owner']]);
+  expect((await api.orgs.deleteMemberFromOrganizationTeamById(org, team.id, me)).status).toBe(204);
+  expect((await api.orgs.getTeamInOrganizationById(org, team.id)).data.members).toBe(0);
+  expect((await api.orgs.removeTeamFromOrganizationById(org, team.id)).status).toBe(204);
+}
+
+/** SAML providers: one made pending and configured by an update, one made whole; the sign-in options; a deletion. */
+async function ssoTour(api: GitBookAPI, org: string) {
+  const day = 24 * 60 * 60 * 1000;
+  const certificate = await selfSignedCertificate(
+    new Date(Date.now() - day),
+    new Date(Date.now() + 3650 * day),
+  );
+  const settings = { entityID: 'urn:tour:idp', ssoURL: 'https://idp.example.com/sso', certificate };
+  const pending = (await api.orgs.createOrganizationSamlProvider(org, { label: 'Tour pending' })).data;
+  expect(pending.status).toBe('pending');
+  const whole = (
+    await api.orgs.createOrganizationSamlProvider(org, {
+      label: 'Tour IdP',
+      ...settings,
+      defaultRole: MemberRole.Read,
+    })
+  ).data;
+  expect(whole.status).toBe('active');
+  const configured = (await api.orgs.updateOrganizationSamlProvider(org, pending.id, settings)).data;
+  expect(configured.status).toBe('active');
+  expect((await api.orgs.getOrganizationSamlProviderById(org, pending.id)).data).toEqual(configured);
+  const listed = (await api.orgs.listSamlProvidersInOrganizationById(org, { limit: 1000 })).data;
+  expect(listed.items.map((p) => p.id)).toEqual(expect.arrayContaining([pending.id, whole.id]));
+  const logins = (await api.orgs.listSsoProviderLoginsInOrganization(org)).data;
+  expect(logins.items.map((l) => l.id)).toEqual(expect.arrayContaining([pending.id, whole.id]));
+  expect((await api.orgs.deleteOrganizationSamlProvider(org, whole.id)).status).toBe(204);
+  const after = (await api.orgs.listSsoProviderLoginsInOrganization(org)).data;
+  expect(after.items.map((l) => l.id)).not.toContain(whole.id);
+}
+
+/** Translation settings (the seeds' shape, which GitBook's client sends as given): made, replaced, listed, deleted. */
+async function translationTour(api: GitBookAPI, org: string) {
+  const body = (value: { title: string; languages?: string[] }) => value as never;
+  const made = (
+    await api.orgs.createTranslation(org, body({ title: 'Tour translations', languages: ['fr'] }))
+  ).data;
+  const replaced = (
+    await api.orgs.updateTranslation(org, made.id, body({ title: 'Tour', languages: ['de'] }))
+  ).data;
+  expect(replaced).toMatchObject({ title: 'Tour', languages: ['de'] });
+  expect((await api.orgs.getTranslation(org, made.id)).data).toEqual(replaced);
+  const listed = (await api.orgs.listTranslations(org, { limit: 1000 })).data;
+  expect(listed.items.map((t) => t.id)).toContain(made.id);
+  expect((await api.orgs.deleteTranslation(org, made.id)).status).toBe(205);
+}
+
+/** An organization's settings updated, and found by one of its email domains. */
+async function organizationTour(api: GitBookAPI, org: string) {
+  const updated = (
+    await api.orgs.updateOrganizationById(org, {
+      title: 'Tour organization',
+      emailDomains: ['tour.example.com'],
+      defaultRole: MemberRole.Read,
+      inviteLinks: true,
+    })
+  ).data;
+  expect((await api.orgs.getOrganizationById(org)).data).toEqual(updated);
+  const found = (await api.emailDomains.getOrganizationsForEmailDomain('tour.example.com')).data;
+  expect(found.organizations.map((o) => o.id)).toEqual([org]);
 }

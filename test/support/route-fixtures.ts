@@ -42,6 +42,8 @@ const BODY_FIXTURES: Record<string, 'organizationId' | 'otherOrganizationId'> = 
  */
 const BODY_EXAMPLES: Record<string, (world: World) => Record<string, unknown>> = {
   MoveDto: () => ({ parent: null }),
+  // Its label has a pattern (at least one character), which no generic value fills.
+  CreateSamlProviderDto: () => ({ label: 'Checked IdP' }),
   // Not a member of the organization: refused (400) after authorization, which is what R4 checks.
   RequestReviewersDto: () => ({ users: ['not-a-member'] }),
   UpdateContentDto: () => ({

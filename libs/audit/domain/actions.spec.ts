@@ -10,6 +10,9 @@ describe('auditAction', () => {
     ['MemberRoleChanged', 'member.role_changed'],
     ['ApiTokenIssued', 'api_token.issued'],
     ['ApiTokenRevoked', 'api_token.revoked'],
+    ['SamlProviderCreated', 'saml_provider.created'],
+    ['TranslationSettingsCreated', 'translation_settings.created'],
+    ['OrganizationUpdated', 'organization.updated'],
     ['UserCreated', 'user.created'],
     ['SSOEnabled', 'sso.enabled'],
   ])('maps %s to %s', (type, action) => {
@@ -30,6 +33,7 @@ describe('actionLabel', () => {
     ['space.deleted', 'Space deleted'],
     ['member.role_changed', 'Member role changed'],
     ['api_token.issued', 'API token issued'],
+    ['saml_provider.deleted', 'SAML provider deleted'],
   ])('labels %s as %s', (action, label) => {
     expect(actionLabel(action)).toBe(label);
   });

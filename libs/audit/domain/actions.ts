@@ -2,7 +2,7 @@
  * Resources whose names span several words. An event type starts with its resource's name, so the
  * longest known prefix is the resource and the rest is what happened to it.
  */
-const MULTI_WORD_RESOURCES = ['ApiToken'];
+const MULTI_WORD_RESOURCES = ['ApiToken', 'SamlProvider', 'TranslationSettings'];
 
 /** Words of a PascalCase name; a run of capitals is one word (`SSOEnabled` is `SSO`, `Enabled`). */
 const WORDS = /[A-Z]+(?![a-z])|[A-Z][a-z0-9]*/g;
@@ -38,7 +38,7 @@ function actionOf(eventType: string): string {
 }
 
 /** Words shown in capitals in labels. */
-const ACRONYMS: Record<string, string> = { api: 'API', sso: 'SSO', url: 'URL' };
+const ACRONYMS: Record<string, string> = { api: 'API', saml: 'SAML', sso: 'SSO', url: 'URL' };
 
 /** A human-readable label for an action: `api_token.issued` is `API token issued`. */
 export function actionLabel(action: string): string {

@@ -9,6 +9,12 @@ export const organizationAuditSubjects = auditSubjects<OrganizationEvent>({
     organization: d.organizationId,
     label: d.title,
   }),
+  OrganizationUpdated: (d) => ({
+    type: 'organization',
+    id: d.organizationId,
+    organization: d.organizationId,
+    label: d.changes.title,
+  }),
   MemberAdded: (d) => ({ type: 'member', id: d.userId, organization: d.organizationId }),
   MemberRoleChanged: (d) => ({ type: 'member', id: d.userId, organization: d.organizationId }),
 });

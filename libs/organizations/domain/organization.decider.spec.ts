@@ -1,6 +1,7 @@
 import { spec } from '@app/platform/domain/decider.testing';
 import type { Role } from '@app/platform/domain/roles';
 import {
+  type OrganizationChanges,
   type OrganizationCommand,
   type OrganizationEvent,
   organizationDecider,
@@ -48,6 +49,7 @@ describe('organization decider', () => {
         status: 'active',
         id: 'org1',
         title: 'Acme Docs',
+        emailDomains: [],
         members: { alice: 'admin' },
       });
     });
@@ -150,6 +152,134 @@ describe('organization decider', () => {
       organization
         .when({ type: 'ChangeMemberRole', userId: 'bob', role: 'edit', at: t1 })
         .thenThrows('not_found', /Organization/);
+    });
+  });
+
+  describe('UpdateOrganization', () => {
+    const update = (changes: OrganizationChanges): OrganizationCommand => ({
+      type: 'UpdateOrganization',
+      changes,
+      at: t1,
+    });
+    const updated = (changes: OrganizationChanges): OrganizationEvent => ({
+      type: 'OrganizationUpdated',
+      data: { organizationId: 'org1', changes, updatedAt: iso(t1) },
+    });
+
+    it('changes every setting at once', () => {
+      const changes: OrganizationChanges = {
+        title: 'Acme',
+        emailDomains: ['acme.test', 'docs.acme.test'],
+        hostname: 'acme-docs',
+        defaultRole: 'read',
+        logo: 'https://acme.test/logo.png',
+        sso: true,
+        ai: true,
+        inviteLinks: true,
+      };
+      const state = organization
+        .given(active)
+        .when(update(changes))
+        .thenEmits([updated(changes)]);
+      expect(state).toMatchObject(changes);
+    });
+
+    it('trims the title', () => {
+      organization
+        .given(active)
+        .when(update({ title: '  Acme  ' }))
+        .thenEmits([updated({ title: 'Acme' })]);
+    });
+
+    it('stores email domains in lower case', () => {
+      organization
+        .given(active)
+        .when(update({ emailDomains: ['Acme.TEST'] }))
+        .thenEmits([updated({ emailDomains: ['acme.test'] })]);
+    });
+
+    it('clears the default role and the logo with null', () => {
+      organization
+        .given([...active, updated({ defaultRole: 'edit', logo: 'https://acme.test/l.png' })])
+        .when(update({ defaultRole: null, logo: null }))
+        .thenEmits([updated({ defaultRole: null, logo: null })]);
+    });
+
+    it('records only what changes, and nothing when nothing does', () => {
+      organization
+        .given(active)
+        .when(update({ title: 'Acme Docs', sso: false, emailDomains: [], ai: true }))
+        .thenEmits([updated({ ai: true })]);
+      organization
+        .given(active)
+        .when(update({ title: 'Acme Docs', inviteLinks: false, defaultRole: null }))
+        .thenNothing();
+    });
+
+    it.each([
+      ['1 character', 'a'],
+      ['only whitespace', '    '],
+      ['256 characters', 'x'.repeat(256)],
+    ])('rejects a title of %s', (_label, title) => {
+      organization
+        .given(active)
+        .when(update({ title }))
+        .thenThrows('invalid', /^title/);
+    });
+
+    it.each([
+      ['no top-level domain', 'localhost'],
+      ['a space', 'acme .test'],
+      ['a leading dash', '-acme.test'],
+      ['an at sign', 'bob@acme.test'],
+      ['a one-letter top-level domain', 'acme.t'],
+      ['an empty label', 'acme..test'],
+      ['nothing', ''],
+    ])('rejects an email domain with %s', (_label, domain) => {
+      organization
+        .given(active)
+        .when(update({ emailDomains: ['ok.test', domain] }))
+        .thenThrows('invalid', /^emailDomains/);
+    });
+
+    it('rejects an email domain listed twice, whatever its case', () => {
+      organization
+        .given(active)
+        .when(update({ emailDomains: ['acme.test', 'ACME.test'] }))
+        .thenThrows('invalid', /^emailDomains.*twice/);
+    });
+
+    it('rejects more than 100 email domains', () => {
+      const domains = Array.from({ length: 101 }, (_, i) => `d${i}.test`);
+      organization
+        .given(active)
+        .when(update({ emailDomains: domains }))
+        .thenThrows('invalid', /^emailDomains/);
+    });
+
+    it.each([
+      ['2 characters', 'ab'],
+      ['33 characters', 'a'.repeat(33)],
+      ['capitals', 'Acme'],
+      ['a trailing dash', 'acme-'],
+      ['a dot', 'acme.docs'],
+    ])('rejects a hostname of %s', (_label, hostname) => {
+      organization
+        .given(active)
+        .when(update({ hostname }))
+        .thenThrows('invalid', /^hostname/);
+    });
+
+    it.each([
+      ['not a URL', 'logo.png'],
+      ['not http', 'ftp://acme.test/logo.png'],
+      ['longer than 2048 characters', `https://acme.test/${'x'.repeat(2040)}`],
+    ])('rejects a logo that is %s', (_label, logo) => {
+      organization.given(active).when(update({ logo })).thenThrows('invalid', /^logo/);
+    });
+
+    it('rejects updating an organization that does not exist', () => {
+      organization.when(update({ title: 'Acme' })).thenThrows('not_found', /Organization/);
     });
   });
 });

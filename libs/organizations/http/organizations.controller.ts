@@ -3,12 +3,22 @@ import { CurrentViewer } from '@app/platform/auth/auth.guard';
 import { RequiresRole } from '@app/platform/auth/requires-role';
 import { id } from '@app/platform/http/ids.pipe';
 import { ListQueryDto } from '@app/platform/http/pagination';
-import { Controller, Get, Param, Query } from '@nestjs/common';
+import { ReadYourWrites } from '@app/platform/projector/read-your-writes';
+import { Body, Controller, Get, Param, Patch, Query } from '@nestjs/common';
 import { OrganizationQueries } from '../read/organizations.queries';
+import { OrganizationService } from '../write/organization.commands';
+import { EmailDomainPipe } from './email-domain.pipe';
+import { UpdateOrganizationDto } from './organizations.dto';
+
+const organizationId = () => Param('organizationId', id('organizationId'));
 
 @Controller('orgs')
 export class OrganizationsController {
-  constructor(private readonly queries: OrganizationQueries) {}
+  constructor(
+    private readonly service: OrganizationService,
+    private readonly queries: OrganizationQueries,
+    private readonly views: ReadYourWrites,
+  ) {}
 
   @RequiresRole('read')
   @Get()
@@ -18,10 +28,32 @@ export class OrganizationsController {
 
   @RequiresRole('read')
   @Get(':organizationId')
-  get(
-    @Param('organizationId', id('organizationId')) organizationId: string,
+  get(@organizationId() org: string, @CurrentViewer() viewer: Viewer) {
+    return this.queries.get(org, viewer);
+  }
+
+  @RequiresRole('admin')
+  @Patch(':organizationId')
+  update(
+    @organizationId() org: string,
+    @Body() body: UpdateOrganizationDto,
     @CurrentViewer() viewer: Viewer,
   ) {
-    return this.queries.get(organizationId, viewer);
+    return this.views.after(this.service.update(org, body, viewer), () => this.queries.get(org, viewer));
+  }
+}
+
+@Controller('email-domains')
+export class EmailDomainsController {
+  constructor(private readonly queries: OrganizationQueries) {}
+
+  /** The caller's organizations that list the domain (no other organization is revealed). */
+  @RequiresRole('read')
+  @Get(':emailDomain/orgs')
+  list(
+    @Param('emailDomain', new EmailDomainPipe('emailDomain')) domain: string,
+    @CurrentViewer() viewer: Viewer,
+  ) {
+    return this.queries.listForEmailDomain(domain, viewer);
   }
 }

@@ -1,7 +1,7 @@
 import { MEMBERS } from '@app/platform/auth/auth-views';
 import { givenProjection, recorderOf } from '@app/platform/projector/projection.testing';
 import { type OrganizationEvent, organizationStream } from '../domain/organization.decider';
-import { ORGANIZATIONS, organizationProjection } from './organization.projection';
+import { EMAIL_DOMAINS, ORGANIZATIONS, organizationProjection } from './organization.projection';
 
 const recorded = recorderOf<OrganizationEvent>();
 const inStream = { stream: organizationStream('o1') };
@@ -24,6 +24,13 @@ const roleChanged = (userId: string, role: 'edit') =>
   recorded(
     'MemberRoleChanged',
     { organizationId: 'o1', userId, role, changedAt: '2026-01-03T00:00:00.000Z' },
+    inStream,
+  );
+
+const organizationUpdated = (changes: Record<string, unknown>) =>
+  recorded(
+    'OrganizationUpdated',
+    { organizationId: 'o1', changes, updatedAt: '2026-01-04T00:00:00.000Z' },
     inStream,
   );
 
@@ -73,9 +80,40 @@ describe('organizations projection', () => {
     await organizations.given(organizationCreated(), roleChanged('u9', 'edit')).thenDocuments(MEMBERS, []);
   });
 
+  it('applies an update to the organization', async () => {
+    await organizations
+      .given(
+        organizationCreated(),
+        organizationUpdated({ title: 'Acme 2', hostname: 'acme', defaultRole: null }),
+      )
+      .thenDocuments(ORGANIZATIONS, [
+        {
+          id: 'o1',
+          title: 'Acme 2',
+          emailDomains: ['acme.test'],
+          hostname: 'acme',
+          defaultRole: null,
+          createdAt: '2026-01-01T00:00:00.000Z',
+        },
+      ]);
+  });
+
+  it('indexes the organization under each of its email domains, following updates', async () => {
+    await organizations
+      .given(organizationCreated())
+      .thenDocuments(EMAIL_DOMAINS, [{ id: 'acme.test:o1', domain: 'acme.test', organization: 'o1' }]);
+    await organizations
+      .given(organizationCreated(), organizationUpdated({ emailDomains: ['b.test', 'c.test'] }))
+      .thenDocuments(EMAIL_DOMAINS, [
+        { id: 'b.test:o1', domain: 'b.test', organization: 'o1' },
+        { id: 'c.test:o1', domain: 'c.test', organization: 'o1' },
+      ]);
+  });
+
   it('changes nothing when the events are replayed, and a rebuild gives the same views', async () => {
     const scenario = organizations.given(
       organizationCreated(),
+      organizationUpdated({ emailDomains: ['b.test'], sso: true }),
       memberAdded('u1', 'admin', '2026-01-01T00:00:00.000Z'),
       memberAdded('u2', 'read', '2026-01-02T00:00:00.000Z'),
       roleChanged('u2', 'edit'),

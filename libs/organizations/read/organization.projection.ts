@@ -2,21 +2,38 @@ import { MEMBERS } from '@app/platform/auth/auth-views';
 import { memberKey } from '@app/platform/auth/member-key';
 import { projection } from '@app/platform/projector/projection';
 import { collectionName, type Doc } from '@app/platform/readstore/read-store.port';
+import type { OrganizationSettings } from '../domain/organization.decider';
 
-export interface OrganizationDoc extends Doc {
+/** An organization; the settings an update sets are absent until one does. */
+export interface OrganizationDoc extends Doc, Partial<Omit<OrganizationSettings, 'title' | 'emailDomains'>> {
   title: string;
   emailDomains: string[];
   createdAt: string;
 }
 
-export const ORGANIZATIONS = collectionName<OrganizationDoc>('organizations');
+/** One email domain of one organization, keyed `<domain>:<organization>`: who may join by their address. */
+export interface EmailDomainDoc extends Doc {
+  domain: string;
+  organization: string;
+}
 
-/** Organizations and memberships (`members`, keyed `<organization>:<user>`, the lookup every request makes). */
+export const ORGANIZATIONS = collectionName<OrganizationDoc>('organizations');
+export const EMAIL_DOMAINS = collectionName<EmailDomainDoc>('organization-email-domains');
+
+const domainKey = (domain: string, organization: string) => `${domain}:${organization}`;
+
+/**
+ * Organizations and memberships (`members`, keyed `<organization>:<user>`, the lookup every request makes),
+ * and the organizations of each email domain.
+ */
 export const organizationProjection = projection(
   'organizations',
   [
     { collection: MEMBERS, fields: ['userId', 'organization'] },
     { collection: MEMBERS, fields: ['organization', 'joinedAt'] },
+    { collection: ORGANIZATIONS, fields: ['hostname'] },
+    { collection: EMAIL_DOMAINS, fields: ['domain', 'organization'] },
+    { collection: EMAIL_DOMAINS, fields: ['organization'] },
   ],
   {
     OrganizationCreated: async (e, ctx) => {
@@ -26,6 +43,32 @@ export const organizationProjection = projection(
         emailDomains: e.data.emailDomains,
         createdAt: e.data.createdAt,
       });
+      for (const domain of e.data.emailDomains) {
+        await ctx.put(EMAIL_DOMAINS, {
+          id: domainKey(domain, e.data.organizationId),
+          domain,
+          organization: e.data.organizationId,
+        });
+      }
+    },
+    OrganizationUpdated: async (e, ctx) => {
+      const { organizationId, changes } = e.data;
+      const doc = await ctx.get(ORGANIZATIONS, organizationId);
+      if (!doc) return;
+      if (changes.emailDomains) {
+        // From the index itself, not the organization's document, which a replay finds already updated.
+        for (const entry of await ctx.find(EMAIL_DOMAINS, { organization: organizationId })) {
+          if (!changes.emailDomains.includes(entry.domain)) await ctx.delete(EMAIL_DOMAINS, entry.id);
+        }
+        for (const domain of changes.emailDomains) {
+          await ctx.put(EMAIL_DOMAINS, {
+            id: domainKey(domain, organizationId),
+            domain,
+            organization: organizationId,
+          });
+        }
+      }
+      await ctx.put(ORGANIZATIONS, { ...doc, ...changes });
     },
     MemberAdded: async (e, ctx) => {
       await ctx.put(MEMBERS, {
@@ -42,5 +85,5 @@ export const organizationProjection = projection(
       if (member) await ctx.put(MEMBERS, { ...member, role: e.data.role });
     },
   },
-  [ORGANIZATIONS, MEMBERS],
+  [ORGANIZATIONS, MEMBERS, EMAIL_DOMAINS],
 );

@@ -5,7 +5,7 @@ import { READ_STORE, type ReadStore } from '@app/platform/readstore/read-store.p
 import { arg, Remote } from '@app/platform/rpc/remote-method';
 import { Inject, Injectable } from '@nestjs/common';
 import { OrganizationPresenter } from './organization.presenter';
-import { ORGANIZATIONS } from './organization.projection';
+import { EMAIL_DOMAINS, ORGANIZATIONS } from './organization.projection';
 
 @Injectable()
 export class OrganizationQueries {
@@ -27,6 +27,28 @@ export class OrganizationQueries {
       { ...page, items: page.items.map((m, i) => ({ member: m, org: orgs[i] })) },
       ({ member, org }) => this.presenter.present(org ?? missing(member.organization), member.role),
     );
+  }
+
+  /**
+   * The caller's organizations whose email domains include `domain` (lower case). Organizations the
+   * caller is not a member of are left out: nothing here lets anyone join one, and listing them would
+   * reveal their names to anyone who guesses a domain.
+   */
+  @Remote(arg.text('domain', /^[a-z0-9.-]{1,253}$/, 'a domain name in lower case'), arg.viewer())
+  async listForEmailDomain(domain: string, viewer: Viewer) {
+    const listed = await this.views.find(EMAIL_DOMAINS, {
+      where: { domain },
+      orderBy: 'organization',
+      limit: 1000,
+    });
+    const found = await Promise.all(
+      listed.items.map(async ({ organization }) => {
+        const role = await this.access.roleIn(organization, viewer.userId);
+        const org = role ? await this.views.get(ORGANIZATIONS, organization) : null;
+        return org && role ? this.presenter.present(org, role) : null;
+      }),
+    );
+    return { organizations: found.filter((org) => org !== null) };
   }
 
   @Remote(arg.id('organizationId'), arg.viewer())

@@ -1,17 +1,34 @@
+import type { Viewer } from '@app/platform/auth/access';
+import { conflict, invalid } from '@app/platform/domain/decider';
 import { newId } from '@app/platform/domain/ids';
 import type { Role } from '@app/platform/domain/roles';
+import { READ_STORE, type ReadStore } from '@app/platform/readstore/read-store.port';
+import { arg, Remote } from '@app/platform/rpc/remote-method';
 import { AggregateCommand, AggregateHandler } from '@app/platform/write/aggregate-command';
-import type { CommandContext, WriteResult } from '@app/platform/write/command-context';
+import { apiContext, type CommandContext, type WriteResult } from '@app/platform/write/command-context';
 import { CommandRunner } from '@app/platform/write/command-runner';
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { CommandBus, CommandHandler } from '@nestjs/cqrs';
 import {
   type OrganizationCommand,
   type OrganizationEvent,
+  type OrganizationSettings,
   type OrganizationState,
   organizationDecider,
   organizationStream,
 } from '../domain/organization.decider';
+import { ORGANIZATIONS } from '../read/organization.projection';
+
+/** GitBook's `SitePointer`: the only form of an organization's default content. */
+export interface DefaultContentInput {
+  type: 'site';
+  site: string;
+}
+
+/** The body of `updateOrganizationById`: every field optional; null clears a nullable one. */
+export interface UpdateOrganizationInput extends Partial<OrganizationSettings> {
+  defaultContent?: DefaultContentInput | null;
+}
 
 export class RunOrganizationCommand extends AggregateCommand<OrganizationCommand> {}
 
@@ -25,12 +42,13 @@ export class OrganizationCommandHandler extends AggregateHandler<
   protected readonly stream = organizationStream;
 }
 
-/** Organization writes used by bootstrap and the CLI. */
+/** Organization writes: the API's update, and what bootstrap and the CLI use. */
 @Injectable()
 export class OrganizationService {
   constructor(
     private readonly bus: CommandBus,
     private readonly runner: CommandRunner,
+    @Inject(READ_STORE) private readonly views: ReadStore,
   ) {}
 
   private run(organizationId: string, command: OrganizationCommand, ctx: CommandContext) {
@@ -55,5 +73,25 @@ export class OrganizationService {
 
   changeRole(organizationId: string, userId: string, role: Role, ctx: CommandContext) {
     return this.run(organizationId, { type: 'ChangeMemberRole', userId, role, at: this.runner.now() }, ctx);
+  }
+
+  /** The route checked the caller administers the organization. */
+  @Remote(arg.id('organizationId'), arg.object<UpdateOrganizationInput>('body'), arg.viewer())
+  async update(organizationId: string, body: UpdateOrganizationInput, viewer: Viewer) {
+    const { defaultContent, ...changes } = body;
+    // Sites are not served here, so no site can be the default content; null is what it already is.
+    if (defaultContent)
+      throw invalid(`defaultContent: there is no site ${defaultContent.site} in this organization`);
+    if (changes.hostname !== undefined) {
+      const taken = await this.views.find(ORGANIZATIONS, { where: { hostname: changes.hostname }, limit: 2 });
+      if (taken.items.some((org) => org.id !== organizationId)) {
+        throw conflict(`hostname ${changes.hostname} is taken by another organization`);
+      }
+    }
+    return this.run(
+      organizationId,
+      { type: 'UpdateOrganization', changes, at: this.runner.now() },
+      apiContext(viewer),
+    );
   }
 }

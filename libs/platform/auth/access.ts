@@ -1,9 +1,9 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { DomainError, notFound } from '../domain/decider';
 import { atLeast, ROLES, type Role } from '../domain/roles';
-import { isRouteScope, type RouteScope } from '../feature/route-scope';
+import { isOwnerCheck, isRouteScope, type OwnerCheck, type RouteScope } from '../feature/route-scope';
 import { VIEW_CHANGES, type ViewChanges } from '../projector/view-changes';
-import { READ_STORE, type ReadStore } from '../readstore/read-store.port';
+import { type Doc, READ_STORE, type ReadStore } from '../readstore/read-store.port';
 import { arg, Remote } from '../rpc/remote-method';
 import { AccessCache } from './access-cache';
 import { MEMBERS, type MemberDoc, TOKENS, type TokenDoc } from './auth-views';
@@ -95,18 +95,35 @@ export class Access {
   /**
    * A route's authorization (`@RequiresRole`): the caller's role in the organization that `id` leads to
    * through `scope`, once it is at least `required`; 404 when the resource is missing or the caller is
-   * not a member there, 403 when the role is too low.
+   * not a member there, 403 when the role is too low unless `owner` finds the caller owns what the route
+   * acts on (then it answers `required`).
    */
   @Remote(
     arg.shaped('scope', isRouteScope, 'a route scope'),
     arg.id('id'),
     arg.viewer(),
     arg.oneOf('required', ROLES),
+    arg.optional(arg.shaped('owner', isOwnerCheck, 'an owner check')),
   )
-  async authorize(scope: RouteScope, id: string, viewer: Viewer, required: Role): Promise<Role> {
-    if (scope.kind === 'organization') return this.require(id, viewer, required, 'Organization', 'do this');
-    const doc = await this.views.get(scope.collection, id);
-    if (!doc) throw notFound(`${scope.what} not found`);
-    return this.require(doc.organization, viewer, required, scope.what, 'do this');
+  async authorize(
+    scope: RouteScope,
+    id: string,
+    viewer: Viewer,
+    required: Role,
+    owner?: OwnerCheck,
+  ): Promise<Role> {
+    try {
+      if (scope.kind === 'organization')
+        return await this.require(id, viewer, required, 'Organization', 'do this');
+      const doc = await this.views.get(scope.collection, id);
+      if (!doc) throw notFound(`${scope.what} not found`);
+      return await this.require(doc.organization, viewer, required, scope.what, 'do this');
+    } catch (error) {
+      // A member whose role is too low may still own what the route acts on (`@OwnersMay`).
+      if (!owner || !(error instanceof DomainError) || error.kind !== 'forbidden') throw error;
+      const ownership = await this.views.get<Doc>(owner.collection, `${owner.id}:${viewer.userId}`);
+      if (ownership?.role !== owner.role) throw error;
+      return required;
+    }
   }
 }

@@ -9,10 +9,11 @@ import {
 } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { Role } from '../domain/roles';
+import type { OwnerCheck, OwnerGrant } from '../feature/route-scope';
 import { checkId } from '../http/ids.pipe';
 import { Access, type Viewer } from './access';
 import { bearerHash } from './bearer';
-import { REQUIRED_ROLE } from './requires-role';
+import { OWNERS_MAY, REQUIRED_ROLE } from './requires-role';
 import { ROUTE_SCOPES, type RouteScopes, scopeOf } from './route-scopes';
 
 const PUBLIC = 'public-route';
@@ -57,9 +58,24 @@ export class AuthGuard implements CanActivate {
     ]);
     const scoped = required ? scopeOf(this.scopes, request.params) : undefined;
     if (required && scoped) {
-      await this.access.authorize(scoped.scope, checkId(scoped.name, scoped.id), request.viewer, required);
+      const id = checkId(scoped.name, scoped.id);
+      await this.access.authorize(
+        scoped.scope,
+        id,
+        request.viewer,
+        required,
+        this.ownerCheck(context, request),
+      );
     }
     return true;
+  }
+
+  /** The ownership that lets a member use the route whatever their role (`@OwnersMay`), if it declares one. */
+  private ownerCheck(context: ExecutionContext, request: AuthedRequest): OwnerCheck | undefined {
+    const grant = this.reflector.get<OwnerGrant | undefined>(OWNERS_MAY, context.getHandler());
+    const id = grant ? request.params?.[grant.param] : undefined;
+    if (!grant || id === undefined) return undefined;
+    return { collection: grant.collection, id: checkId(grant.param, id), role: grant.role };
   }
 }
 

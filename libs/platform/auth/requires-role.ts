@@ -1,5 +1,6 @@
 import { SetMetadata } from '@nestjs/common';
 import type { Role } from '../domain/roles';
+import type { OwnerGrant } from '../feature/route-scope';
 
 export const REQUIRED_ROLE = 'required-role';
 
@@ -10,3 +11,11 @@ export const REQUIRED_ROLE = 'required-role';
  * authorization test matrix read the same declaration.
  */
 export const RequiresRole = (role: Role) => SetMetadata(REQUIRED_ROLE, role);
+
+export const OWNERS_MAY = 'owners-may';
+
+/**
+ * Lets the owners of the resource `grant.param` names use the route too, whatever their role in the
+ * organization, as long as they are a member of it (a team's owners rename it and manage its members).
+ */
+export const OwnersMay = (grant: OwnerGrant) => SetMetadata(OWNERS_MAY, grant);

@@ -28,3 +28,31 @@ export function isRouteScope(value: unknown): value is RouteScope {
     typeof scope.what === 'string'
   );
 }
+
+/**
+ * Who, besides the route's role, may use a route: the owners of the resource a path parameter names, as a
+ * document of `collection` keyed `<resource id>:<user id>` whose `role` is `role` records them (a team's
+ * owners manage it). It widens a route only for members of the organization.
+ */
+export interface OwnerGrant {
+  param: string;
+  collection: CollectionName<{ id: string; role: string }>;
+  role: string;
+}
+
+/** An owner grant resolved for one request: whose ownership document to look for. */
+export interface OwnerCheck {
+  collection: string;
+  id: string;
+  role: string;
+}
+
+/** Whether `value` is an OwnerCheck and nothing more, as it arrives over the internal transport. */
+export function isOwnerCheck(value: unknown): value is OwnerCheck {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const check = value as Record<string, unknown>;
+  return (
+    Object.keys(check).sort().join() === 'collection,id,role' &&
+    ['collection', 'id', 'role'].every((key) => typeof check[key] === 'string')
+  );
+}

@@ -154,11 +154,11 @@ class OperationDescriber {
     const statuses = Object.keys(source).filter((status) => status.startsWith('2'));
     return Object.fromEntries(
       statuses.map((status) => {
-        const theirs = shared?.responses[status];
+        const theirs = facts.ownShape ? undefined : shared?.responses[status];
         // Their headers (Location on creates) are not sent here.
         const response: Json = theirs
           ? { description: theirs.description ?? SUCCESS[status], content: theirs.content }
-          : { description: SUCCESS[status] ?? 'Success' };
+          : { description: facts.ownShape ?? SUCCESS[status] ?? 'Success' };
         if (response.content === undefined) delete response.content;
         this.gitbook?.copyReferenced(response, this.components);
         return [status, response];

@@ -5,6 +5,7 @@ import { ModulesContainer } from '@nestjs/core';
 import { Public } from '../auth/auth.guard';
 import { IdPipe } from '../http/ids.pipe';
 import { REST_OF_PATH, restOfPathName } from '../http/rest-of-path';
+import { OWN_SHAPE } from './own-shape';
 
 const PUBLIC_KEY = Public().KEY;
 
@@ -21,6 +22,8 @@ export interface RouteFacts {
   idParams: string[];
   /** The name of the rest of the URL after the route path's `*` (`pagePath`), if the handler reads it. */
   restOfPath?: string;
+  /** What the answer is when it is not GitBook's response for the same route (`@OwnShape`). */
+  ownShape?: string;
 }
 
 interface RouteArg {
@@ -62,6 +65,7 @@ export class RouteCatalog {
       isPublic: Boolean(Reflect.getMetadata(PUBLIC_KEY, handler) ?? Reflect.getMetadata(PUBLIC_KEY, type)),
       sendsReply: false,
       idParams: [],
+      ownShape: Reflect.getMetadata(OWN_SHAPE, handler) as string | undefined,
     };
     for (const [slot, arg] of Object.entries(args)) {
       // Built-in parameter decorators are keyed `<RouteParamtypes>:<index>`; custom ones carry a longer prefix.

@@ -1,0 +1,71 @@
+import 'reflect-metadata';
+import { generateKeyPairSync, webcrypto } from 'node:crypto';
+import * as x509 from '@peculiar/x509';
+
+// Node cannot sign certificates itself; @peculiar/x509 does it over Node's WebCrypto, for test fixtures only.
+x509.cryptoProvider.set(webcrypto as unknown as Parameters<typeof x509.cryptoProvider.set>[0]);
+
+const EC = { name: 'ECDSA', namedCurve: 'P-256', hash: 'SHA-256' };
+
+async function ecKeys(): Promise<webcrypto.CryptoKeyPair> {
+  return (await webcrypto.subtle.generateKey(EC, true, [
+    'sign',
+    'verify',
+  ])) as unknown as webcrypto.CryptoKeyPair;
+}
+
+/** A self-signed identity provider certificate (EC P-256) valid between the two instants, as PEM. */
+export async function selfSignedCertificate(
+  notBefore: Date,
+  notAfter: Date,
+  name = 'CN=Test IdP',
+): Promise<string> {
+  const keys = await ecKeys();
+  const cert = await x509.X509CertificateGenerator.createSelfSigned({
+    serialNumber: '01',
+    name,
+    notBefore,
+    notAfter,
+    keys,
+    signingAlgorithm: EC,
+  });
+  return cert.toString('pem');
+}
+
+/** A certificate for an X25519 key (key agreement only), signed by a throwaway EC issuer. */
+export async function keyAgreementCertificate(notBefore: Date, notAfter: Date): Promise<string> {
+  const issuer = await ecKeys();
+  const subject = (await webcrypto.subtle.generateKey({ name: 'X25519' }, true, [
+    'deriveBits',
+  ])) as unknown as webcrypto.CryptoKeyPair;
+  const cert = await x509.X509CertificateGenerator.create({
+    serialNumber: '02',
+    subject: 'CN=Key agreement',
+    issuer: 'CN=Test CA',
+    notBefore,
+    notAfter,
+    publicKey: subject.publicKey,
+    signingKey: issuer.privateKey,
+    signingAlgorithm: EC,
+  });
+  return cert.toString('pem');
+}
+
+/** A certificate signing request: what one sends to a CA, not a certificate. */
+export async function certificateRequest(): Promise<string> {
+  const keys = await ecKeys();
+  const csr = await x509.Pkcs10CertificateRequestGenerator.create({
+    name: 'CN=Test IdP',
+    keys,
+    signingAlgorithm: EC,
+  });
+  return csr.toString('pem');
+}
+
+/** A PKCS#8 private key in PEM. */
+export function privateKeyPem(): string {
+  return generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({
+    type: 'pkcs8',
+    format: 'pem',
+  }) as string;
+}

@@ -1,0 +1,74 @@
+import { ID_PATTERN } from '@app/platform/domain/ids';
+import { ROLES, type Role } from '@app/platform/domain/roles';
+import { CONTROL_FREE, Text } from '@app/platform/http/fields';
+import { IsAbsentOr } from '@app/platform/http/validation';
+import { IsIn, IsOptional, IsString, Matches } from 'class-validator';
+import type { SamlProviderInput } from '../write/saml-provider.commands';
+
+/** A label: at least one character, none of them a control character (the length limit is `@Text`'s). */
+const NON_EMPTY = new RegExp(CONTROL_FREE.replace('*$', '+$'));
+/** The shape of an http(s) URL; the decider parses it fully. */
+const HTTP_URL = /^[Hh][Tt][Tt][Pp][Ss]?:\/\/\S+$/;
+
+const label = () => Matches(NON_EMPTY, { message: 'label must be 1 to 30 characters' });
+const ssoURL = () => Matches(HTTP_URL, { message: 'ssoURL must be an http or https URL' });
+const defaultTeam = () => Matches(ID_PATTERN, { message: 'defaultTeam must be a team id' });
+const defaultRole = () =>
+  IsIn([...ROLES], { message: `defaultRole must be one of ${ROLES.join(', ')} or null` });
+
+export class CreateSamlProviderDto implements SamlProviderInput {
+  @Text(30)
+  @label()
+  label!: string;
+
+  @IsAbsentOr()
+  @Text(1024)
+  entityID?: string;
+
+  @IsAbsentOr()
+  @Text(10_000, { lines: true })
+  certificate?: string;
+
+  @IsAbsentOr()
+  @Text(2048)
+  @ssoURL()
+  ssoURL?: string;
+
+  @IsAbsentOr()
+  @IsString()
+  @defaultTeam()
+  defaultTeam?: string;
+
+  @IsOptional()
+  @defaultRole()
+  defaultRole?: Role | null;
+}
+
+export class UpdateSamlProviderDto implements SamlProviderInput {
+  @IsAbsentOr()
+  @Text(30)
+  @label()
+  label?: string;
+
+  @IsAbsentOr()
+  @Text(1024)
+  entityID?: string;
+
+  @IsAbsentOr()
+  @Text(10_000, { lines: true })
+  certificate?: string;
+
+  @IsAbsentOr()
+  @Text(2048)
+  @ssoURL()
+  ssoURL?: string;
+
+  @IsAbsentOr()
+  @IsString()
+  @defaultTeam()
+  defaultTeam?: string;
+
+  @IsOptional()
+  @defaultRole()
+  defaultRole?: Role | null;
+}

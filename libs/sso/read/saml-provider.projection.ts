@@ -1,0 +1,44 @@
+import type { Role } from '@app/platform/domain/roles';
+import { projection } from '@app/platform/projector/projection';
+import { collectionName, type Doc } from '@app/platform/readstore/read-store.port';
+
+export interface SamlProviderDoc extends Doc {
+  organization: string;
+  label: string;
+  entityID: string | null;
+  ssoURL: string | null;
+  certificate: string | null;
+  defaultTeam: string | null;
+  defaultRole: Role | null;
+  createdAt: string;
+  updatedAt: string;
+  /** Revision of the provider's stream: its ETag. */
+  streamRevision: number;
+}
+
+export const SAML_PROVIDERS = collectionName<SamlProviderDoc>('saml_providers');
+
+/** The SAML providers of organizations; a deleted provider is gone from the view. */
+export const samlProviderProjection = projection(
+  'saml_providers',
+  [{ collection: SAML_PROVIDERS, fields: ['organization', 'createdAt'] }],
+  {
+    SamlProviderCreated: async (e, ctx) => {
+      await ctx.put(SAML_PROVIDERS, { ...e.data, updatedAt: e.data.createdAt, streamRevision: e.revision });
+    },
+    SamlProviderUpdated: async (e, ctx) => {
+      const doc = await ctx.get(SAML_PROVIDERS, e.data.samlProviderId);
+      if (doc) {
+        await ctx.put(SAML_PROVIDERS, {
+          ...doc,
+          ...e.data.changes,
+          updatedAt: e.data.updatedAt,
+          streamRevision: e.revision,
+        });
+      }
+    },
+    SamlProviderDeleted: async (e, ctx) => {
+      await ctx.delete(SAML_PROVIDERS, e.data.samlProviderId);
+    },
+  },
+);

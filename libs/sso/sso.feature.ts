@@ -1,0 +1,21 @@
+import type { FeatureManifest } from '@app/platform/feature/feature';
+import { samlProviderAuditSubjects } from './domain/saml-provider.audit';
+import { samlProviderProjection } from './read/saml-provider.projection';
+
+/** Single sign-on: an organization's SAML identity providers, and where its members sign in with them. */
+export const ssoFeature: FeatureManifest = {
+  name: 'sso',
+  module: async () => (await import('./sso.module')).SsoModule,
+  projections: [samlProviderProjection],
+  audited: samlProviderAuditSubjects,
+  fixtures: {
+    samlProviderId: async ({ call, ids, label }) =>
+      (
+        (await call('POST', `/v1/orgs/${ids.organizationId}/saml`, {
+          label: `${label} IdP`.slice(0, 30),
+        })) as {
+          id: string;
+        }
+      ).id,
+  },
+};

@@ -1,0 +1,85 @@
+import type { Viewer } from '@app/platform/auth/access';
+import { newId } from '@app/platform/domain/ids';
+import { arg, Remote } from '@app/platform/rpc/remote-method';
+import { AggregateCommand, AggregateHandler } from '@app/platform/write/aggregate-command';
+import { apiContext, type WriteResult } from '@app/platform/write/command-context';
+import { CommandRunner } from '@app/platform/write/command-runner';
+import { Injectable } from '@nestjs/common';
+import { CommandBus, CommandHandler } from '@nestjs/cqrs';
+import {
+  type SamlProviderCommand,
+  type SamlProviderEvent,
+  type SamlProviderInput,
+  type SamlProviderState,
+  samlProviderDecider,
+  samlProviderStream,
+} from '../domain/saml-provider.decider';
+
+export type { SamlProviderInput };
+
+export class RunSamlProviderCommand extends AggregateCommand<SamlProviderCommand> {}
+
+@CommandHandler(RunSamlProviderCommand)
+export class SamlProviderCommandHandler extends AggregateHandler<
+  SamlProviderCommand,
+  SamlProviderEvent,
+  SamlProviderState
+> {
+  protected readonly decider = samlProviderDecider;
+  protected readonly stream = samlProviderStream;
+}
+
+/**
+ * Turns requests into SAML provider commands. The route checked the caller administers the organization;
+ * the decider checks the certificate against the clock's time, carried in the command.
+ */
+@Injectable()
+export class SamlProviderService {
+  constructor(
+    private readonly bus: CommandBus,
+    private readonly runner: CommandRunner,
+  ) {}
+
+  private run(samlProviderId: string, command: SamlProviderCommand, viewer: Viewer, ifMatch?: number) {
+    return this.bus.execute<RunSamlProviderCommand, WriteResult>(
+      new RunSamlProviderCommand(samlProviderId, command, { ...apiContext(viewer), ifMatch }),
+    );
+  }
+
+  @Remote(arg.id('organization'), arg.object<SamlProviderInput>('body'), arg.viewer())
+  async create(organization: string, body: SamlProviderInput, viewer: Viewer) {
+    const samlProviderId = newId();
+    const command = {
+      type: 'CreateSamlProvider' as const,
+      samlProviderId,
+      organization,
+      input: body,
+      at: this.runner.now(),
+    };
+    return { samlProviderId, ...(await this.run(samlProviderId, command, viewer)) };
+  }
+
+  @Remote(
+    arg.id('organization'),
+    arg.id('samlProviderId'),
+    arg.object<SamlProviderInput>('body'),
+    arg.viewer(),
+    arg.optional(arg.int('ifMatch')),
+  )
+  update(
+    organization: string,
+    samlProviderId: string,
+    body: SamlProviderInput,
+    viewer: Viewer,
+    ifMatch?: number,
+  ) {
+    const command = { type: 'UpdateSamlProvider' as const, organization, input: body, at: this.runner.now() };
+    return this.run(samlProviderId, command, viewer, ifMatch);
+  }
+
+  @Remote(arg.id('organization'), arg.id('samlProviderId'), arg.viewer())
+  delete(organization: string, samlProviderId: string, viewer: Viewer) {
+    const command = { type: 'DeleteSamlProvider' as const, organization, at: this.runner.now() };
+    return this.run(samlProviderId, command, viewer);
+  }
+}

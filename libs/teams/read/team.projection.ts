@@ -1,0 +1,111 @@
+import { projection } from '@app/platform/projector/projection';
+import { collectionName, type Doc } from '@app/platform/readstore/read-store.port';
+import type { TeamRole } from '../domain/team.decider';
+
+export interface TeamDoc extends Doc {
+  organization: string;
+  title: string;
+  /** How many members the team has, kept with every membership change. */
+  members: number;
+  createdAt: string;
+  updatedAt: string;
+  /** Revision of the team's stream: its ETag. */
+  streamRevision: number;
+}
+
+/** One user's membership of one team, keyed `<team>:<user>`. */
+export interface TeamMemberDoc extends Doc {
+  team: string;
+  organization: string;
+  userId: string;
+  role: TeamRole;
+  addedAt: string;
+}
+
+export const TEAMS = collectionName<TeamDoc>('teams');
+export const TEAM_MEMBERS = collectionName<TeamMemberDoc>('team_members');
+
+export const teamMemberKey = (team: string, userId: string) => `${team}:${userId}`;
+
+/**
+ * Teams and their memberships. The memberships are indexed by user too, so "which teams is this user
+ * in" (a user's teams, and the team grants that will read them) is one indexed lookup.
+ */
+export const teamProjection = projection(
+  'teams',
+  [
+    { collection: TEAMS, fields: ['organization', 'title'] },
+    { collection: TEAM_MEMBERS, fields: ['team', 'addedAt'] },
+    { collection: TEAM_MEMBERS, fields: ['userId', 'organization'] },
+  ],
+  {
+    TeamCreated: async (e, ctx) => {
+      const { teamId, organization, title, createdAt } = e.data;
+      await ctx.put(TEAMS, {
+        id: teamId,
+        organization,
+        title,
+        members: 0,
+        createdAt,
+        updatedAt: createdAt,
+        streamRevision: e.revision,
+      });
+    },
+    TeamRenamed: async (e, ctx) => {
+      const doc = await ctx.get(TEAMS, e.data.teamId);
+      if (doc) {
+        await ctx.put(TEAMS, {
+          ...doc,
+          title: e.data.title,
+          updatedAt: e.data.renamedAt,
+          streamRevision: e.revision,
+        });
+      }
+    },
+    TeamDeleted: async (e, ctx) => {
+      await ctx.delete(TEAMS, e.data.teamId);
+      for (const membership of await ctx.find(TEAM_MEMBERS, { team: e.data.teamId })) {
+        await ctx.delete(TEAM_MEMBERS, membership.id);
+      }
+    },
+    TeamMemberAdded: async (e, ctx) => {
+      const { teamId, organization, userId, role, addedAt } = e.data;
+      const doc = await ctx.get(TEAMS, teamId);
+      if (!doc) return;
+      await ctx.put(TEAM_MEMBERS, {
+        id: teamMemberKey(teamId, userId),
+        team: teamId,
+        organization,
+        userId,
+        role,
+        addedAt,
+      });
+      await ctx.put(TEAMS, {
+        ...doc,
+        members: doc.members + 1,
+        updatedAt: addedAt,
+        streamRevision: e.revision,
+      });
+    },
+    TeamMemberRoleChanged: async (e, ctx) => {
+      const { teamId, userId, role, changedAt } = e.data;
+      const membership = await ctx.get(TEAM_MEMBERS, teamMemberKey(teamId, userId));
+      if (membership) await ctx.put(TEAM_MEMBERS, { ...membership, role });
+      const doc = await ctx.get(TEAMS, teamId);
+      if (doc) await ctx.put(TEAMS, { ...doc, updatedAt: changedAt, streamRevision: e.revision });
+    },
+    TeamMemberRemoved: async (e, ctx) => {
+      const { teamId, userId, removedAt } = e.data;
+      await ctx.delete(TEAM_MEMBERS, teamMemberKey(teamId, userId));
+      const doc = await ctx.get(TEAMS, teamId);
+      if (doc) {
+        await ctx.put(TEAMS, {
+          ...doc,
+          members: doc.members - 1,
+          updatedAt: removedAt,
+          streamRevision: e.revision,
+        });
+      }
+    },
+  },
+);

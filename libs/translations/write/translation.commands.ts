@@ -1,0 +1,95 @@
+import type { Viewer } from '@app/platform/auth/access';
+import { newId } from '@app/platform/domain/ids';
+import { READ_STORE, type ReadStore } from '@app/platform/readstore/read-store.port';
+import { arg, Remote } from '@app/platform/rpc/remote-method';
+import { AggregateCommand, AggregateHandler } from '@app/platform/write/aggregate-command';
+import { apiContext, type WriteResult } from '@app/platform/write/command-context';
+import { CommandRunner } from '@app/platform/write/command-runner';
+import { Inject, Injectable } from '@nestjs/common';
+import { CommandBus, CommandHandler } from '@nestjs/cqrs';
+import {
+  type TranslationCommand,
+  type TranslationEvent,
+  type TranslationState,
+  translationDecider,
+  translationStream,
+} from '../domain/translation.decider';
+import { translationIn } from '../read/translations.queries';
+
+export interface TranslationInput {
+  title: string;
+  languages?: string[];
+}
+
+export class RunTranslationCommand extends AggregateCommand<TranslationCommand> {}
+
+@CommandHandler(RunTranslationCommand)
+export class TranslationCommandHandler extends AggregateHandler<
+  TranslationCommand,
+  TranslationEvent,
+  TranslationState
+> {
+  protected readonly decider = translationDecider;
+  protected readonly stream = translationStream;
+}
+
+/** Translation settings writes; the route checked the caller administers the organization. */
+@Injectable()
+export class TranslationService {
+  constructor(
+    private readonly bus: CommandBus,
+    private readonly runner: CommandRunner,
+    @Inject(READ_STORE) private readonly views: ReadStore,
+  ) {}
+
+  private run(translationId: string, command: TranslationCommand, viewer: Viewer, ifMatch?: number) {
+    return this.bus.execute<RunTranslationCommand, WriteResult>(
+      new RunTranslationCommand(translationId, command, { ...apiContext(viewer), ifMatch }),
+    );
+  }
+
+  @Remote(arg.id('organization'), arg.object<TranslationInput>('body'), arg.viewer())
+  async create(organization: string, body: TranslationInput, viewer: Viewer) {
+    const translationId = newId();
+    const command: TranslationCommand = {
+      type: 'CreateTranslationSettings',
+      translationId,
+      organization,
+      title: body.title,
+      languages: body.languages ?? [],
+      at: this.runner.now(),
+    };
+    return { translationId, ...(await this.run(translationId, command, viewer)) };
+  }
+
+  @Remote(
+    arg.id('organization'),
+    arg.id('translationId'),
+    arg.object<TranslationInput>('body'),
+    arg.viewer(),
+    arg.optional(arg.int('ifMatch')),
+  )
+  async update(
+    organization: string,
+    translationId: string,
+    body: TranslationInput,
+    viewer: Viewer,
+    ifMatch?: number,
+  ) {
+    await translationIn(this.views, organization, translationId);
+    const command: TranslationCommand = {
+      type: 'UpdateTranslationSettings',
+      title: body.title,
+      ...(body.languages === undefined ? {} : { languages: body.languages }),
+      at: this.runner.now(),
+    };
+    return this.run(translationId, command, viewer, ifMatch);
+  }
+
+  @Remote(arg.id('organization'), arg.id('translationId'), arg.viewer(), arg.optional(arg.int('ifMatch')))
+  async delete(organization: string, translationId: string, viewer: Viewer, ifMatch?: number) {
+    await translationIn(this.views, organization, translationId);
+    const command: TranslationCommand = { type: 'DeleteTranslationSettings', at: this.runner.now() };
+    return this.run(translationId, command, viewer, ifMatch);
+  }
+}
