@@ -2,6 +2,8 @@ import { auditFeature } from '@app/audit/audit.feature';
 import { collectionsFeature } from '@app/collections/collections.feature';
 import { contentFeature } from '@app/content/content.feature';
 import { identityFeature } from '@app/identity/identity.feature';
+import { invitesFeature } from '@app/invites/invites.feature';
+import { membersFeature } from '@app/members/members.feature';
 import { organizationsFeature } from '@app/organizations/organizations.feature';
 import { type FeatureManifest, projectionsOf, routeScopesOf } from '@app/platform/feature/feature';
 import type { RouteScope } from '@app/platform/feature/route-scope';
@@ -20,6 +22,8 @@ export const FEATURES: readonly FeatureManifest[] = [
   identityFeature,
   organizationsFeature,
   teamsFeature,
+  membersFeature,
+  invitesFeature,
   collectionsFeature,
   spacesFeature,
   contentFeature,

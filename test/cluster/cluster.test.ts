@@ -189,7 +189,7 @@ function clusterBehindGateway(mongoServer?: string): void {
       expect(Buffer.compare(downloaded, bytes)).toBe(0);
   });
 
-  it('stops accepting a token or a role on every query replica once the CLI revokes or lowers it', async () => {
+  it('stops accepting a token, a role or a membership on every query replica once it is revoked, lowered or removed', async () => {
     const userId = await cluster.cli('user:create', '--name', 'Cached', '--email', 'cached@example.com');
     await cluster.cli('member:add', '--org', org, '--user', userId, '--role', 'admin');
     const [tokenId, token] = (await cluster.cli('token:create', '--user', userId)).split(' ');
@@ -213,6 +213,9 @@ function clusterBehindGateway(mongoServer?: string): void {
     await settlesOn(token, 200);
     await cluster.cli('member:role', '--org', org, '--user', userId, '--role', 'read');
     await settlesOn(token, 403);
+    // Removed over the API: the organization is hidden from them on every replica.
+    expect((await http('DELETE', `/v1/orgs/${org}/members/${userId}`)).status).toBe(204);
+    await settlesOn(token, 404);
     await cluster.cli('token:revoke', '--user', userId, '--token-id', tokenId);
     await settlesOn(token, 401);
   });

@@ -10,6 +10,7 @@ import type { Doc, ReadStore } from '@app/platform/readstore/read-store.port';
 import { SqliteReadStore } from '@app/platform/readstore/sqlite-read-store';
 import { selfSignedCertificate } from '@app/sso/domain/certificate.testing';
 import {
+  addUser,
   liveProjector,
   removeDir,
   type TestApp,
@@ -82,6 +83,30 @@ async function populate(app: TestApp): Promise<void> {
   await populateTeams(app);
   await populateTranslations(app);
   await populateSso(app);
+  await populateMembers(app);
+  await populateInvites(app);
+}
+
+/** Invite links made, updated, deleted and used, and email invites: the invites' views have history. */
+async function populateInvites(app: TestApp): Promise<void> {
+  const org = app.organizationId;
+  const send = async (method: string, path: string, body: unknown = {}, token?: string) => {
+    const reply = await app.http(method, path, { body, token });
+    if (reply.status >= 300)
+      throw new Error(`${method} ${path}: ${reply.status} ${JSON.stringify(reply.body)}`);
+    return reply.body as Resource & { key: string };
+  };
+  for (let i = 0; i < 3; i++) {
+    const link = await send('POST', `/v1/orgs/${org}/link-invites`, { role: 'read' });
+    await send('PATCH', `/v1/orgs/${org}/link-invites/${link.id}`, { role: 'edit' });
+    if (i === 0)
+      await send('POST', `/v1/orgs/${org}/invites/${link.key}`, undefined, (await addUser(app)).token);
+    if (i === 1) await send('DELETE', `/v1/orgs/${org}/link-invites/${link.id}`);
+  }
+  await send('POST', `/v1/orgs/${org}/invites`, {
+    emails: ['later@example.com', 'Later2@example.com'],
+    role: 'edit',
+  });
 }
 
 /** Translation settings replaced and deleted, and the organization's settings and email domains updated. */
@@ -107,6 +132,22 @@ async function populateTranslations(app: TestApp): Promise<void> {
     sso: true,
   });
   await send('PATCH', `/v1/orgs/${org}`, { emailDomains: ['b.test', 'c.test'], defaultRole: null });
+}
+
+/** Members seen, set as SSO members, given roles, made guests and removed: the members' views have history. */
+async function populateMembers(app: TestApp): Promise<void> {
+  const members = `/v1/orgs/${app.organizationId}/members`;
+  for (let i = 0; i < 3; i++) {
+    const user = await addUser(app, { organizationId: app.organizationId, role: 'read' });
+    const ping = await app.http('POST', `/v1/orgs/${app.organizationId}/ping`, { token: user.token });
+    expect(ping.status).toBe(200);
+    await app.http('POST', `${members}/${user.userId}/sso`);
+    expect((await app.http('PATCH', `${members}/${user.userId}`, { body: { role: 'edit' } })).status).toBe(
+      200,
+    );
+    if (i === 1) await app.http('PATCH', `${members}/${user.userId}`, { body: { role: null } });
+    if (i === 2) expect((await app.http('DELETE', `${members}/${user.userId}`)).status).toBe(204);
+  }
 }
 
 /** Teams renamed, deleted, and with members added, promoted and removed: the teams' views have history. */

@@ -76,6 +76,20 @@ export const PROJECT_ROUTES: ProjectRoute[] = [
     answers: { unspecified: "the bytes of a file uploaded as base64, a RevisionFile's downloadURL" },
   },
   {
+    method: 'POST',
+    template: '/orgs/{organizationId}/ping',
+    answers: { schema: 'PingAnswer' },
+    replaces: "the seeds' {serviceVisitorClaims}, which GitBook's document names gitbookVisitorClaims",
+  },
+  {
+    method: 'GET',
+    template: '/.well-known/jwks.json',
+    answers: {
+      unspecified:
+        'a JWKS (RFC 7517) of the keys that verify visitor claims; members.test.ts verifies with it',
+    },
+  },
+  {
     method: 'GET',
     template: '/openapi.json',
     answers: {

@@ -57,7 +57,9 @@ export async function endpointTour(
   await organizationTour(api, otherOrg);
   const me = (await api.spaces.createChangeRequest(space.id, { subject: 'Tour teams' })).data.createdBy.id;
   await teamTour(api, org, me);
+  await memberTour(api, http, fetchPath, org, me);
   await ssoTour(api, org);
+  await inviteTour(api, org);
 
   const copy = (await api.spaces.duplicateSpace(space.id)).data;
   const moved = (await api.spaces.moveSpace(copy.id, { parent: null })).data;
@@ -200,6 +202,64 @@ async function teamTour(api: GitBookAPI, org: string, me: string) {
   expect((await api.orgs.deleteMemberFromOrganizationTeamById(org, team.id, me)).status).toBe(204);
   expect((await api.orgs.getTeamInOrganizationById(org, team.id)).data.members).toBe(0);
   expect((await api.orgs.removeTeamFromOrganizationById(org, team.id)).status).toBe(204);
+}
+
+/** Members listed, read, updated, set as SSO, their teams and spaces; a ping and the keys that verify it. */
+async function memberTour(
+  api: GitBookAPI,
+  http: Http,
+  fetchPath: (pathAndQuery: string) => Promise<Response>,
+  org: string,
+  me: string,
+) {
+  const listed = (await api.orgs.listMembersInOrganizationById(org, { limit: 1000, role: MemberRole.Admin }))
+    .data;
+  expect(listed.items.map((m) => m.id)).toContain(me);
+  const member = (await api.orgs.getMemberInOrganizationById(org, me)).data;
+  expect(member).toMatchObject({ id: me, role: 'admin' });
+  expect((await api.orgs.updateMemberInOrganizationById(org, me, { role: MemberRole.Admin })).data).toEqual(
+    member,
+  );
+  expect((await api.orgs.setUserAsSsoMemberForOrganization(org, me)).data.sso).toBe(true);
+  const team = (await api.orgs.createOrganizationTeam(org, { title: 'Tour members', members: [me] })).data;
+  const teams = (await api.orgs.listTeamsForOrganizationMember(org, me, { title: 'tour MEMBERS' })).data;
+  expect(teams.items.map((i) => i.team.id)).toEqual([team.id]);
+  const spaces = (await api.orgs.listSpacesForOrganizationMember(org, me, { limit: 1000 })).data;
+  expect(spaces.items.every((i) => i.permission === 'admin')).toBe(true);
+  const claims = (await api.orgs.updateOrganizationMemberLastSeenAt(org)).data as {
+    serviceVisitorClaims?: string;
+  };
+  const kid = JSON.parse(
+    Buffer.from(String(claims.serviceVisitorClaims).split('.')[0], 'base64url').toString(),
+  ).kid;
+  const jwks = (await (await fetchPath('/v1/.well-known/jwks.json')).json()) as { keys: { kid: string }[] };
+  expect(jwks.keys.map((k) => k.kid)).toContain(kid);
+  expect((await api.orgs.getMemberInOrganizationById(org, me)).data.lastSeenAt).toEqual(expect.any(String));
+  // The tour's user is the organization's only admin: it stays.
+  expect((await http('DELETE', `/v1/orgs/${org}/members/${me}`)).status).toBe(409);
+  expect((await api.orgs.removeTeamFromOrganizationById(org, team.id)).status).toBe(204);
+}
+
+/** Invite links made, read, updated, used by a member (nothing to join) and deleted; an email invite. */
+async function inviteTour(api: GitBookAPI, org: string) {
+  const made = (await api.orgs.createOrganizationInvite(org, { role: MemberRole.Read })).data as unknown as {
+    id: string;
+    key: string;
+  };
+  const { key, ...link } = made;
+  expect((await api.orgs.getOrganizationInviteLink(org, link.id)).data).toEqual(link);
+  const updated = (await api.orgs.updateOrganizationInviteById(org, link.id, { role: MemberRole.Edit })).data;
+  expect(updated).toEqual({ ...link, role: 'edit' });
+  const listed = (await api.orgs.listOrganizationInviteLinks(org, { limit: 1000 })).data;
+  expect(listed.items).toContainEqual(updated);
+  expect((await api.orgs.joinOrganizationWithInvite(org, key)).status).toBe(200);
+  const invited = (await api.orgs.inviteUsersToOrganization(org, { emails: ['tour-invitee@example.com'] }))
+    .data;
+  expect(invited).toEqual({ users: [], invited: 1 });
+  expect((await api.orgs.deleteOrganizationInviteById(org, link.id)).status).toBe(205);
+  expect((await api.orgs.listOrganizationInviteLinks(org, { limit: 1000 })).data.items).not.toContainEqual(
+    updated,
+  );
 }
 
 /** SAML providers: one made pending and configured by an update, one made whole; the sign-in options; a deletion. */

@@ -33,6 +33,13 @@ const SPEC_ID = 'gitbook-openapi-strict.json';
  * seeds name.
  */
 export const EXTRA_PROPERTIES: Record<string, Record<string, { schema: Json; reason: string }>> = {
+  InviteLinkToOrganization: {
+    key: {
+      schema: { type: 'string', pattern: '^[A-Za-z0-9_-]{32}$' },
+      reason:
+        "the link's secret, in the answer to its creation only (only its hash is kept): what joinOrganizationWithInvite takes",
+    },
+  },
   OrganizationSAMLProvider: {
     ssoURL: {
       schema: { type: 'string', maxLength: 2048, anyOf: [{ format: 'uri' }, { const: '' }] },
@@ -48,6 +55,15 @@ export const EXTRA_PROPERTIES: Record<string, Record<string, { schema: Json; rea
  * with `replaces`. Keep it to shapes the seeds give.
  */
 export const SEED_SCHEMAS: Record<string, { schema: Json; reason: string }> = {
+  // The seeds' ping answer (organization-area endpoints), where GitBook's names it `gitbookVisitorClaims`.
+  PingAnswer: {
+    reason: 'the seeds: 200 {serviceVisitorClaims: string}, a JWT to attach to the user',
+    schema: {
+      type: 'object',
+      required: ['serviceVisitorClaims'],
+      properties: { serviceVisitorClaims: { type: 'string', pattern: '^[\\w-]+\\.[\\w-]+\\.[\\w-]+$' } },
+    },
+  },
   // The seeds' "Translation settings" (overview, resources), where GitBook's document has `Translation`.
   TranslationSettings: {
     reason:

@@ -46,6 +46,8 @@ const BODY_EXAMPLES: Record<string, (world: World) => Record<string, unknown>> =
   CreateSamlProviderDto: () => ({ label: 'Checked IdP' }),
   // Not a member of the organization: refused (400) after authorization, which is what R4 checks.
   RequestReviewersDto: () => ({ users: ['not-a-member'] }),
+  // Its entries are emails or {email, role}, which no generic value fills.
+  InviteUsersDto: () => ({ emails: ['invitee@example.com'] }),
   UpdateContentDto: () => ({
     changes: [{ operation: 'insert_page', title: 'Checked page', document: { markdown: 'Checked.\n' } }],
   }),

@@ -17,4 +17,7 @@ export const organizationAuditSubjects = auditSubjects<OrganizationEvent>({
   }),
   MemberAdded: (d) => ({ type: 'member', id: d.userId, organization: d.organizationId }),
   MemberRoleChanged: (d) => ({ type: 'member', id: d.userId, organization: d.organizationId }),
+  MemberRemoved: (d) => ({ type: 'member', id: d.userId, organization: d.organizationId }),
+  MemberSetAsSso: (d) => ({ type: 'member', id: d.userId, organization: d.organizationId }),
+  MemberSeen: (d) => ({ type: 'member', id: d.userId, organization: d.organizationId }),
 });

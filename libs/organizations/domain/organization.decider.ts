@@ -17,9 +17,20 @@ export type OrganizationChanges = Partial<OrganizationSettings>;
 
 export type OrganizationState =
   | { status: 'none' }
-  | ({ status: 'active'; id: string; title: string; members: Record<string, Role> } & Partial<
-      Omit<OrganizationSettings, 'title'>
-    >);
+  | ({
+      status: 'active';
+      id: string;
+      title: string;
+      /** Role of each member by user id; null for a guest. */
+      members: Record<string, Role | null>;
+      /** When each member was last recorded as seen (ms), to record it at most once per `SEEN_EVERY_MS`. */
+      seen?: Record<string, number>;
+      /** Members set as SSO members. */
+      ssoMembers?: Record<string, true>;
+    } & Partial<Omit<OrganizationSettings, 'title'>>);
+
+/** A member's activity is recorded at most this often: a ping per page view must not write an event each. */
+export const SEEN_EVERY_MS = 60_000;
 
 export type OrganizationEvent =
   | {
@@ -32,11 +43,19 @@ export type OrganizationEvent =
         createdAt: string;
       };
     }
-  | { type: 'MemberAdded'; data: { organizationId: string; userId: string; role: Role; joinedAt: string } }
+  | {
+      type: 'MemberAdded';
+      /** `invite`: the invite that admitted the member (a link's id, or `email` for an email invite). */
+      data: { organizationId: string; userId: string; role: Role; joinedAt: string; invite?: string };
+    }
   | {
       type: 'MemberRoleChanged';
-      data: { organizationId: string; userId: string; role: Role; changedAt: string };
+      /** A null role makes the member a guest. */
+      data: { organizationId: string; userId: string; role: Role | null; changedAt: string };
     }
+  | { type: 'MemberRemoved'; data: { organizationId: string; userId: string; removedAt: string } }
+  | { type: 'MemberSetAsSso'; data: { organizationId: string; userId: string; setAt: string } }
+  | { type: 'MemberSeen'; data: { organizationId: string; userId: string; seenAt: string } }
   | {
       type: 'OrganizationUpdated';
       data: { organizationId: string; changes: OrganizationChanges; updatedAt: string };
@@ -45,7 +64,12 @@ export type OrganizationEvent =
 export type OrganizationCommand =
   | { type: 'CreateOrganization'; organizationId: string; title: string; createdBy: string; at: number }
   | { type: 'AddMember'; userId: string; role: Role; at: number }
-  | { type: 'ChangeMemberRole'; userId: string; role: Role; at: number }
+  /** Admits a user through an invite; one who is already a member keeps their role. */
+  | { type: 'AdmitMember'; userId: string; role: Role; invite: string; at: number }
+  | { type: 'ChangeMemberRole'; userId: string; role: Role | null; at: number }
+  | { type: 'RemoveMember'; userId: string; at: number }
+  | { type: 'SetMemberAsSso'; userId: string; at: number }
+  | { type: 'RecordMemberSeen'; userId: string; at: number }
   | { type: 'UpdateOrganization'; changes: OrganizationChanges; at: number };
 
 /** A subdomain label: what GitBook's `subdomain` allows (3 to 32 characters). */
@@ -63,6 +87,18 @@ const iso = (ms: number) => new Date(ms).toISOString();
 function live(state: OrganizationState) {
   if (state.status !== 'active') throw notFound('Organization not found');
   return state;
+}
+
+function memberOf(org: Extract<OrganizationState, { status: 'active' }>, userId: string) {
+  if (!(userId in org.members)) throw notFound('Member not found');
+  return org.members[userId];
+}
+
+/** An organization always keeps an administrator: the last one can be neither removed nor demoted. */
+function keepsAnAdmin(org: Extract<OrganizationState, { status: 'active' }>, userId: string, what: string) {
+  if (org.members[userId] !== 'admin') return;
+  const others = Object.entries(org.members).some(([id, role]) => id !== userId && role === 'admin');
+  if (!others) throw conflict(`The last admin of the organization cannot be ${what}`);
 }
 
 function checkedTitle(raw: string): string {
@@ -167,7 +203,7 @@ export const organizationDecider: Decider<OrganizationCommand, OrganizationEvent
       }
       case 'AddMember': {
         const org = live(state);
-        if (org.members[command.userId]) throw conflict('User is already a member of this organization');
+        if (command.userId in org.members) throw conflict('User is already a member of this organization');
         return [
           {
             type: 'MemberAdded',
@@ -180,11 +216,27 @@ export const organizationDecider: Decider<OrganizationCommand, OrganizationEvent
           },
         ];
       }
+      case 'AdmitMember': {
+        const org = live(state);
+        if (command.userId in org.members) return [];
+        return [
+          {
+            type: 'MemberAdded',
+            data: {
+              organizationId: org.id,
+              userId: command.userId,
+              role: command.role,
+              joinedAt: iso(command.at),
+              invite: command.invite,
+            },
+          },
+        ];
+      }
       case 'ChangeMemberRole': {
         const org = live(state);
-        const current = org.members[command.userId];
-        if (!current) throw notFound('Member not found');
+        const current = memberOf(org, command.userId);
         if (current === command.role) return [];
+        if (command.role !== 'admin') keepsAnAdmin(org, command.userId, 'demoted');
         return [
           {
             type: 'MemberRoleChanged',
@@ -194,6 +246,40 @@ export const organizationDecider: Decider<OrganizationCommand, OrganizationEvent
               role: command.role,
               changedAt: iso(command.at),
             },
+          },
+        ];
+      }
+      case 'RemoveMember': {
+        const org = live(state);
+        memberOf(org, command.userId);
+        keepsAnAdmin(org, command.userId, 'removed');
+        return [
+          {
+            type: 'MemberRemoved',
+            data: { organizationId: org.id, userId: command.userId, removedAt: iso(command.at) },
+          },
+        ];
+      }
+      case 'SetMemberAsSso': {
+        const org = live(state);
+        memberOf(org, command.userId);
+        if (org.ssoMembers?.[command.userId]) return [];
+        return [
+          {
+            type: 'MemberSetAsSso',
+            data: { organizationId: org.id, userId: command.userId, setAt: iso(command.at) },
+          },
+        ];
+      }
+      case 'RecordMemberSeen': {
+        const org = live(state);
+        memberOf(org, command.userId);
+        const last = org.seen?.[command.userId];
+        if (last !== undefined && command.at - last < SEEN_EVERY_MS) return [];
+        return [
+          {
+            type: 'MemberSeen',
+            data: { organizationId: org.id, userId: command.userId, seenAt: iso(command.at) },
           },
         ];
       }
@@ -231,6 +317,21 @@ export const organizationDecider: Decider<OrganizationCommand, OrganizationEvent
       case 'MemberRoleChanged':
         return state.status === 'active'
           ? { ...state, members: { ...state.members, [event.data.userId]: event.data.role } }
+          : state;
+      case 'MemberRemoved': {
+        if (state.status !== 'active') return state;
+        const { [event.data.userId]: _role, ...members } = state.members;
+        const { [event.data.userId]: _seen, ...seen } = state.seen ?? {};
+        const { [event.data.userId]: _sso, ...ssoMembers } = state.ssoMembers ?? {};
+        return { ...state, members, seen, ssoMembers };
+      }
+      case 'MemberSetAsSso':
+        return state.status === 'active'
+          ? { ...state, ssoMembers: { ...state.ssoMembers, [event.data.userId]: true } }
+          : state;
+      case 'MemberSeen':
+        return state.status === 'active'
+          ? { ...state, seen: { ...state.seen, [event.data.userId]: Date.parse(event.data.seenAt) } }
           : state;
       default:
         return state;

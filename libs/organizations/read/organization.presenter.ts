@@ -9,7 +9,7 @@ import type { OrganizationDoc } from './organization.projection';
 export class OrganizationPresenter {
   constructor(private readonly urls: Urls) {}
 
-  present(doc: OrganizationDoc, role: Role) {
+  present(doc: OrganizationDoc, role: Role | null) {
     return {
       object: 'organization' as const,
       id: doc.id,

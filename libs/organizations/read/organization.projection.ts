@@ -84,6 +84,9 @@ export const organizationProjection = projection(
       const member = await ctx.get(MEMBERS, id);
       if (member) await ctx.put(MEMBERS, { ...member, role: e.data.role });
     },
+    MemberRemoved: async (e, ctx) => {
+      await ctx.delete(MEMBERS, memberKey(e.data.organizationId, e.data.userId));
+    },
   },
   [ORGANIZATIONS, MEMBERS, EMAIL_DOMAINS],
 );

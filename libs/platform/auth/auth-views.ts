@@ -16,7 +16,8 @@ export const TOKENS = collectionName<TokenDoc>('tokens');
 export interface MemberDoc extends Doc {
   organization: string;
   userId: string;
-  role: Role;
+  /** Null for a guest, who has no role in the organization itself. */
+  role: Role | null;
   joinedAt: string;
 }
 

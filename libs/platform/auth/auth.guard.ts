@@ -2,18 +2,20 @@ import {
   type CanActivate,
   createParamDecorator,
   type ExecutionContext,
+  HttpException,
   Inject,
   Injectable,
   SetMetadata,
   UnauthorizedException,
 } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
+import { DomainError } from '../domain/decider';
 import type { Role } from '../domain/roles';
 import type { OwnerCheck, OwnerGrant } from '../feature/route-scope';
 import { checkId } from '../http/ids.pipe';
 import { Access, type Viewer } from './access';
 import { bearerHash } from './bearer';
-import { OWNERS_MAY, REQUIRED_ROLE } from './requires-role';
+import { OPEN_TO_NON_MEMBERS, OWNERS_MAY, REQUIRED_ROLE } from './requires-role';
 import { ROUTE_SCOPES, type RouteScopes, scopeOf } from './route-scopes';
 
 const PUBLIC = 'public-route';
@@ -59,13 +61,23 @@ export class AuthGuard implements CanActivate {
     const scoped = required ? scopeOf(this.scopes, request.params) : undefined;
     if (required && scoped) {
       const id = checkId(scoped.name, scoped.id);
-      await this.access.authorize(
-        scoped.scope,
-        id,
-        request.viewer,
-        required,
-        this.ownerCheck(context, request),
-      );
+      try {
+        await this.access.authorize(
+          scoped.scope,
+          id,
+          request.viewer,
+          required,
+          this.ownerCheck(context, request),
+        );
+      } catch (error) {
+        // Not a member (`@OpenToNonMembers`): the handler decides. A 404 comes back over the internal
+        // transport as an HttpException.
+        const open = this.reflector.get<boolean>(OPEN_TO_NON_MEMBERS, context.getHandler());
+        const notFound =
+          (error instanceof DomainError && error.kind === 'not_found') ||
+          (error instanceof HttpException && error.getStatus() === 404);
+        if (!open || !notFound) throw error;
+      }
     }
     return true;
   }

@@ -19,3 +19,11 @@ export const OWNERS_MAY = 'owners-may';
  * organization, as long as they are a member of it (a team's owners rename it and manage its members).
  */
 export const OwnersMay = (grant: OwnerGrant) => SetMetadata(OWNERS_MAY, grant);
+
+export const OPEN_TO_NON_MEMBERS = 'open-to-non-members';
+
+/**
+ * Lets a signed-in user who is not a member of the route's organization through the guard, for the
+ * handler to decide (joining with an invite is how one becomes a member). Members still need the role.
+ */
+export const OpenToNonMembers = () => SetMetadata(OPEN_TO_NON_MEMBERS, true);

@@ -33,6 +33,11 @@ export interface Config {
    * same one; unset, each process draws its own, so its links work only on it and until it restarts.
    */
   signingKey: string;
+  /**
+   * Private keys that sign the visitor claims a ping answers (PEM blocks, or a JWKS of private JWKs):
+   * the first signs, all are published. Unset, a key kept in the data directory is used.
+   */
+  visitorClaimsKeys?: string;
 }
 
 /** High enough for one client to load-test one process; lower it where clients are not trusted. */
@@ -126,5 +131,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     bodyLimitBytes: integer(env, 'BODY_LIMIT_BYTES', DEFAULT_BODY_LIMIT_BYTES, 1024, 1024 * 1024 * 1024),
     storageThread: integer(env, 'STORAGE_THREAD', 1, 0, 1) === 1,
     signingKey,
+    visitorClaimsKeys: env.VISITOR_CLAIMS_KEYS || undefined,
   };
 }

@@ -1,0 +1,67 @@
+import { type Decider, invalid } from '@app/platform/domain/decider';
+import { isRole, type Role } from '@app/platform/domain/roles';
+
+/**
+ * The pending email invites of one organization: emails of people with no account yet, and the role each
+ * gets once an account with that email exists. Emails compare without case.
+ */
+export type MemberInvitesState = { organization: string | null; pending: Record<string, Role> };
+
+export type MemberInvitesEvent = {
+  type: 'MemberInvited';
+  data: { organization: string; email: string; role: Role; invitedAt: string };
+};
+
+export type MemberInvitesCommand = {
+  type: 'InviteMembers';
+  organization: string;
+  invites: { email: string; role: Role }[];
+  at: number;
+};
+
+/** An address: something, one `@`, a domain with a dot, no space or control character; GitBook's `Email`, loosely. */
+export const EMAIL_PATTERN = /^[^\s@\p{Cc}]{1,64}@[^\s@.\p{Cc}]+(?:\.[^\s@.\p{Cc}]+)+$/u;
+export const EMAIL_MAX = 320;
+
+export const memberInvitesDecider: Decider<MemberInvitesCommand, MemberInvitesEvent, MemberInvitesState> = {
+  initialState: { organization: null, pending: {} },
+
+  decide(command, state) {
+    const events: MemberInvitesEvent[] = [];
+    const seen = new Set<string>();
+    command.invites.forEach(({ email: raw, role }, i) => {
+      const email = raw.toLowerCase();
+      if (raw.length > EMAIL_MAX || !EMAIL_PATTERN.test(raw))
+        throw invalid(`emails[${i}]: ${JSON.stringify(raw)} is not an email address`);
+      if (!isRole(role)) throw invalid(`emails[${i}]: role must be a member role`);
+      // Invited again with the same role: nothing new to record.
+      if (seen.has(email) || state.pending[email] === role) return;
+      seen.add(email);
+      events.push({
+        type: 'MemberInvited',
+        data: {
+          organization: command.organization,
+          email,
+          role,
+          invitedAt: new Date(command.at).toISOString(),
+        },
+      });
+    });
+    return events;
+  },
+
+  evolve(state, event) {
+    return {
+      organization: event.data.organization,
+      pending: { ...state.pending, [event.data.email]: event.data.role },
+    };
+  },
+};
+
+export const memberInvitesStream = (organization: string) => `member-invites-${organization}`;
+
+/** The job that admits a new user to the organizations that invited their email. */
+export const ADMIT_INVITED_JOB = 'invites.admit-invited-user';
+
+/** One per user created: a repeated job admits nobody twice (`AdmitMember` keeps members as they are). */
+export const admitInvitedJobId = (userCreatedEventId: string) => `admit-invited-${userCreatedEventId}`;

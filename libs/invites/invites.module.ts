@@ -1,0 +1,25 @@
+import type { ServiceRole } from '@app/platform/rpc/feature-module';
+import { featureModule } from '@app/platform/rpc/feature-module';
+import { type DynamicModule, Module } from '@nestjs/common';
+import { InvitesController } from './http/invites.controller';
+import { InvitePresenter } from './read/invite.presenter';
+import { InviteQueries } from './read/invites.queries';
+import { AdmitInvitedUsers } from './write/admit-invited.job';
+import {
+  InviteLinkCommandHandler,
+  InviteService,
+  MemberInvitesCommandHandler,
+} from './write/invite.commands';
+
+@Module({})
+export class InvitesModule {
+  static forRole(role: ServiceRole): DynamicModule {
+    return featureModule(InvitesModule, role, {
+      controllers: [InvitesController],
+      commands: [InviteLinkCommandHandler, MemberInvitesCommandHandler, InviteService],
+      queries: [InviteQueries, InvitePresenter],
+      jobs: [AdmitInvitedUsers],
+      remote: { command: [InviteService], query: [InviteQueries] },
+    });
+  }
+}

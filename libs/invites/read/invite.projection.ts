@@ -1,0 +1,72 @@
+import type { Role } from '@app/platform/domain/roles';
+import { projection } from '@app/platform/projector/projection';
+import { collectionName, type Doc } from '@app/platform/readstore/read-store.port';
+
+/** An invite link, without its key or the key's hash: the views never hold what opens it. */
+export interface InviteLinkDoc extends Doc {
+  organization: string;
+  role: Role;
+  createdAt: string;
+  updatedAt: string;
+  /** Revision of the link's stream: its ETag. */
+  streamRevision: number;
+}
+
+/** A pending email invite, keyed `<organization>:<email>`. */
+export interface MemberInviteDoc extends Doc {
+  organization: string;
+  email: string;
+  role: Role;
+  invitedAt: string;
+}
+
+export const INVITE_LINKS = collectionName<InviteLinkDoc>('invite_links');
+export const MEMBER_INVITES = collectionName<MemberInviteDoc>('member_invites');
+
+export const memberInviteKey = (organization: string, email: string) => `${organization}:${email}`;
+
+/** Invite links and pending email invites of each organization. */
+export const inviteProjection = projection(
+  'invites',
+  [
+    { collection: INVITE_LINKS, fields: ['organization', 'createdAt'] },
+    { collection: MEMBER_INVITES, fields: ['email'] },
+  ],
+  {
+    InviteLinkCreated: async (e, ctx) => {
+      const { inviteId, organization, role, createdAt } = e.data;
+      await ctx.put(INVITE_LINKS, {
+        id: inviteId,
+        organization,
+        role,
+        createdAt,
+        updatedAt: createdAt,
+        streamRevision: e.revision,
+      });
+    },
+    InviteLinkUpdated: async (e, ctx) => {
+      const doc = await ctx.get(INVITE_LINKS, e.data.inviteId);
+      if (doc) {
+        await ctx.put(INVITE_LINKS, {
+          ...doc,
+          role: e.data.role,
+          updatedAt: e.data.updatedAt,
+          streamRevision: e.revision,
+        });
+      }
+    },
+    InviteLinkDeleted: async (e, ctx) => {
+      await ctx.delete(INVITE_LINKS, e.data.inviteId);
+    },
+    MemberInvited: async (e, ctx) => {
+      const { organization, email, role, invitedAt } = e.data;
+      await ctx.put(MEMBER_INVITES, {
+        id: memberInviteKey(organization, email),
+        organization,
+        email,
+        role,
+        invitedAt,
+      });
+    },
+  },
+);

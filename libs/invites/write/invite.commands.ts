@@ -1,0 +1,211 @@
+import { USERS } from '@app/identity/read/identity.projection';
+import { RunOrganizationCommand } from '@app/organizations/write/organization.commands';
+import { MEMBERS, type Viewer } from '@app/platform/auth/access';
+import { memberKey } from '@app/platform/auth/member-key';
+import { invalid, notFound } from '@app/platform/domain/decider';
+import type { Role } from '@app/platform/domain/roles';
+import { READ_STORE, type ReadStore } from '@app/platform/readstore/read-store.port';
+import { arg, Remote } from '@app/platform/rpc/remote-method';
+import { AggregateCommand, AggregateHandler } from '@app/platform/write/aggregate-command';
+import { apiContext, type WriteResult } from '@app/platform/write/command-context';
+import { CommandRunner } from '@app/platform/write/command-runner';
+import { Inject, Injectable } from '@nestjs/common';
+import { CommandBus, CommandHandler } from '@nestjs/cqrs';
+import {
+  admittedRole,
+  type InviteLinkCommand,
+  type InviteLinkEvent,
+  type InviteLinkState,
+  inviteIdOf,
+  inviteKeyHash,
+  inviteLinkDecider,
+  inviteLinkStream,
+  newInviteKey,
+} from '../domain/invite-link.decider';
+import {
+  type MemberInvitesCommand,
+  type MemberInvitesEvent,
+  type MemberInvitesState,
+  memberInvitesDecider,
+  memberInvitesStream,
+} from '../domain/member-invites.decider';
+import { INVITE_LINKS } from '../read/invite.projection';
+import { EMAIL_INVITE } from './admit-invited.job';
+
+export interface InviteLinkInput {
+  role: Role;
+}
+
+/** GitBook's `InviteUsersToOrganization`: each entry an email, or `{email, role}`. */
+export interface InviteUsersInput {
+  emails: unknown[];
+  role?: Role;
+  sso?: boolean;
+}
+
+export class RunInviteLinkCommand extends AggregateCommand<InviteLinkCommand> {}
+export class RunMemberInvitesCommand extends AggregateCommand<MemberInvitesCommand> {}
+
+@CommandHandler(RunInviteLinkCommand)
+export class InviteLinkCommandHandler extends AggregateHandler<
+  InviteLinkCommand,
+  InviteLinkEvent,
+  InviteLinkState
+> {
+  protected readonly decider = inviteLinkDecider;
+  protected readonly stream = inviteLinkStream;
+}
+
+@CommandHandler(RunMemberInvitesCommand)
+export class MemberInvitesCommandHandler extends AggregateHandler<
+  MemberInvitesCommand,
+  MemberInvitesEvent,
+  MemberInvitesState
+> {
+  protected readonly decider = memberInvitesDecider;
+  protected readonly stream = memberInvitesStream;
+}
+
+const NO_WRITE: WriteResult = { position: 0, revision: -1 };
+
+/** Invite links and email invites; the routes checked the caller's role, except for joining. */
+@Injectable()
+export class InviteService {
+  constructor(
+    private readonly bus: CommandBus,
+    private readonly runner: CommandRunner,
+    @Inject(READ_STORE) private readonly views: ReadStore,
+  ) {}
+
+  /** Where the write landed, and nothing of the link's state (its key hash stays on the write side). */
+  private async run(inviteId: string, command: InviteLinkCommand, viewer: Viewer): Promise<WriteResult> {
+    const { position, revision } = await this.bus.execute<RunInviteLinkCommand, WriteResult>(
+      new RunInviteLinkCommand(inviteId, command, apiContext(viewer)),
+    );
+    return { position, revision };
+  }
+
+  /** Adds the user unless they are a member already; `added` says which. */
+  private async admit(organization: string, userId: string, role: Role, invite: string, viewer: Viewer) {
+    const result = await this.bus.execute<RunOrganizationCommand, WriteResult & { events?: unknown[] }>(
+      new RunOrganizationCommand(
+        organization,
+        { type: 'AdmitMember', userId, role, invite, at: this.runner.now() },
+        apiContext(viewer),
+      ),
+    );
+    return { position: result.position, revision: result.revision, added: (result.events?.length ?? 0) > 0 };
+  }
+
+  /** The link must belong to the organization of the path. */
+  private async link(organization: string, inviteId: string): Promise<void> {
+    const doc = await this.views.get(INVITE_LINKS, inviteId);
+    if (!doc || doc.organization !== organization) throw notFound('Invite not found');
+  }
+
+  /** A new link; its key is in this answer only. */
+  @Remote(arg.id('organization'), arg.object<InviteLinkInput>('body'), arg.viewer())
+  async create(organization: string, body: InviteLinkInput, viewer: Viewer) {
+    const key = newInviteKey();
+    const inviteId = inviteIdOf(key);
+    const result = await this.run(
+      inviteId,
+      {
+        type: 'CreateInviteLink',
+        inviteId,
+        organization,
+        role: body.role,
+        keyHash: inviteKeyHash(key),
+        at: this.runner.now(),
+      },
+      viewer,
+    );
+    return { inviteId, key, ...result };
+  }
+
+  @Remote(arg.id('organization'), arg.id('inviteId'), arg.object<InviteLinkInput>('body'), arg.viewer())
+  async update(organization: string, inviteId: string, body: InviteLinkInput, viewer: Viewer) {
+    await this.link(organization, inviteId);
+    return this.run(inviteId, { type: 'UpdateInviteLink', role: body.role, at: this.runner.now() }, viewer);
+  }
+
+  /** `existed: false` when there was no such link (GitBook answers 204 then, 205 otherwise). */
+  @Remote(arg.id('organization'), arg.id('inviteId'), arg.viewer())
+  async delete(organization: string, inviteId: string, viewer: Viewer) {
+    const doc = await this.views.get(INVITE_LINKS, inviteId);
+    if (!doc || doc.organization !== organization) return { ...NO_WRITE, existed: false };
+    const result = await this.run(inviteId, { type: 'DeleteInviteLink', at: this.runner.now() }, viewer);
+    return { ...result, existed: true };
+  }
+
+  /**
+   * Joins the organization with a link's key. A member already in it has nothing to join (their role
+   * stays). Anyone else is admitted only if the link, read from the log itself, is live, belongs to the
+   * organization and has this key: a deleted link refuses on every replica at once.
+   */
+  @Remote(arg.id('organization'), arg.id('key'), arg.viewer())
+  async join(organization: string, key: string, viewer: Viewer): Promise<WriteResult> {
+    if (await this.views.get(MEMBERS, memberKey(organization, viewer.userId))) return NO_WRITE;
+    const { state } = await this.runner.load(inviteLinkDecider, inviteLinkStream(inviteIdOf(key)));
+    const role = admittedRole(state, organization, inviteKeyHash(key));
+    const { position, revision } = await this.admit(
+      organization,
+      viewer.userId,
+      role,
+      inviteIdOf(key),
+      viewer,
+    );
+    return { position, revision };
+  }
+
+  /**
+   * Invites people by email. Whoever has an account with that email becomes a member at once (a member
+   * keeps their role); any other email is recorded as a pending invite with its role.
+   */
+  @Remote(arg.id('organization'), arg.object<InviteUsersInput>('body'), arg.viewer())
+  async inviteUsers(organization: string, body: InviteUsersInput, viewer: Viewer) {
+    if (body.sso === true) throw invalid('sso: inviting SSO users is not supported');
+    const fallback: Role = body.role ?? 'read';
+    const invites = body.emails.map((entry, i) => {
+      if (typeof entry === 'string') return { email: entry, role: fallback };
+      const { email, role } = (entry ?? {}) as { email?: unknown; role?: unknown };
+      const keys = entry !== null && typeof entry === 'object' ? Object.keys(entry).sort().join() : '';
+      if (typeof email !== 'string' || keys !== 'email,role') {
+        throw invalid(`emails[${i}] must be an email, or {email, role}`);
+      }
+      return { email, role: role as Role };
+    });
+    // Checks every entry (and refuses the request whole) before anything is written.
+    memberInvitesDecider.decide(
+      { type: 'InviteMembers', organization, invites, at: 0 },
+      memberInvitesDecider.initialState,
+    );
+    const users: string[] = [];
+    const pending: { email: string; role: Role }[] = [];
+    let position = 0;
+    for (const invite of invites) {
+      const email = invite.email.toLowerCase();
+      const user =
+        (await this.views.find(USERS, { where: { email: invite.email }, limit: 1 })).items[0] ??
+        (await this.views.find(USERS, { where: { email }, limit: 1 })).items[0];
+      if (!user) {
+        pending.push({ email, role: invite.role });
+        continue;
+      }
+      const written = await this.admit(organization, user.id, invite.role, EMAIL_INVITE, viewer);
+      if (written.added) users.push(user.id);
+      position = Math.max(position, written.position);
+    }
+    if (pending.length > 0) {
+      const written = await this.bus.execute<RunMemberInvitesCommand, WriteResult>(
+        new RunMemberInvitesCommand(
+          organization,
+          { type: 'InviteMembers', organization, invites: pending, at: this.runner.now() },
+          apiContext(viewer),
+        ),
+      );
+      position = Math.max(position, written.position);
+    }
+    return { position, users: [...new Set(users)], invited: users.length + pending.length };
+  }
+}

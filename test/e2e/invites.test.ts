@@ -1,0 +1,231 @@
+import { randomUUID } from 'node:crypto';
+import { IdentityService } from '@app/identity/write/identity.commands';
+import { OrganizationService } from '@app/organizations/write/organization.commands';
+import type { Role } from '@app/platform/domain/roles';
+import type { InviteLinkToOrganization } from '@gitbook/api';
+import { addOrganization, addUser, eventually, SETUP, setupOf, useTestApp } from '../support/app-harness';
+
+type CreatedLink = InviteLinkToOrganization & { key: string };
+
+describe('organization invites over HTTP', () => {
+  const current = useTestApp();
+
+  const createLink = async (role: string, org = current().organizationId) => {
+    const reply = await current()
+      .api()
+      .orgs.createOrganizationInvite(org, { role } as never);
+    expect(reply.status).toBe(201);
+    return reply.data as CreatedLink;
+  };
+  const links = async (org = current().organizationId) =>
+    (await current().api().orgs.listOrganizationInviteLinks(org, { limit: 1000 })).data;
+  /** What the user's token shows of the organization: 404 for a stranger, its permissions for a member. */
+  const seenBy = async (token: string, org = current().organizationId) => {
+    const reply = await current().http('GET', `/v1/orgs/${org}`, { token });
+    return {
+      status: reply.status,
+      permissions: (reply.body as { permissions?: Record<string, boolean> }).permissions,
+    };
+  };
+  /** A user with that email and a token, a member with `role` when given. */
+  const userWithEmail = async (email: string, role?: Role) => {
+    const setup = setupOf(current());
+    const identity = setup.services.get(IdentityService);
+    const { userId } = await identity.createUser({ displayName: 'Invitee', email }, SETUP);
+    const issued = await identity.issueToken(userId, 'test', SETUP);
+    let position = issued.position;
+    if (role) {
+      const orgs = setup.services.get(OrganizationService);
+      ({ position } = await orgs.addMember(current().organizationId, userId, role, SETUP));
+    }
+    await setup.waitFor(position);
+    return { userId, token: issued.token, email };
+  };
+  const join = (token: string, key: string, org = current().organizationId) =>
+    current().http('POST', `/v1/orgs/${org}/invites/${key}`, { token });
+
+  it('creates a link whose key only its creation shows, then gets, lists and updates it', async () => {
+    const app = current();
+    const org = app.organizationId;
+    const created = await createLink('edit');
+    expect(created).toEqual({
+      object: 'invite',
+      id: expect.any(String),
+      role: 'edit',
+      redundant: true,
+      key: expect.stringMatching(/^[A-Za-z0-9_-]{32}$/),
+    });
+    expect(created.id).not.toBe(created.key);
+    const { key, ...shown } = created;
+    const got = (await app.api().orgs.getOrganizationInviteLink(org, created.id)).data;
+    expect(got).toEqual(shown);
+    const listed = await links();
+    expect(listed.items).toContainEqual(shown);
+    const updated = (
+      await app.api().orgs.updateOrganizationInviteById(org, created.id, { role: 'create' } as never)
+    ).data;
+    expect(updated).toEqual({ ...shown, role: 'create' });
+    expect((await app.api().orgs.getOrganizationInviteLink(org, created.id)).data).toEqual(updated);
+    for (const read of [got, listed, updated, await links()]) expect(JSON.stringify(read)).not.toContain(key);
+  });
+
+  it('lets a second user join with the key, with the link role, and read the organization', async () => {
+    const app = current();
+    const link = await createLink('read');
+    const joiner = await addUser(app);
+    expect((await seenBy(joiner.token)).status).toBe(404);
+    const joined = await app.api(joiner.token).orgs.joinOrganizationWithInvite(app.organizationId, link.key);
+    expect(joined.status).toBe(200);
+    expect(joined.data).toEqual({});
+    const seen = await seenBy(joiner.token);
+    expect(seen.status).toBe(200);
+    expect(seen.permissions).toMatchObject({ admin: false, createContent: false });
+    // A read member manages no invite links.
+    expect(
+      (await app.http('GET', `/v1/orgs/${app.organizationId}/link-invites`, { token: joiner.token })).status,
+    ).toBe(403);
+    // Joining again changes nothing, and a raised link role does not promote an existing member.
+    await app
+      .api()
+      .orgs.updateOrganizationInviteById(app.organizationId, link.id, { role: 'admin' } as never);
+    expect((await join(joiner.token, link.key)).status).toBe(200);
+    expect((await seenBy(joiner.token)).permissions).toMatchObject({ admin: false });
+    // The updated role is what the next user gets.
+    const next = await addUser(app);
+    expect((await join(next.token, link.key)).status).toBe(200);
+    expect((await seenBy(next.token)).permissions).toMatchObject({ admin: true });
+  });
+
+  it('refuses alike a wrong key, the link id, and a key of another organization (404)', async () => {
+    const app = current();
+    const other = await addOrganization(app, 'Invites elsewhere');
+    const here = await createLink('read');
+    const there = await createLink('admin', other);
+    const stranger = await addUser(app);
+    const head = (await app.api().orgs.listOrganizationInviteLinks(app.organizationId, { limit: 1000 })).data
+      .count;
+    for (const key of [here.id, there.key, 'A'.repeat(32), `${here.key.slice(0, 31)}x`]) {
+      const reply = await join(stranger.token, key);
+      expect(reply.status).toBe(404);
+      expect(reply.body).toEqual({ error: { code: 404, message: 'Invite not found' } });
+    }
+    expect((await seenBy(stranger.token)).status).toBe(404);
+    expect((await links()).count).toBe(head);
+    expect((await join(stranger.token, 'bad key!')).status).toBe(400);
+  });
+
+  it('deletes a link (205, then 204): it refuses at once', async () => {
+    const app = current();
+    const org = app.organizationId;
+    const link = await createLink('read');
+    const deleted = await app.api().orgs.deleteOrganizationInviteById(org, link.id);
+    expect(deleted.status).toBe(205);
+    expect((await app.http('GET', `/v1/orgs/${org}/link-invites/${link.id}`)).status).toBe(404);
+    expect((await links()).items.map((l) => l.id)).not.toContain(link.id);
+    const late = await addUser(app);
+    expect((await join(late.token, link.key)).status).toBe(404);
+    expect((await seenBy(late.token)).status).toBe(404);
+    expect((await app.http('DELETE', `/v1/orgs/${org}/link-invites/${link.id}`)).status).toBe(204);
+    expect(
+      (await app.http('PATCH', `/v1/orgs/${org}/link-invites/${link.id}`, { body: { role: 'read' } })).status,
+    ).toBe(404);
+  });
+
+  it('refuses bad input naming the field, and changes nothing', async () => {
+    const app = current();
+    const org = app.organizationId;
+    const link = await createLink('read');
+    const before = await links();
+    const cases: [string, string, unknown, RegExp][] = [
+      ['POST', `/v1/orgs/${org}/link-invites`, {}, /role/],
+      ['POST', `/v1/orgs/${org}/link-invites`, { role: 'owner' }, /role/],
+      ['POST', `/v1/orgs/${org}/link-invites`, { role: null }, /role/],
+      ['POST', `/v1/orgs/${org}/link-invites`, { role: 'read', sso: true }, /sso/],
+      ['PATCH', `/v1/orgs/${org}/link-invites/${link.id}`, { level: 'read' }, /level|role/],
+      ['PATCH', `/v1/orgs/${org}/link-invites/${link.id}`, { role: 'x' }, /role/],
+      ['POST', `/v1/orgs/${org}/invites`, {}, /emails/],
+      ['POST', `/v1/orgs/${org}/invites`, { emails: ['not-an-email'] }, /emails\[0\]/],
+      [
+        'POST',
+        `/v1/orgs/${org}/invites`,
+        { emails: ['a@example.com', { email: 'b@example.com' }] },
+        /emails\[1\]/,
+      ],
+      ['POST', `/v1/orgs/${org}/invites`, { emails: ['a\u0007b@example.com'] }, /emails\[0\]/],
+      ['POST', `/v1/orgs/${org}/invites`, { emails: ['a@example.com'], role: 'owner' }, /role/],
+      ['POST', `/v1/orgs/${org}/invites`, { emails: ['a@example.com'], sso: true }, /sso/],
+    ];
+    for (const [method, path, body, field] of cases) {
+      const reply = await app.http(method, path, { body });
+      expect({ method, path, body, status: reply.status }).toEqual({ method, path, body, status: 400 });
+      expect(JSON.stringify(reply.body)).toMatch(field);
+    }
+    expect(await links()).toEqual(before);
+  });
+
+  it('invites by email: an existing user joins at once, an unknown email waits', async () => {
+    const app = current();
+    const org = app.organizationId;
+    const known = await userWithEmail(`known-${randomUUID()}@example.com`);
+    const member = await userWithEmail(`member-${randomUUID()}@example.com`, 'read');
+    const reply = await app.api().orgs.inviteUsersToOrganization(org, {
+      emails: [
+        { email: known.email.toUpperCase(), role: 'create' } as never,
+        'nobody-yet@example.com',
+        member.email,
+      ],
+      role: 'edit' as never,
+    });
+    expect(reply.status).toBe(200);
+    expect(reply.data).toEqual({ users: [known.userId], invited: 2 });
+    expect((await seenBy(known.token)).permissions).toMatchObject({ admin: false, createContent: true });
+    // The member keeps their role.
+    expect((await seenBy(member.token)).permissions).toMatchObject({ createContent: false });
+  });
+
+  it('records every change in the audit log, and never the key', async () => {
+    const app = current();
+    const org = app.organizationId;
+    const link = await createLink('read');
+    await app.api().orgs.updateOrganizationInviteById(org, link.id, { role: 'edit' } as never);
+    const joiner = await addUser(app);
+    await join(joiner.token, link.key);
+    await app.api().orgs.deleteOrganizationInviteById(org, link.id);
+    await app.api().orgs.inviteUsersToOrganization(org, { emails: [`audit-${randomUUID()}@example.com`] });
+    type Entry = { action: string; target: { id: string } };
+    const events: Entry[] = [];
+    for (const action of [
+      'invite_link.created',
+      'invite_link.updated',
+      'invite_link.deleted',
+      'member.added',
+      'member.invited',
+    ]) {
+      const reply = await app.http('GET', `/v1/orgs/${org}/audit-events?action=${action}&limit=100`);
+      expect(reply.status).toBe(200);
+      events.push(...(reply.body as { items: Entry[] }).items);
+    }
+    const actions = (id: string) => events.filter((e) => e.target.id === id).map((e) => e.action);
+    expect(actions(link.id).sort()).toEqual([
+      'invite_link.created',
+      'invite_link.deleted',
+      'invite_link.updated',
+    ]);
+    expect(actions(joiner.userId)).toEqual(['member.added']);
+    expect(events.map((e) => e.action)).toContain('member.invited');
+    expect(JSON.stringify(events)).not.toContain(link.key);
+  });
+
+  it('admits a user created later with an invited email, with the invite role', async () => {
+    const app = current();
+    const email = `later-${randomUUID()}@example.com`;
+    const reply = await app.api().orgs.inviteUsersToOrganization(app.organizationId, {
+      emails: [email.toUpperCase()],
+      role: 'create' as never,
+    });
+    expect(reply.data).toEqual({ users: [], invited: 1 });
+    const later = await userWithEmail(email);
+    await eventually(async () => (await seenBy(later.token)).status === 200);
+    expect((await seenBy(later.token)).permissions).toMatchObject({ admin: false, createContent: true });
+  });
+});
