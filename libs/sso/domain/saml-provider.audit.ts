@@ -5,7 +5,7 @@ import type { SamlProviderEvent } from './saml-provider.decider';
 export const samlProviderAuditSubjects = auditSubjects<SamlProviderEvent>({
   SamlProviderCreated: (d) => ({
     type: 'saml-provider',
-    id: d.id,
+    id: d.samlProviderId,
     organization: d.organization,
     label: d.label,
   }),

@@ -29,7 +29,7 @@ const create = (input: Create['input'] = { label: 'Okta' }, overrides: Partial<C
 const created = (data: Partial<Created['data']> = {}): Created => ({
   type: 'SamlProviderCreated',
   data: {
-    id: 'p1',
+    samlProviderId: 'p1',
     organization: 'org1',
     label: 'Okta',
     entityID: null,
@@ -81,7 +81,12 @@ describe('SAML provider decider', () => {
   describe('CreateSamlProvider', () => {
     it('creates a provider with only a label, every other setting unset', () => {
       const state = provider.when(create()).thenEmits([created()]);
-      expect(state).toMatchObject({ status: 'active', id: 'p1', organization: 'org1', label: 'Okta' });
+      expect(state).toMatchObject({
+        status: 'active',
+        samlProviderId: 'p1',
+        organization: 'org1',
+        label: 'Okta',
+      });
       expect(state).not.toHaveProperty('createdAt');
     });
 
@@ -259,14 +264,14 @@ describe('SAML provider decider', () => {
         .given(active)
         .when({ type: 'DeleteSamlProvider', organization: 'org1', at: t1 })
         .thenEmits([deletedEvent()]);
-      expect(state).toStrictEqual({ status: 'deleted', id: 'p1', organization: 'org1' });
+      expect(state).toStrictEqual({ status: 'deleted', samlProviderId: 'p1', organization: 'org1' });
     });
 
-    it('emits nothing when the provider is already deleted', () => {
+    it('rejects deleting a provider deleted already', () => {
       provider
         .given(deleted)
         .when({ type: 'DeleteSamlProvider', organization: 'org1', at: t1 })
-        .thenNothing();
+        .thenThrows('not_found');
     });
 
     it('rejects deleting a provider that does not exist', () => {
@@ -289,7 +294,7 @@ describe('SAML provider decider', () => {
     it('ignores updates of a deleted provider', () => {
       expect(fold(samlProviderDecider, [...deleted, updated({ label: 'x' })])).toStrictEqual({
         status: 'deleted',
-        id: 'p1',
+        samlProviderId: 'p1',
         organization: 'org1',
       });
     });

@@ -1,4 +1,10 @@
-import { conflict, type Decider, invalid, notFound } from '@app/platform/domain/decider';
+import { invalid } from '@app/platform/domain/decider';
+import {
+  type ResourceCommand,
+  type ResourceEvent,
+  type ResourceState,
+  resourceDecider,
+} from '@app/platform/domain/resource-decider';
 import type { Role } from '@app/platform/domain/roles';
 import { readCertificate } from './certificate';
 
@@ -26,46 +32,18 @@ export interface SamlProviderInput {
 
 export type SamlProviderChanges = Partial<SamlProviderSettings>;
 
-interface SamlProviderFacts extends SamlProviderSettings {
-  id: string;
-  organization: string;
-}
+const NAMES = {
+  create: 'CreateSamlProvider',
+  update: 'UpdateSamlProvider',
+  delete: 'DeleteSamlProvider',
+  created: 'SamlProviderCreated',
+  updated: 'SamlProviderUpdated',
+  deleted: 'SamlProviderDeleted',
+} as const;
 
-export type SamlProviderState =
-  | { status: 'none' }
-  | ({ status: 'active' } & SamlProviderFacts)
-  | { status: 'deleted'; id: string; organization: string };
-
-export type SamlProviderEvent =
-  | { type: 'SamlProviderCreated'; data: SamlProviderFacts & { createdAt: string } }
-  | {
-      type: 'SamlProviderUpdated';
-      data: { samlProviderId: string; organization: string; changes: SamlProviderChanges; updatedAt: string };
-    }
-  | {
-      type: 'SamlProviderDeleted';
-      data: { samlProviderId: string; organization: string; deletedAt: string };
-    };
-
-export type SamlProviderCommand =
-  | {
-      type: 'CreateSamlProvider';
-      samlProviderId: string;
-      organization: string;
-      input: SamlProviderInput;
-      at: number;
-    }
-  | { type: 'UpdateSamlProvider'; organization: string; input: SamlProviderInput; at: number }
-  | { type: 'DeleteSamlProvider'; organization: string; at: number };
-
-const iso = (ms: number) => new Date(ms).toISOString();
-
-/** The provider of `organization`; one of another organization is not found, as if it did not exist. */
-function live(state: SamlProviderState, organization: string): SamlProviderFacts {
-  if (state.status !== 'active' || state.organization !== organization)
-    throw notFound('SAML provider not found');
-  return state;
-}
+export type SamlProviderState = ResourceState<'samlProviderId', SamlProviderSettings>;
+export type SamlProviderEvent = ResourceEvent<'samlProviderId', SamlProviderSettings, typeof NAMES>;
+export type SamlProviderCommand = ResourceCommand<'samlProviderId', SamlProviderInput, typeof NAMES>;
 
 function ssoURL(value: string): string | null {
   if (value === '') return null;
@@ -97,90 +75,24 @@ function settingsOf(input: SamlProviderInput, at: number): SamlProviderChanges {
   return out;
 }
 
-export const samlProviderDecider: Decider<SamlProviderCommand, SamlProviderEvent, SamlProviderState> = {
-  initialState: { status: 'none' },
-
-  decide(command, state) {
-    switch (command.type) {
-      case 'CreateSamlProvider': {
-        if (state.status !== 'none') throw conflict('SAML provider already exists');
-        if (command.input.label === undefined) throw invalid('label is required');
-        const settings = settingsOf(command.input, command.at);
-        return [
-          {
-            type: 'SamlProviderCreated',
-            data: {
-              id: command.samlProviderId,
-              organization: command.organization,
-              label: settings.label as string,
-              entityID: settings.entityID ?? null,
-              ssoURL: settings.ssoURL ?? null,
-              certificate: settings.certificate ?? null,
-              defaultTeam: settings.defaultTeam ?? null,
-              defaultRole: settings.defaultRole ?? null,
-              createdAt: iso(command.at),
-            },
-          },
-        ];
-      }
-      case 'UpdateSamlProvider': {
-        const provider = live(state, command.organization);
-        const settings = settingsOf(command.input, command.at);
-        const changes: SamlProviderChanges = {};
-        for (const key of Object.keys(settings) as (keyof SamlProviderSettings)[]) {
-          if (settings[key] !== provider[key]) Object.assign(changes, { [key]: settings[key] });
-        }
-        if (Object.keys(changes).length === 0) return [];
-        return [
-          {
-            type: 'SamlProviderUpdated',
-            data: {
-              samlProviderId: provider.id,
-              organization: provider.organization,
-              changes,
-              updatedAt: iso(command.at),
-            },
-          },
-        ];
-      }
-      case 'DeleteSamlProvider': {
-        // Deleting again changes nothing (the answer is the same 204).
-        if (state.status === 'deleted' && state.organization === command.organization) return [];
-        const provider = live(state, command.organization);
-        return [
-          {
-            type: 'SamlProviderDeleted',
-            data: {
-              samlProviderId: provider.id,
-              organization: provider.organization,
-              deletedAt: iso(command.at),
-            },
-          },
-        ];
-      }
-      default: {
-        const unknown: never = command;
-        throw invalid(`unknown command ${(unknown as { type: string }).type}`);
-      }
-    }
+/** A provider of an organization: a label at least; what is not configured yet is null (pending). */
+export const samlProviderDecider = resourceDecider({
+  what: 'SAML provider',
+  idKey: 'samlProviderId',
+  names: NAMES,
+  create: (input: SamlProviderInput, at: number): SamlProviderSettings => {
+    if (input.label === undefined) throw invalid('label is required');
+    const settings = settingsOf(input, at);
+    return {
+      label: input.label,
+      entityID: settings.entityID ?? null,
+      ssoURL: settings.ssoURL ?? null,
+      certificate: settings.certificate ?? null,
+      defaultTeam: settings.defaultTeam ?? null,
+      defaultRole: settings.defaultRole ?? null,
+    };
   },
-
-  evolve(state, event) {
-    switch (event.type) {
-      case 'SamlProviderCreated': {
-        const { createdAt: _c, ...facts } = event.data;
-        return { status: 'active', ...facts };
-      }
-      case 'SamlProviderUpdated':
-        return state.status === 'active' ? { ...state, ...event.data.changes } : state;
-      case 'SamlProviderDeleted':
-        return state.status === 'active'
-          ? { status: 'deleted', id: state.id, organization: state.organization }
-          : state;
-      default:
-        return state;
-    }
-  },
-};
+  update: (input: SamlProviderInput, _current: SamlProviderSettings, at: number) => settingsOf(input, at),
+});
 
 export const samlProviderStream = (samlProviderId: string) => `saml-provider-${samlProviderId}`;

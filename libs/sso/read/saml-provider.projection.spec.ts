@@ -9,7 +9,7 @@ const created = (id: string, organization = 'o1') =>
   recorded(
     'SamlProviderCreated',
     {
-      id,
+      samlProviderId: id,
       organization,
       label: `IdP ${id}`,
       entityID: null,

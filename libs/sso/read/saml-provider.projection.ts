@@ -24,7 +24,13 @@ export const samlProviderProjection = projection(
   [{ collection: SAML_PROVIDERS, fields: ['organization', 'createdAt'] }],
   {
     SamlProviderCreated: async (e, ctx) => {
-      await ctx.put(SAML_PROVIDERS, { ...e.data, updatedAt: e.data.createdAt, streamRevision: e.revision });
+      const { samlProviderId, ...provider } = e.data;
+      await ctx.put(SAML_PROVIDERS, {
+        id: samlProviderId,
+        ...provider,
+        updatedAt: e.data.createdAt,
+        streamRevision: e.revision,
+      });
     },
     SamlProviderUpdated: async (e, ctx) => {
       const doc = await ctx.get(SAML_PROVIDERS, e.data.samlProviderId);

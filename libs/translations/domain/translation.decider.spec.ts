@@ -10,16 +10,12 @@ const t0 = Date.parse('2026-01-01T00:00:00Z');
 const t1 = t0 + 60_000;
 const iso = (ms: number) => new Date(ms).toISOString();
 
-type Create = Extract<TranslationCommand, { type: 'CreateTranslationSettings' }>;
-
-const create = (overrides: Partial<Create> = {}): Create => ({
+const create = (overrides: { title?: string; languages?: string[] } = {}): TranslationCommand => ({
   type: 'CreateTranslationSettings',
   translationId: 'tr1',
   organization: 'org1',
-  title: 'Docs',
-  languages: ['fr', 'de'],
+  input: { title: 'Docs', languages: ['fr', 'de'], ...overrides },
   at: t0,
-  ...overrides,
 });
 
 const created: TranslationEvent = {
@@ -40,8 +36,8 @@ const deleted: TranslationEvent = {
 
 const update = (title: string, languages?: string[]): TranslationCommand => ({
   type: 'UpdateTranslationSettings',
-  title,
-  ...(languages === undefined ? {} : { languages }),
+  organization: 'org1',
+  input: { title, ...(languages === undefined ? {} : { languages }) },
   at: t1,
 });
 
@@ -189,21 +185,32 @@ describe('translation settings decider', () => {
     it('deletes the settings', () => {
       const state = translation
         .given([created])
-        .when({ type: 'DeleteTranslationSettings', at: t1 })
+        .when({ type: 'DeleteTranslationSettings', organization: 'org1', at: t1 })
         .thenEmits([deleted]);
-      expect(state).toStrictEqual({ status: 'deleted', translationId: 'tr1' });
+      expect(state).toStrictEqual({ status: 'deleted', translationId: 'tr1', organization: 'org1' });
     });
 
     it('rejects deleting settings that do not exist', () => {
       translation
-        .when({ type: 'DeleteTranslationSettings', at: t1 })
+        .when({ type: 'DeleteTranslationSettings', organization: 'org1', at: t1 })
+        .thenThrows('not_found', /Translation settings/);
+    });
+
+    it('rejects settings of another organization, as if they did not exist', () => {
+      translation
+        .given([created])
+        .when({ type: 'DeleteTranslationSettings', organization: 'org2', at: t1 })
+        .thenThrows('not_found', /Translation settings/);
+      translation
+        .given([created])
+        .when({ ...update('Other'), organization: 'org2' } as TranslationCommand)
         .thenThrows('not_found', /Translation settings/);
     });
 
     it('rejects deleting settings twice', () => {
       translation
         .given([created, deleted])
-        .when({ type: 'DeleteTranslationSettings', at: t1 })
+        .when({ type: 'DeleteTranslationSettings', organization: 'org1', at: t1 })
         .thenThrows('not_found', /Translation settings/);
     });
   });

@@ -1,4 +1,10 @@
-import { conflict, type Decider, invalid, notFound } from '@app/platform/domain/decider';
+import { invalid } from '@app/platform/domain/decider';
+import {
+  type ResourceCommand,
+  type ResourceEvent,
+  type ResourceState,
+  resourceDecider,
+} from '@app/platform/domain/resource-decider';
 import { isSpaceLanguage, type SpaceLanguage } from '@app/spaces/domain/language';
 
 /** What an organization's translation settings hold: a title and the languages content is translated into. */
@@ -9,48 +15,26 @@ export interface TranslationSettings {
 
 export type TranslationChanges = Partial<TranslationSettings>;
 
-interface TranslationFacts extends TranslationSettings {
-  translationId: string;
-  organization: string;
+/** A create sets both; an update (a PUT) sets the title, and the languages when given. */
+export interface TranslationInput {
+  title: string;
+  languages?: readonly string[];
 }
 
-export type TranslationState =
-  | { status: 'none' }
-  | ({ status: 'active' } & TranslationFacts)
-  | { status: 'deleted'; translationId: string };
+const NAMES = {
+  create: 'CreateTranslationSettings',
+  update: 'UpdateTranslationSettings',
+  delete: 'DeleteTranslationSettings',
+  created: 'TranslationSettingsCreated',
+  updated: 'TranslationSettingsUpdated',
+  deleted: 'TranslationSettingsDeleted',
+} as const;
 
-export type TranslationEvent =
-  | { type: 'TranslationSettingsCreated'; data: TranslationFacts & { createdAt: string } }
-  | {
-      type: 'TranslationSettingsUpdated';
-      data: { translationId: string; organization: string; changes: TranslationChanges; updatedAt: string };
-    }
-  | {
-      type: 'TranslationSettingsDeleted';
-      data: { translationId: string; organization: string; deletedAt: string };
-    };
-
-export type TranslationCommand =
-  | {
-      type: 'CreateTranslationSettings';
-      translationId: string;
-      organization: string;
-      title: string;
-      languages: readonly string[];
-      at: number;
-    }
-  /** A replacement (PUT): `languages` absent keeps the current ones. */
-  | { type: 'UpdateTranslationSettings'; title: string; languages?: readonly string[]; at: number }
-  | { type: 'DeleteTranslationSettings'; at: number };
+export type TranslationState = ResourceState<'translationId', TranslationSettings>;
+export type TranslationEvent = ResourceEvent<'translationId', TranslationSettings, typeof NAMES>;
+export type TranslationCommand = ResourceCommand<'translationId', TranslationInput, typeof NAMES>;
 
 export const TITLE_MAX = 100;
-
-const iso = (ms: number) => new Date(ms).toISOString();
-
-function live(state: TranslationState): TranslationFacts {
-  if (state.status !== 'active') throw notFound('Translation settings not found');
-  return state;
-}
 
 function checkedTitle(title: string): string {
   if (title.trim().length === 0 || title.length > TITLE_MAX) {
@@ -69,83 +53,18 @@ function checkedLanguages(languages: readonly string[]): SpaceLanguage[] {
   return out;
 }
 
-const sameList = (a: readonly string[], b: readonly string[]) =>
-  a.length === b.length && a.every((x, i) => x === b[i]);
-
-export const translationDecider: Decider<TranslationCommand, TranslationEvent, TranslationState> = {
-  initialState: { status: 'none' },
-
-  decide(command, state) {
-    switch (command.type) {
-      case 'CreateTranslationSettings': {
-        if (state.status !== 'none') throw conflict('Translation settings already exist');
-        return [
-          {
-            type: 'TranslationSettingsCreated',
-            data: {
-              translationId: command.translationId,
-              organization: command.organization,
-              title: checkedTitle(command.title),
-              languages: checkedLanguages(command.languages),
-              createdAt: iso(command.at),
-            },
-          },
-        ];
-      }
-      case 'UpdateTranslationSettings': {
-        const current = live(state);
-        const title = checkedTitle(command.title);
-        const languages = command.languages === undefined ? undefined : checkedLanguages(command.languages);
-        const changes: TranslationChanges = {};
-        if (title !== current.title) changes.title = title;
-        if (languages !== undefined && !sameList(languages, current.languages)) changes.languages = languages;
-        if (Object.keys(changes).length === 0) return [];
-        return [
-          {
-            type: 'TranslationSettingsUpdated',
-            data: {
-              translationId: current.translationId,
-              organization: current.organization,
-              changes,
-              updatedAt: iso(command.at),
-            },
-          },
-        ];
-      }
-      case 'DeleteTranslationSettings': {
-        const current = live(state);
-        return [
-          {
-            type: 'TranslationSettingsDeleted',
-            data: {
-              translationId: current.translationId,
-              organization: current.organization,
-              deletedAt: iso(command.at),
-            },
-          },
-        ];
-      }
-      default: {
-        const unknown: never = command;
-        throw invalid(`unknown command ${(unknown as { type: string }).type}`);
-      }
-    }
-  },
-
-  evolve(state, event) {
-    switch (event.type) {
-      case 'TranslationSettingsCreated': {
-        const { createdAt: _c, ...facts } = event.data;
-        return { status: 'active', ...facts };
-      }
-      case 'TranslationSettingsUpdated':
-        return state.status === 'active' ? { ...state, ...event.data.changes } : state;
-      case 'TranslationSettingsDeleted':
-        return state.status === 'active' ? { status: 'deleted', translationId: state.translationId } : state;
-      default:
-        return state;
-    }
-  },
-};
+export const translationDecider = resourceDecider({
+  what: 'Translation settings',
+  idKey: 'translationId',
+  names: NAMES,
+  create: (input: TranslationInput): TranslationSettings => ({
+    title: checkedTitle(input.title),
+    languages: checkedLanguages(input.languages ?? []),
+  }),
+  update: (input: TranslationInput): Partial<TranslationSettings> => ({
+    title: checkedTitle(input.title),
+    ...(input.languages === undefined ? {} : { languages: checkedLanguages(input.languages) }),
+  }),
+});
 
 export const translationStream = (translationId: string) => `translation-${translationId}`;

@@ -10,16 +10,14 @@ import { CommandBus, CommandHandler } from '@nestjs/cqrs';
 import {
   type TranslationCommand,
   type TranslationEvent,
+  type TranslationInput,
   type TranslationState,
   translationDecider,
   translationStream,
 } from '../domain/translation.decider';
 import { translationIn } from '../read/translations.queries';
 
-export interface TranslationInput {
-  title: string;
-  languages?: string[];
-}
+export type { TranslationInput };
 
 export class RunTranslationCommand extends AggregateCommand<TranslationCommand> {}
 
@@ -55,8 +53,7 @@ export class TranslationService {
       type: 'CreateTranslationSettings',
       translationId,
       organization,
-      title: body.title,
-      languages: body.languages ?? [],
+      input: { title: body.title, languages: body.languages ?? [] },
       at: this.runner.now(),
     };
     return { translationId, ...(await this.run(translationId, command, viewer)) };
@@ -79,8 +76,8 @@ export class TranslationService {
     await translationIn(this.views, organization, translationId);
     const command: TranslationCommand = {
       type: 'UpdateTranslationSettings',
-      title: body.title,
-      ...(body.languages === undefined ? {} : { languages: body.languages }),
+      organization,
+      input: body,
       at: this.runner.now(),
     };
     return this.run(translationId, command, viewer, ifMatch);
@@ -89,7 +86,11 @@ export class TranslationService {
   @Remote(arg.id('organization'), arg.id('translationId'), arg.viewer(), arg.optional(arg.int('ifMatch')))
   async delete(organization: string, translationId: string, viewer: Viewer, ifMatch?: number) {
     await translationIn(this.views, organization, translationId);
-    const command: TranslationCommand = { type: 'DeleteTranslationSettings', at: this.runner.now() };
+    const command: TranslationCommand = {
+      type: 'DeleteTranslationSettings',
+      organization,
+      at: this.runner.now(),
+    };
     return this.run(translationId, command, viewer, ifMatch);
   }
 }
