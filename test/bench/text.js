@@ -61,13 +61,15 @@ function pageMarkdown(seed, bytes) {
     .concat('\n');
 }
 
-/** Search queries of one to three words, ranks spread evenly on a log scale from 10 to 5,000. */
+/** `count` distinct search queries of one to three words, ranks spread evenly on a log scale from 10 to 5,000. */
 function queries(seed, count) {
   const next = random(seed);
   const rank = () => Math.floor(Math.exp(Math.log(10) + next() * (Math.log(5000) - Math.log(10))));
-  return Array.from({ length: count }, () =>
-    Array.from({ length: 1 + Math.floor(next() * 3) }, () => word(rank())).join(' '),
-  );
+  const out = new Set();
+  while (out.size < count) {
+    out.add(Array.from({ length: 1 + Math.floor(next() * 3) }, () => word(rank())).join(' '));
+  }
+  return [...out];
 }
 
 module.exports = { word, paragraphs, pageMarkdown, queries };
