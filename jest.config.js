@@ -18,6 +18,10 @@ const MONGO_SUITES = [
   'search',
   'files',
   'teams',
+  'members',
+  'invites',
+  'translations',
+  'sso',
 ];
 const transform = { '^.+\\.(t|j|mj)s$': ['@swc/jest', { ...swcrc, swcrc: false, module: { type: 'commonjs' } }] };
 /** ESM-only packages Jest must compile to CommonJS (Node >= 24.9 would not need it): @nestjs and co., and the
