@@ -1,7 +1,7 @@
 import type { FeatureManifest } from '@app/platform/feature/feature';
-import { resourceScope } from '@app/platform/feature/route-scope';
+import { contentScope } from '@app/platform/feature/route-scope';
 import { collectionAuditSubjects } from './domain/collection.audit';
-import { COLLECTIONS, collectionProjection } from './read/collection.projection';
+import { collectionProjection } from './read/collection.projection';
 
 /** Collections: containers of spaces and collections, nested. */
 export const collectionsFeature: FeatureManifest = {
@@ -9,7 +9,7 @@ export const collectionsFeature: FeatureManifest = {
   module: async () => (await import('./collections.module')).CollectionsModule,
   projections: [collectionProjection],
   audited: collectionAuditSubjects,
-  scopes: { collectionId: resourceScope(COLLECTIONS, 'Collection') },
+  scopes: { collectionId: contentScope('Collection') },
   fixtures: {
     collectionId: async ({ call, ids, label }) =>
       (

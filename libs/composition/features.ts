@@ -5,6 +5,7 @@ import { identityFeature } from '@app/identity/identity.feature';
 import { invitesFeature } from '@app/invites/invites.feature';
 import { membersFeature } from '@app/members/members.feature';
 import { organizationsFeature } from '@app/organizations/organizations.feature';
+import { permissionsFeature } from '@app/permissions/permissions.feature';
 import { type FeatureManifest, projectionsOf, routeScopesOf } from '@app/platform/feature/feature';
 import type { RouteScope } from '@app/platform/feature/route-scope';
 import type { Projection } from '@app/platform/projector/projection';
@@ -26,6 +27,7 @@ export const FEATURES: readonly FeatureManifest[] = [
   invitesFeature,
   collectionsFeature,
   spacesFeature,
+  permissionsFeature,
   contentFeature,
   translationsFeature,
   ssoFeature,

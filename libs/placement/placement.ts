@@ -1,5 +1,7 @@
 import { COLLECTIONS, type CollectionDoc } from '@app/collections/read/collection.projection';
-import { invalid } from '@app/platform/domain/decider';
+import { Access, type Viewer } from '@app/platform/auth/access';
+import { DomainError, invalid } from '@app/platform/domain/decider';
+import { atLeast } from '@app/platform/domain/roles';
 import { READ_STORE, type ReadStore } from '@app/platform/readstore/read-store.port';
 import { SPACES } from '@app/spaces/read/space.projection';
 import { Inject, Injectable } from '@nestjs/common';
@@ -19,18 +21,31 @@ const MAX_SIBLINGS = 10_000;
  */
 @Injectable()
 export class Placement {
-  constructor(@Inject(READ_STORE) private readonly views: ReadStore) {}
+  constructor(
+    @Inject(READ_STORE) private readonly views: ReadStore,
+    private readonly access: Access,
+  ) {}
 
-  /** The collection `parent` of `organization`, or a 400 naming the field when it is not one. */
+  /**
+   * The collection `parent` of `organization`, where `viewer` may create content (their effective role
+   * there is at least `create`, or a 403); a 400 naming the field when it is not one they can reach.
+   */
   async parentCollection(
     organization: string,
     parent: string | null,
+    viewer: Viewer,
     field = 'parent',
   ): Promise<CollectionDoc | null> {
     if (parent === null) return null;
     const doc = await this.views.get(COLLECTIONS, parent);
-    if (!doc || doc.organization !== organization)
-      throw invalid(`${field}: no such collection in this organization`);
+    const role = doc?.organization === organization ? await this.access.roleOf(parent, viewer.userId) : null;
+    if (!doc || !role) throw invalid(`${field}: no such collection in this organization`);
+    if (!atLeast(role, 'create')) {
+      throw new DomainError(
+        'forbidden',
+        `Your role in the collection (${role}) does not allow you to add content to it`,
+      );
+    }
     return doc;
   }
 

@@ -1,8 +1,8 @@
 import type { FeatureManifest } from '@app/platform/feature/feature';
-import { resourceScope } from '@app/platform/feature/route-scope';
+import { contentScope } from '@app/platform/feature/route-scope';
 import { spaceAuditSubjects } from './domain/space.audit';
 import { PURGE_JOB } from './domain/space-purge';
-import { SPACES, spaceProjection } from './read/space.projection';
+import { spaceProjection } from './read/space.projection';
 
 /** Spaces; the scheduled purge of deleted ones. */
 export const spacesFeature: FeatureManifest = {
@@ -11,7 +11,7 @@ export const spacesFeature: FeatureManifest = {
   projections: [spaceProjection],
   audited: spaceAuditSubjects,
   jobs: [PURGE_JOB],
-  scopes: { spaceId: resourceScope(SPACES, 'Space') },
+  scopes: { spaceId: contentScope('Space') },
   fixtures: {
     spaceId: async ({ call, ids, label }) =>
       (

@@ -112,8 +112,14 @@ describe('organization members over HTTP', () => {
     const guest = await app.api().orgs.updateMemberInOrganizationById(org, a.userId, { role: null });
     expect(guest.data.role).toBeNull();
     expect((await list({ role: 'guest' })).map((m) => m.id)).toContain(a.userId);
-    // A guest has no role in the organization itself: it is hidden from them, as from outsiders.
-    expect((await app.http('GET', `/v1/orgs/${org}`, { token: a.token })).status).toBe(404);
+    // A guest has no role in the organization itself: it sees the organization, but not its members.
+    const seen = await app.http('GET', `/v1/orgs/${org}`, { token: a.token });
+    expect(seen.status).toBe(200);
+    expect((seen.body as { permissions: object }).permissions).toMatchObject({
+      admin: false,
+      listMembers: false,
+    });
+    expect((await app.http('GET', `/v1/orgs/${org}/members`, { token: a.token })).status).toBe(403);
     // Without a role the member is answered unchanged.
     const same = await app.api().orgs.updateMemberInOrganizationById(org, a.userId, {});
     expect(same.data.role).toBeNull();

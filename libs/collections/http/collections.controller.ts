@@ -1,7 +1,7 @@
 import { MoveDto, TransferDto } from '@app/placement/position.dto';
 import type { Viewer } from '@app/platform/auth/access';
 import { CurrentViewer } from '@app/platform/auth/auth.guard';
-import { RequiresRole } from '@app/platform/auth/requires-role';
+import { OpenToGuests, RequiresRole } from '@app/platform/auth/requires-role';
 import { IfMatch } from '@app/platform/http/etag';
 import { id } from '@app/platform/http/ids.pipe';
 import { ReadYourWrites } from '@app/platform/projector/read-your-writes';
@@ -22,6 +22,7 @@ export class CollectionsController {
   ) {}
 
   @RequiresRole('read')
+  @OpenToGuests()
   @Get('orgs/:organizationId/collections')
   list(
     @organizationId() org: string,

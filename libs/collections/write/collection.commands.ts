@@ -74,7 +74,7 @@ export class CollectionService {
   @Remote(arg.id('organization'), arg.object<CreateCollectionInput>('body'), arg.viewer())
   async create(organization: string, body: CreateCollectionInput, viewer: Viewer) {
     const parent = body.parent ?? null;
-    await this.placement.parentCollection(organization, parent);
+    await this.placement.parentCollection(organization, parent, viewer);
     const collectionId = newId();
     const result = await this.run(
       collectionId,
@@ -115,7 +115,7 @@ export class CollectionService {
     const doc = await this.collection(collectionId);
     const parent = body.parent === undefined ? doc.parent : body.parent;
     if (parent !== null) {
-      await this.placement.parentCollection(doc.organization, parent);
+      await this.placement.parentCollection(doc.organization, parent, viewer);
       if (parent === collectionId || (await this.ancestors(parent)).includes(collectionId)) {
         throw invalid('parent: a collection cannot be moved into itself or one of its sub-collections');
       }

@@ -66,7 +66,7 @@ export class ChangeRequestQueries {
   private async spaceRevision(spaceId: string, viewer: Viewer): Promise<string> {
     const space = await this.views.get(SPACES, spaceId);
     if (!space) throw notFound('Space not found');
-    await this.access.member(space.organization, viewer, 'Space');
+    await this.access.content(spaceId, viewer, 'Space');
     return space.revision;
   }
 

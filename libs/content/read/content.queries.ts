@@ -71,7 +71,7 @@ export class ContentQueries {
   async resolveSource(spaceId: string, from: ContentSource, viewer: Viewer): Promise<Resolved> {
     const space = await this.views.get(SPACES, spaceId);
     if (!space) throw notFound('Space not found');
-    await this.access.member(space.organization, viewer, 'Space');
+    await this.access.content(spaceId, viewer, 'Space');
     const scope: ContentScope = { spaceId, organization: space.organization };
     let revisionId = space.revision;
     if (from.startsWith('cr:')) {

@@ -43,7 +43,7 @@ export class SearchQueries {
   async search(spaceId: string, query: SearchQuery, viewer: Viewer) {
     const space = await this.views.get(SPACES, spaceId);
     if (!space) throw notFound('Space not found');
-    await this.access.member(space.organization, viewer, 'Space');
+    await this.access.content(spaceId, viewer, 'Space');
     // A bad page token is a 400 even when there is nothing to search.
     decodeOffset(query.page);
     const index = await this.views.get(SEARCH_INDEXES, spaceId);

@@ -3,11 +3,18 @@ import { Access, MEMBERS, type MemberDoc, type Viewer } from '@app/platform/auth
 import { memberKey } from '@app/platform/auth/member-key';
 import { notFound } from '@app/platform/domain/decider';
 import type { Role } from '@app/platform/domain/roles';
-import { type ListQuery, offsetPage, pageQuery, toList } from '@app/platform/http/pagination';
+import {
+  DEFAULT_PAGE_SIZE,
+  type ListQuery,
+  offsetPage,
+  pageQuery,
+  toList,
+} from '@app/platform/http/pagination';
+import { FAN_OUT_LIMIT } from '@app/platform/projector/projection';
 import { READ_STORE, type ReadStore } from '@app/platform/readstore/read-store.port';
 import { arg, Remote } from '@app/platform/rpc/remote-method';
 import { SpacePresenter } from '@app/spaces/read/space.presenter';
-import { SPACES } from '@app/spaces/read/space.projection';
+import { SPACES, type SpaceDoc } from '@app/spaces/read/space.projection';
 import { TeamPresenter } from '@app/teams/read/team.presenter';
 import { TEAM_MEMBERS, TEAMS } from '@app/teams/read/team.projection';
 import { Inject, Injectable } from '@nestjs/common';
@@ -174,25 +181,37 @@ export class MemberQueries {
   }
 
   /**
-   * The spaces the member can see, each with the permission they have there. Until space and team
-   * grants exist, a member sees every live space of the organization with their organization role as
-   * the permission, and a guest sees none.
+   * The spaces the member can reach, each with their effective permission there, among those the caller
+   * can see (presented with the caller's own permissions).
    */
   @Remote(arg.id('organization'), arg.id('userId'), arg.object<MemberSpacesQuery>('query'), arg.viewer())
   async listSpaces(organization: string, userId: string, query: MemberSpacesQuery, viewer: Viewer) {
-    const role = await this.access.member(organization, viewer, 'Organization');
-    const member = await this.membership(organization, userId);
-    const permission = member.role;
-    if (permission === null) return { count: 0, items: [] };
-    const page = await this.views.find(
-      SPACES,
-      pageQuery(query, {
-        where: { organization, deleted: false },
-        orderBy: 'position',
-        direction: query.order ?? 'desc',
-      }),
+    await this.access.member(organization, viewer, 'Organization');
+    await this.membership(organization, userId);
+    const spaces = await this.views.find(SPACES, {
+      where: { organization, deleted: false },
+      orderBy: 'position',
+      direction: query.order ?? 'desc',
+      limit: FAN_OUT_LIMIT,
+    });
+    const seen = await this.access.contentRoles(
+      spaces.items.map((space) => space.id),
+      viewer,
     );
-    // The space as the caller sees it; the permission is the member's.
-    return toList(page, (space) => ({ permission, space: this.spaces.present(space, role) }));
+    const reached: { permission: Role; space: SpaceDoc; role: Role }[] = [];
+    for (const space of spaces.items) {
+      const role = seen.get(space.id);
+      const permission = role && (await this.access.roleOf(space.id, userId));
+      if (role && permission) reached.push({ permission, space, role });
+    }
+    const page = offsetPage(reached, query, query.limit ?? DEFAULT_PAGE_SIZE);
+    return {
+      ...page.next,
+      count: reached.length,
+      items: page.items.map(({ permission, space, role }) => ({
+        permission,
+        space: this.spaces.present(space, role),
+      })),
+    };
   }
 }

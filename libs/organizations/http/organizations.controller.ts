@@ -1,6 +1,6 @@
 import type { Viewer } from '@app/platform/auth/access';
 import { CurrentViewer } from '@app/platform/auth/auth.guard';
-import { RequiresRole } from '@app/platform/auth/requires-role';
+import { OpenToGuests, RequiresRole } from '@app/platform/auth/requires-role';
 import { id } from '@app/platform/http/ids.pipe';
 import { ListQueryDto } from '@app/platform/http/pagination';
 import { ReadYourWrites } from '@app/platform/projector/read-your-writes';
@@ -27,6 +27,7 @@ export class OrganizationsController {
   }
 
   @RequiresRole('read')
+  @OpenToGuests()
   @Get(':organizationId')
   get(@organizationId() org: string, @CurrentViewer() viewer: Viewer) {
     return this.queries.get(org, viewer);

@@ -53,7 +53,7 @@ export class OrganizationQueries {
 
   @Remote(arg.id('organizationId'), arg.viewer())
   async get(organizationId: string, viewer: Viewer) {
-    const role = await this.access.member(organizationId, viewer, 'Organization');
+    const role = await this.access.memberOrGuest(organizationId, viewer, 'Organization');
     const org = await this.views.get(ORGANIZATIONS, organizationId);
     if (!org) throw notFound('Organization not found');
     return this.presenter.present(org, role);

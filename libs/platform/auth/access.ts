@@ -1,14 +1,37 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
+import { effectiveRole } from '../domain/content-access';
 import { DomainError, notFound } from '../domain/decider';
 import { atLeast, ROLES, type Role } from '../domain/roles';
 import { isOwnerCheck, isRouteScope, type OwnerCheck, type RouteScope } from '../feature/route-scope';
+import { FAN_OUT_LIMIT } from '../projector/projection';
 import { VIEW_CHANGES, type ViewChanges } from '../projector/view-changes';
 import { type Doc, READ_STORE, type ReadStore } from '../readstore/read-store.port';
 import { arg, Remote } from '../rpc/remote-method';
 import { AccessCache } from './access-cache';
-import { MEMBERS, type MemberDoc, TOKENS, type TokenDoc } from './auth-views';
+import {
+  CONTENT_ACCESS,
+  type ContentAccessDoc,
+  MEMBERS,
+  type MemberDoc,
+  TEAM_MEMBERS,
+  TOKENS,
+  type TokenDoc,
+} from './auth-views';
 
 export { MEMBERS, type MemberDoc, TOKENS, type TokenDoc };
+
+const GUESTS_REFUSED = 'Guests of the organization reach only the spaces and collections shared with them';
+
+/** `role`, when it allows what `required` does; a 403 saying so otherwise. */
+function allows(role: Role, required: Role, action: string): Role {
+  if (!atLeast(role, required)) {
+    throw new DomainError(
+      'forbidden',
+      `Your role (${role}) does not allow you to ${action}; it needs ${required}`,
+    );
+  }
+  return role;
+}
 
 import { memberKey } from './member-key';
 
@@ -34,12 +57,15 @@ function identityOf(doc: TokenDoc | null): Identity | null {
 export class Access {
   /** Every request reads its token and usually a membership: both stay in memory until they change. */
   private readonly cache: AccessCache;
+  /** Spaces' and collections' access and users' teams, kept apart: they change with every space created. */
+  private readonly contentCache: AccessCache;
 
   constructor(
     @Inject(READ_STORE) private readonly views: ReadStore,
     @Optional() @Inject(VIEW_CHANGES) changes?: ViewChanges,
   ) {
     this.cache = new AccessCache(changes, [TOKENS, MEMBERS]);
+    this.contentCache = new AccessCache(changes, [CONTENT_ACCESS, TEAM_MEMBERS]);
   }
 
   /** Whom the token with this hash (`bearerHash`) stands for; null when unknown or revoked. */
@@ -61,16 +87,28 @@ export class Access {
     return doc === undefined ? undefined : identityOf(doc);
   }
 
-  async roleIn(organization: string, userId: string): Promise<Role | null> {
+  /** The caller's membership of the organization (a guest's has a null role), or null. */
+  async membership(organization: string, userId: string): Promise<MemberDoc | null> {
     const key = memberKey(organization, userId);
-    const member = await this.cache.lookup(MEMBERS, key, () => this.views.get(MEMBERS, key));
-    return member?.role ?? null;
+    return this.cache.lookup(MEMBERS, key, () => this.views.get(MEMBERS, key));
   }
 
-  /** The caller's role in the organization, or a 404 naming `what` when they are not a member. */
+  /** The user's role in the organization; null for a guest and for someone who is not a member. */
+  async roleIn(organization: string, userId: string): Promise<Role | null> {
+    return (await this.membership(organization, userId))?.role ?? null;
+  }
+
+  /** The caller's role in the organization (null for a guest), or a 404 naming `what` when not a member. */
+  async memberOrGuest(organization: string, viewer: Viewer, what: string): Promise<Role | null> {
+    const member = await this.membership(organization, viewer.userId);
+    if (!member) throw notFound(`${what} not found`);
+    return member.role;
+  }
+
+  /** The caller's role in the organization: a 404 naming `what` when not a member, a 403 for a guest. */
   async member(organization: string, viewer: Viewer, what: string): Promise<Role> {
-    const role = await this.roleIn(organization, viewer.userId);
-    if (!role) throw notFound(`${what} not found`);
+    const role = await this.memberOrGuest(organization, viewer, what);
+    if (!role) throw new DomainError('forbidden', GUESTS_REFUSED);
     return role;
   }
 
@@ -82,21 +120,71 @@ export class Access {
     what: string,
     action: string,
   ): Promise<Role> {
-    const role = await this.member(organization, viewer, what);
-    if (!atLeast(role, required)) {
-      throw new DomainError(
-        'forbidden',
-        `Your role (${role}) does not allow you to ${action}; it needs ${required}`,
-      );
-    }
-    return role;
+    return allows(await this.member(organization, viewer, what), required, action);
+  }
+
+  /** Ids of the teams of the organization the user is in. */
+  async teamsOf(organization: string, userId: string): Promise<string[]> {
+    return this.contentCache.lookup(TEAM_MEMBERS, memberKey(organization, userId), async () => {
+      const page = await this.views.find(TEAM_MEMBERS, {
+        where: { userId, organization },
+        limit: FAN_OUT_LIMIT,
+      });
+      return page.items.map((membership) => membership.team);
+    });
+  }
+
+  /** Who may do what on a space or collection; null when there is no such resource. */
+  private contentAccess(resourceId: string): Promise<ContentAccessDoc | null> {
+    return this.contentCache.lookup(CONTENT_ACCESS, resourceId, () =>
+      this.views.get(CONTENT_ACCESS, resourceId),
+    );
+  }
+
+  private async roleOn(access: ContentAccessDoc, userId: string): Promise<Role | null> {
+    const member = await this.membership(access.organization, userId);
+    if (!member) return null;
+    return effectiveRole(member.role, access, userId, await this.teamsOf(access.organization, userId));
   }
 
   /**
-   * A route's authorization (`@RequiresRole`): the caller's role in the organization that `id` leads to
-   * through `scope`, once it is at least `required`; 404 when the resource is missing or the caller is
-   * not a member there, 403 when the role is too low unless `owner` finds the caller owns what the route
-   * acts on (then it answers `required`).
+   * The caller's effective role on a space or collection (`effectiveRole`) and its organization; a 404
+   * naming `what` when it does not exist or the caller has no access to it, so its existence does not leak.
+   */
+  async content(
+    resourceId: string,
+    viewer: Viewer,
+    what: string,
+  ): Promise<{ organization: string; role: Role }> {
+    const access = await this.contentAccess(resourceId);
+    const role = access ? await this.roleOn(access, viewer.userId) : null;
+    if (!access || !role) throw notFound(`${what} not found`);
+    return { organization: access.organization, role };
+  }
+
+  /** The caller's effective role on each of these spaces or collections it has access to, by id. */
+  async contentRoles(ids: readonly string[], viewer: Viewer): Promise<Map<string, Role>> {
+    const roles = new Map<string, Role>();
+    for (const id of ids) {
+      const access = await this.contentAccess(id);
+      const role = access ? await this.roleOn(access, viewer.userId) : null;
+      if (role) roles.set(id, role);
+    }
+    return roles;
+  }
+
+  /** The effective role of any user on a space or collection (null: no access), for listings of who has access. */
+  async roleOf(resourceId: string, userId: string): Promise<Role | null> {
+    const access = await this.contentAccess(resourceId);
+    return access ? this.roleOn(access, userId) : null;
+  }
+
+  /**
+   * A route's authorization (`@RequiresRole`): the caller's role where `id` leads through `scope`, once
+   * it is at least `required`. In an organization, that is their role there (a guest's is null: refused
+   * with a 403 unless the route lets `guests` in); on a space or collection, their effective role. A 404
+   * when the resource is missing or the caller is not a member (or has no access to the content), a 403
+   * when the role is too low unless `owner` finds the caller owns what the route acts on.
    */
   @Remote(
     arg.shaped('scope', isRouteScope, 'a route scope'),
@@ -104,6 +192,7 @@ export class Access {
     arg.viewer(),
     arg.oneOf('required', ROLES),
     arg.optional(arg.shaped('owner', isOwnerCheck, 'an owner check')),
+    arg.optional(arg.oneOf('guests', ['allowed'] as const)),
   )
   async authorize(
     scope: RouteScope,
@@ -111,13 +200,19 @@ export class Access {
     viewer: Viewer,
     required: Role,
     owner?: OwnerCheck,
-  ): Promise<Role> {
+    guests?: 'allowed',
+  ): Promise<Role | null> {
     try {
-      if (scope.kind === 'organization')
-        return await this.require(id, viewer, required, 'Organization', 'do this');
-      const doc = await this.views.get(scope.collection, id);
-      if (!doc) throw notFound(`${scope.what} not found`);
-      return await this.require(doc.organization, viewer, required, scope.what, 'do this');
+      if (scope.kind === 'content') {
+        return allows((await this.content(id, viewer, scope.what)).role, required, 'do this');
+      }
+      const organization =
+        scope.kind === 'organization' ? id : (await this.views.get(scope.collection, id))?.organization;
+      const what = scope.kind === 'organization' ? 'Organization' : scope.what;
+      if (!organization) throw notFound(`${what} not found`);
+      const role = await this.memberOrGuest(organization, viewer, what);
+      if (role === null && guests === 'allowed') return null;
+      return await this.require(organization, viewer, required, what, 'do this');
     } catch (error) {
       // A member whose role is too low may still own what the route acts on (`@OwnersMay`).
       if (!owner || !(error instanceof DomainError) || error.kind !== 'forbidden') throw error;

@@ -1,8 +1,9 @@
-import type { Role } from '../domain/roles';
+import type { ContentAccess, Grants } from '../domain/content-access';
+import type { DefaultLevel, Role } from '../domain/roles';
 import { collectionName, type Doc } from '../readstore/read-store.port';
 
 /**
- * The two views every request reads, to authenticate and to authorize. The identity and organizations
+ * The views every request reads, to authenticate and to authorize. The identity and organizations
  * features project them; they are declared here, free of Nest, because the platform's `Access` reads them.
  */
 export interface TokenDoc extends Doc {
@@ -22,3 +23,30 @@ export interface MemberDoc extends Doc {
 }
 
 export const MEMBERS = collectionName<MemberDoc>('members');
+
+/** One user's membership of one team, keyed `<team>:<user>` (the teams feature projects it). */
+export interface TeamMemberDoc extends Doc {
+  team: string;
+  organization: string;
+  userId: string;
+  role: 'owner' | 'member';
+  addedAt: string;
+}
+
+export const TEAM_MEMBERS = collectionName<TeamMemberDoc>('team_members');
+
+/**
+ * Who may do what on one space or collection, kept resolved so that a request never walks the collection
+ * tree: its own default level and grants, and (`ContentAccess`) those combined with everything above it.
+ * The permissions feature projects it.
+ */
+export interface ContentAccessDoc extends Doc, ContentAccess {
+  organization: string;
+  kind: 'space' | 'collection';
+  parent: string | null;
+  defaultLevel: DefaultLevel;
+  /** Grants made on this resource itself. */
+  own: Grants;
+}
+
+export const CONTENT_ACCESS = collectionName<ContentAccessDoc>('content_access');

@@ -15,7 +15,7 @@ import type { OwnerCheck, OwnerGrant } from '../feature/route-scope';
 import { checkId } from '../http/ids.pipe';
 import { Access, type Viewer } from './access';
 import { bearerHash } from './bearer';
-import { OPEN_TO_NON_MEMBERS, OWNERS_MAY, REQUIRED_ROLE } from './requires-role';
+import { OPEN_TO_GUESTS, OPEN_TO_NON_MEMBERS, OWNERS_MAY, REQUIRED_ROLE } from './requires-role';
 import { ROUTE_SCOPES, type RouteScopes, scopeOf } from './route-scopes';
 
 const PUBLIC = 'public-route';
@@ -68,6 +68,7 @@ export class AuthGuard implements CanActivate {
           request.viewer,
           required,
           this.ownerCheck(context, request),
+          this.reflector.get<boolean>(OPEN_TO_GUESTS, context.getHandler()) ? 'allowed' : undefined,
         );
       } catch (error) {
         // Not a member (`@OpenToNonMembers`): the handler decides. A 404 comes back over the internal

@@ -27,3 +27,11 @@ export const OPEN_TO_NON_MEMBERS = 'open-to-non-members';
  * handler to decide (joining with an invite is how one becomes a member). Members still need the role.
  */
 export const OpenToNonMembers = () => SetMetadata(OPEN_TO_NON_MEMBERS, true);
+
+export const OPEN_TO_GUESTS = 'open-to-guests';
+
+/**
+ * Lets guests of the route's organization (members without a role there) through the guard on a route
+ * scoped to the organization: the handler shows them only the content shared with them.
+ */
+export const OpenToGuests = () => SetMetadata(OPEN_TO_GUESTS, true);

@@ -6,7 +6,9 @@ import type { CollectionName } from '../readstore/read-store.port';
  */
 export type RouteScope =
   | { kind: 'organization' }
-  | { kind: 'resource'; collection: CollectionName<{ id: string; organization: string }>; what: string };
+  | { kind: 'resource'; collection: CollectionName<{ id: string; organization: string }>; what: string }
+  /** A space or collection: the caller's effective role on it (`CONTENT_ACCESS`) authorizes the route. */
+  | { kind: 'content'; what: string };
 
 export const organizationScope = (): RouteScope => ({ kind: 'organization' });
 
@@ -15,12 +17,15 @@ export const resourceScope = (
   what: string,
 ): RouteScope => ({ kind: 'resource', collection, what });
 
+export const contentScope = (what: string): RouteScope => ({ kind: 'content', what });
+
 /** Whether `value` is a RouteScope and nothing more, as it arrives over the internal transport. */
 export function isRouteScope(value: unknown): value is RouteScope {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
   const scope = value as Record<string, unknown>;
   const keys = Object.keys(scope).sort().join();
   if (scope.kind === 'organization') return keys === 'kind';
+  if (scope.kind === 'content') return keys === 'kind,what' && typeof scope.what === 'string';
   return (
     scope.kind === 'resource' &&
     keys === 'collection,kind,what' &&

@@ -1,7 +1,7 @@
 import { MoveDto } from '@app/placement/position.dto';
 import type { Viewer } from '@app/platform/auth/access';
 import { CurrentViewer } from '@app/platform/auth/auth.guard';
-import { RequiresRole } from '@app/platform/auth/requires-role';
+import { OpenToGuests, RequiresRole } from '@app/platform/auth/requires-role';
 import { IfMatch } from '@app/platform/http/etag';
 import { id } from '@app/platform/http/ids.pipe';
 import { ListQueryDto } from '@app/platform/http/pagination';
@@ -25,6 +25,7 @@ export class SpacesController {
   ) {}
 
   @RequiresRole('read')
+  @OpenToGuests()
   @Get('orgs/:organizationId/spaces')
   listInOrganization(
     @organizationId() org: string,

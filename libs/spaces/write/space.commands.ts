@@ -80,7 +80,7 @@ export class SpaceService {
   @Remote(arg.id('organization'), arg.object<CreateSpaceInput>('body'), arg.viewer())
   async create(organization: string, body: CreateSpaceInput, viewer: Viewer) {
     const parent = body.parent ?? null;
-    await this.placement.parentCollection(organization, parent);
+    await this.placement.parentCollection(organization, parent, viewer);
     const spaceId = newId();
     const result = await this.run(
       spaceId,
@@ -186,7 +186,7 @@ export class SpaceService {
     const doc = await this.space(spaceId);
     if (doc.deleted) throw conflict('Space is deleted; restore it first');
     const parent = body.parent === undefined ? doc.parent : body.parent;
-    await this.placement.parentCollection(doc.organization, parent);
+    await this.placement.parentCollection(doc.organization, parent, viewer);
     const position = await this.placement.positionFor(doc.organization, parent, body.position, spaceId);
     if (parent === doc.parent && position === doc.position)
       throw conflict('The move would not change anything');
@@ -206,7 +206,7 @@ export class SpaceService {
     if (body.organization === doc.organization && parent === doc.parent) {
       throw conflict('The transfer would not change anything');
     }
-    await this.placement.parentCollection(body.organization, parent);
+    await this.placement.parentCollection(body.organization, parent, viewer);
     const position = await this.placement.positionFor(body.organization, parent, undefined, spaceId);
     return this.run(
       spaceId,

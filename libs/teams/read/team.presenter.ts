@@ -22,7 +22,7 @@ export class TeamPresenter {
   constructor(private readonly urls: Urls) {}
 
   /** GitBook's `OrganizationTeam`; no team grants exist yet, so `spaces` is 0. */
-  present(doc: TeamDoc, role: Role, teamRole: TeamRole | null) {
+  present(doc: TeamDoc, role: Role | null, teamRole: TeamRole | null) {
     return {
       object: 'team' as const,
       id: doc.id,

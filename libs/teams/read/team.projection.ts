@@ -1,6 +1,6 @@
+import { TEAM_MEMBERS, type TeamMemberDoc } from '@app/platform/auth/auth-views';
 import { projection } from '@app/platform/projector/projection';
 import { collectionName, type Doc } from '@app/platform/readstore/read-store.port';
-import type { TeamRole } from '../domain/team.decider';
 
 export interface TeamDoc extends Doc {
   organization: string;
@@ -13,17 +13,8 @@ export interface TeamDoc extends Doc {
   streamRevision: number;
 }
 
-/** One user's membership of one team, keyed `<team>:<user>`. */
-export interface TeamMemberDoc extends Doc {
-  team: string;
-  organization: string;
-  userId: string;
-  role: TeamRole;
-  addedAt: string;
-}
-
 export const TEAMS = collectionName<TeamDoc>('teams');
-export const TEAM_MEMBERS = collectionName<TeamMemberDoc>('team_members');
+export { TEAM_MEMBERS, type TeamMemberDoc };
 
 export const teamMemberKey = (team: string, userId: string) => `${team}:${userId}`;
 

@@ -1,0 +1,193 @@
+import { type Collection, MemberRole, type Space } from '@gitbook/api';
+import { addUser, type TestApp, useTestApp } from '../support/app-harness';
+
+describe('space and collection permissions over HTTP', () => {
+  const current = useTestApp();
+
+  const collection = async (app: TestApp, title: string, parent?: string) =>
+    (await app.api().orgs.createCollection(app.organizationId, { title, ...(parent ? { parent } : {}) }))
+      .data as Collection;
+  const space = async (app: TestApp, parent?: string) =>
+    (await app.api().orgs.createSpace(app.organizationId, { title: 'Shared', ...(parent ? { parent } : {}) }))
+      .data as Space;
+  /** A member made a guest: no role in the organization, so only what is shared with them. */
+  const guest = async (app: TestApp) => {
+    const user = await addUser(app, { organizationId: app.organizationId, role: 'read' });
+    await app.api().orgs.updateMemberInOrganizationById(app.organizationId, user.userId, { role: null });
+    return user;
+  };
+  const team = async (app: TestApp, members: string[]) =>
+    (await app.api().orgs.createOrganizationTeam(app.organizationId, { title: 'Readers', members })).data.id;
+  const status = async (app: TestApp, path: string, token: string) =>
+    (await app.http('GET', path, { token })).status;
+
+  it('a team grant three collections up reaches a guest, with the permissions of its role, until revoked', async () => {
+    const app = current();
+    const top = await collection(app, 'Top');
+    const middle = await collection(app, 'Middle', top.id);
+    const bottom = await collection(app, 'Bottom', middle.id);
+    const shared = await space(app, bottom.id);
+    const other = await space(app);
+    const g = await guest(app);
+    const teamId = await team(app, [g.userId]);
+
+    expect(await status(app, `/v1/spaces/${shared.id}`, g.token)).toBe(404);
+    const invite = await app
+      .api()
+      .collections.inviteToCollection(top.id, { role: MemberRole.Read, teams: [teamId] });
+    expect(invite.status).toBe(204);
+
+    const seen = await app.api(g.token).spaces.getSpaceById(shared.id);
+    expect(seen.data.permissions).toMatchObject({ view: true, edit: false, comment: false, admin: false });
+    expect(await status(app, `/v1/collections/${middle.id}`, g.token)).toBe(200);
+    // Lists show the guest what it can reach and nothing else.
+    const listed = await app
+      .api(g.token)
+      .orgs.listSpacesInOrganizationById(app.organizationId, { limit: 1000 });
+    expect(listed.data.items.map((s) => s.id)).toEqual([shared.id]);
+    expect(listed.data.count).toBe(1);
+    expect(await status(app, `/v1/spaces/${other.id}`, g.token)).toBe(404);
+    // Writing needs more than `read`.
+    const write = await app.http('PATCH', `/v1/spaces/${shared.id}`, {
+      token: g.token,
+      body: { title: 'No' },
+    });
+    expect(write.status).toBe(403);
+
+    const teams = await app.api().collections.listTeamPermissionsInCollection(top.id);
+    expect(teams.data.items.map((t) => [t.team.id, t.permission])).toEqual([[teamId, 'read']]);
+    const reach = await app.api().spaces.listPermissionsAggregateInSpace(shared.id, { limit: 1000 });
+    expect(reach.data.items.find((p) => p.user.id === g.userId)?.permission).toBe('read');
+    expect(reach.data.items.find((p) => p.user.id === app.userId)?.permission).toBe('admin');
+    const readers = await app
+      .api()
+      .spaces.listPermissionsAggregateInSpace(shared.id, { role: MemberRole.Read });
+    expect(readers.data.items.map((p) => p.user.id)).toContain(g.userId);
+    expect(readers.data.items.map((p) => p.user.id)).not.toContain(app.userId);
+
+    const removed = await app.http('DELETE', `/v1/collections/${top.id}/permissions/teams/${teamId}`);
+    expect(removed.status).toBe(205);
+    expect(await status(app, `/v1/spaces/${shared.id}`, g.token)).toBe(404);
+    const again = await app.http('DELETE', `/v1/collections/${top.id}/permissions/teams/${teamId}`);
+    expect(again.status).toBe(204);
+  });
+
+  it('direct user grants: invite, change, list and remove; the strongest grant wins', async () => {
+    const app = current();
+    const shared = await space(app);
+    const g = await guest(app);
+    const teamId = await team(app, [g.userId]);
+    await app.api().spaces.inviteToSpace(shared.id, { role: MemberRole.Read, teams: [teamId] });
+    await app.api().spaces.inviteToSpace(shared.id, { role: MemberRole.Edit, users: [g.userId] });
+
+    const as = async () => (await app.api(g.token).spaces.getSpaceById(shared.id)).data.permissions;
+    expect(await as()).toMatchObject({ edit: true, review: false });
+    const users = await app.api().spaces.listUserPermissionsInSpace(shared.id);
+    expect(users.data.items.map((p) => [p.user.id, p.permission])).toEqual([[g.userId, 'edit']]);
+
+    const changed = await app.api().spaces.updateUserPermissionInSpace(shared.id, g.userId, {
+      role: MemberRole.Review,
+    });
+    expect(changed.status).toBe(204);
+    expect(await as()).toMatchObject({ edit: true, review: true, merge: true });
+    const teamReply = await app
+      .api()
+      .spaces.updateTeamPermissionInSpace(shared.id, teamId, { role: MemberRole.Comment });
+    expect(teamReply.status).toBe(204);
+    expect((await app.api().spaces.listTeamPermissionsInSpace(shared.id)).data.items[0].permission).toBe(
+      'comment',
+    );
+
+    expect((await app.http('DELETE', `/v1/spaces/${shared.id}/permissions/users/${g.userId}`)).status).toBe(
+      205,
+    );
+    // The team's grant remains.
+    expect(await as()).toMatchObject({ comment: true, edit: false });
+    expect((await app.http('DELETE', `/v1/spaces/${shared.id}/permissions/users/${g.userId}`)).status).toBe(
+      204,
+    );
+    // A null role takes a grant away too.
+    await app.api().spaces.updateTeamPermissionInSpace(shared.id, teamId, { role: null });
+    expect(await status(app, `/v1/spaces/${shared.id}`, g.token)).toBe(404);
+    expect((await app.api().spaces.listTeamPermissionsInSpace(shared.id)).data.count).toBe(0);
+  });
+
+  it('default levels: inherited down the tree, null closes content to members, admins always reach it', async () => {
+    const app = current();
+    const org = app.organizationId;
+    const reader = await addUser(app, { organizationId: org, role: 'read' });
+    const parent = await collection(app, 'Open for editing');
+    const inside = await space(app, parent.id);
+    await app.api().collections.updateCollectionById(parent.id, { defaultLevel: MemberRole.Edit });
+    expect((await app.api(reader.token).spaces.getSpaceById(inside.id)).data.permissions.edit).toBe(true);
+
+    await app.api().spaces.updateSpaceById(inside.id, { defaultLevel: null });
+    expect(await status(app, `/v1/spaces/${inside.id}`, reader.token)).toBe(404);
+    expect(await status(app, `/v1/spaces/${inside.id}`, app.token)).toBe(200);
+    const listed = await app.api(reader.token).collections.listSpacesInCollectionById(parent.id);
+    expect(listed.data.items).toEqual([]);
+    // A grant opens it to that member again.
+    await app.api().spaces.inviteToSpace(inside.id, { role: MemberRole.Comment, users: [reader.userId] });
+    const seen = await app.api(reader.token).spaces.getSpaceById(inside.id);
+    expect(seen.data.permissions).toMatchObject({ comment: true, edit: false });
+  });
+
+  it('moving a space out of a shared collection takes the inherited access away', async () => {
+    const app = current();
+    const shared = await collection(app, 'Shared');
+    const inside = await space(app, shared.id);
+    const g = await guest(app);
+    await app.api().collections.inviteToCollection(shared.id, { role: MemberRole.Read, users: [g.userId] });
+    expect(await status(app, `/v1/spaces/${inside.id}`, g.token)).toBe(200);
+    await app.api().spaces.moveSpace(inside.id, { parent: null });
+    expect(await status(app, `/v1/spaces/${inside.id}`, g.token)).toBe(404);
+    const users = await app.api().collections.listUserPermissionsInCollection(shared.id);
+    expect(users.data.items.map((p) => p.user.id)).toEqual([g.userId]);
+  });
+
+  it('a member who leaves the organization loses their grants', async () => {
+    const app = current();
+    const shared = await space(app);
+    const user = await guest(app);
+    await app.api().spaces.inviteToSpace(shared.id, { role: MemberRole.Edit, users: [user.userId] });
+    await app.api().orgs.removeMemberFromOrganizationById(app.organizationId, user.userId);
+    expect((await app.api().spaces.listUserPermissionsInSpace(shared.id)).data.count).toBe(0);
+  });
+
+  it('refuses bad input naming the field, unknown grantees with 404, and grants above the granter', async () => {
+    const app = current();
+    const shared = await space(app);
+    const path = `/v1/spaces/${shared.id}/permissions`;
+    const g = await guest(app);
+    const cases: [unknown, number, RegExp][] = [
+      [{ role: 'owner', users: [g.userId] }, 400, /role/],
+      [{ users: [g.userId] }, 400, /role/],
+      [{ role: 'read' }, 400, /users or teams/],
+      [{ role: 'read', users: [] }, 400, /users/],
+      [{ role: 'read', users: 'x' }, 400, /users/],
+      [{ role: 'read', users: [g.userId], extra: 1 }, 400, /extra/],
+      [{ role: 'read', users: ['unknownuser0000000000'] }, 404, /unknownuser/],
+      [{ role: 'read', teams: ['unknownteam0000000000'] }, 404, /unknownteam/],
+    ];
+    for (const [body, code, field] of cases) {
+      const reply = await app.http('POST', path, { body });
+      expect([reply.status, JSON.stringify(reply.body)]).toEqual([code, expect.stringMatching(field)]);
+    }
+    expect((await app.api().spaces.listUserPermissionsInSpace(shared.id)).data.count).toBe(0);
+
+    // `create` manages a space's access, but cannot hand out more than it has.
+    const creator = await addUser(app, { organizationId: app.organizationId, role: 'create' });
+    const denied = await app.http('POST', path, {
+      token: creator.token,
+      body: { role: 'admin', users: [g.userId] },
+    });
+    expect(denied.status).toBe(403);
+    const allowed = await app.http('POST', path, {
+      token: creator.token,
+      body: { role: 'create', users: [g.userId] },
+    });
+    expect(allowed.status).toBe(204);
+    const reader = await addUser(app, { organizationId: app.organizationId, role: 'edit' });
+    expect((await app.http('GET', `${path}/users`, { token: reader.token })).status).toBe(403);
+  });
+});
