@@ -1,7 +1,8 @@
+import { ID_PATTERN } from '@app/platform/domain/ids';
 import { ROLES, type Role } from '@app/platform/domain/roles';
 import { ListQueryDto } from '@app/platform/http/pagination';
 import { IsAbsentOr } from '@app/platform/http/validation';
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsString, ValidateIf } from 'class-validator';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, Matches, ValidateIf } from 'class-validator';
 import { GRANTEES_MAX } from '../domain/grant.decider';
 import type { AggregateQuery } from '../read/permissions.queries';
 import type { InviteInput, SetPermissionInput } from '../write/grant.commands';
@@ -18,14 +19,14 @@ export class InviteDto implements InviteInput {
   @IsArray()
   @ArrayMinSize(1)
   @ArrayMaxSize(GRANTEES_MAX)
-  @IsString({ each: true })
+  @Matches(ID_PATTERN, { each: true, message: 'users must be user ids' })
   users?: string[];
 
   @IsAbsentOr()
   @IsArray()
   @ArrayMinSize(1)
   @ArrayMaxSize(GRANTEES_MAX)
-  @IsString({ each: true })
+  @Matches(ID_PATTERN, { each: true, message: 'teams must be team ids' })
   teams?: string[];
 }
 
