@@ -85,6 +85,33 @@ async function populate(app: TestApp): Promise<void> {
   await populateSso(app);
   await populateMembers(app);
   await populateInvites(app);
+  await populateGrants(app, collections);
+}
+
+/**
+ * Grants to users and teams on collections and spaces, changed and revoked, default levels closed and a
+ * granted space moved: the access views have history.
+ */
+async function populateGrants(app: TestApp, collections: string[]): Promise<void> {
+  const org = app.organizationId;
+  const send = async (method: string, path: string, body: unknown = {}) => {
+    const reply = await app.http(method, path, { body });
+    if (reply.status >= 300)
+      throw new Error(`${method} ${path}: ${reply.status} ${JSON.stringify(reply.body)}`);
+    return reply.body as Resource;
+  };
+  const user = await addUser(app, { organizationId: org, role: 'read' });
+  const team = await send('PUT', `/v1/orgs/${org}/teams`, { title: 'Granted', members: [user.userId] });
+  for (let i = 0; i < 3; i++) {
+    const collection = collections[i];
+    await send('POST', `/v1/collections/${collection}/permissions`, { role: 'edit', teams: [team.id] });
+    await send('PATCH', `/v1/collections/${collection}`, { defaultLevel: i === 1 ? null : 'comment' });
+    const space = await send('POST', `/v1/orgs/${org}/spaces`, { title: `Granted ${i}`, parent: collection });
+    await send('POST', `/v1/spaces/${space.id}/permissions`, { role: 'review', users: [user.userId] });
+    await send('PATCH', `/v1/spaces/${space.id}/permissions/users/${user.userId}`, { role: 'comment' });
+    if (i === 1) await send('DELETE', `/v1/collections/${collection}/permissions/teams/${team.id}`);
+    if (i === 2) await send('POST', `/v1/spaces/${space.id}/move`, { parent: null });
+  }
 }
 
 /** Invite links made, updated, deleted and used, and email invites: the invites' views have history. */
