@@ -94,9 +94,8 @@ describe('space and collection permissions over HTTP', () => {
       .api()
       .spaces.updateTeamPermissionInSpace(shared.id, teamId, { role: MemberRole.Comment });
     expect(teamReply.status).toBe(204);
-    expect((await app.api().spaces.listTeamPermissionsInSpace(shared.id)).data.items[0].permission).toBe(
-      'comment',
-    );
+    const listedTeam = (await app.api().spaces.listTeamPermissionsInSpace(shared.id)).data.items[0];
+    expect([listedTeam.permission, listedTeam.team.spaces]).toEqual(['comment', 1]);
 
     expect((await app.http('DELETE', `/v1/spaces/${shared.id}/permissions/users/${g.userId}`)).status).toBe(
       205,

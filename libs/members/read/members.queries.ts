@@ -173,10 +173,12 @@ export class MemberQueries {
     return {
       ...page.next,
       count: listed.length,
-      items: page.items.map(({ membership, team }) => ({
-        team: this.teams.present(team, role, viewerRoles.get(team.id) ?? null),
-        member: { role: membership.role },
-      })),
+      items: await Promise.all(
+        page.items.map(async ({ membership, team }) => ({
+          team: await this.teams.present(team, role, viewerRoles.get(team.id) ?? null),
+          member: { role: membership.role },
+        })),
+      ),
     };
   }
 

@@ -72,7 +72,9 @@ export class PermissionQueries {
     const present = async (grant: ContentGrantDoc) => {
       const team = await this.views.get(TEAMS, grant.granteeId);
       const own = await this.views.get(TEAM_MEMBERS, `${grant.granteeId}:${viewer.userId}`);
-      return team && { permission: grant.role, team: this.teams.present(team, role, own?.role ?? null) };
+      return (
+        team && { permission: grant.role, team: await this.teams.present(team, role, own?.role ?? null) }
+      );
     };
     const items = (await Promise.all(page.items.map(present))).filter((item) => item !== null);
     return toList({ ...page, items }, (item) => item);

@@ -1,9 +1,11 @@
 import type { UserDoc } from '@app/identity/read/identity.projection';
 import { presentUser } from '@app/identity/read/user.presenter';
+import { CONTENT_GRANTS } from '@app/permissions/read/content-access.projection';
 import type { MemberDoc } from '@app/platform/auth/access';
 import type { Role } from '@app/platform/domain/roles';
 import { Urls } from '@app/platform/http/urls';
-import { Injectable } from '@nestjs/common';
+import { READ_STORE, type ReadStore } from '@app/platform/readstore/read-store.port';
+import { Inject, Injectable } from '@nestjs/common';
 import type { TeamRole } from '../domain/team.decider';
 import { teamPermissions } from '../domain/team.permissions';
 import type { TeamDoc, TeamMemberDoc } from './team.projection';
@@ -19,16 +21,21 @@ export interface MemberView {
 
 @Injectable()
 export class TeamPresenter {
-  constructor(private readonly urls: Urls) {}
+  constructor(
+    private readonly urls: Urls,
+    @Inject(READ_STORE) private readonly views: ReadStore,
+  ) {}
 
-  /** GitBook's `OrganizationTeam`; no team grants exist yet, so `spaces` is 0. */
-  present(doc: TeamDoc, role: Role | null, teamRole: TeamRole | null) {
+  /** GitBook's `OrganizationTeam`; `spaces` counts the spaces granted to the team itself. */
+  async present(doc: TeamDoc, role: Role | null, teamRole: TeamRole | null) {
+    const where = { grantee: 'team', granteeId: doc.id, organization: doc.organization, kind: 'space' };
+    const spaces = (await this.views.find(CONTENT_GRANTS, { where, limit: 0 })).count;
     return {
       object: 'team' as const,
       id: doc.id,
       title: doc.title,
       members: doc.members,
-      spaces: 0,
+      spaces,
       createdAt: doc.createdAt,
       permissions: teamPermissions(role, teamRole),
     };

@@ -45,7 +45,7 @@ export class TeamQueries {
     const role = await this.access.member(organization, viewer, 'Organization');
     const doc = await this.team(organization, teamId);
     const teamRole = await this.teamRole(teamId, viewer.userId);
-    return withEtag(this.presenter.present(doc, role, teamRole), doc.streamRevision);
+    return withEtag(await this.presenter.present(doc, role, teamRole), doc.streamRevision);
   }
 
   @Remote(arg.id('organization'), arg.object<ListTeamsQuery>('query'), arg.viewer())
@@ -58,7 +58,7 @@ export class TeamQueries {
         TEAMS,
         pageQuery(query, { where: { organization }, orderBy: 'title' }),
       );
-      return toList(page, present);
+      return toList({ ...page, items: await Promise.all(page.items.map(present)) }, (team) => team);
     }
     let docs = (await this.views.find(TEAMS, { where: { organization }, orderBy: 'title', limit: ALL }))
       .items;
@@ -71,7 +71,7 @@ export class TeamQueries {
       docs = docs.filter((doc) => owned.get(doc.id) === 'owner');
     }
     const page = offsetPage(docs, query, query.limit ?? 50);
-    return { ...page.next, count: docs.length, items: page.items.map(present) };
+    return { ...page.next, count: docs.length, items: await Promise.all(page.items.map(present)) };
   }
 
   /** The teams a user is in within an organization, with their role in each: one indexed lookup. */
