@@ -131,6 +131,27 @@ describe('organization invites over HTTP', () => {
     ).toBe(404);
   });
 
+  it('an expired link refuses (410), and turning invite links off refuses every link at once (403)', async () => {
+    const app = current();
+    const org = app.organizationId;
+    const old = await createLink('read');
+    app.clock.advance(31 * 24 * 60 * 60 * 1000);
+    const fresh = await createLink('read');
+    const late = await addUser(app);
+    const expired = await join(late.token, old.key);
+    expect([expired.status, JSON.stringify(expired.body)]).toEqual([410, expect.stringMatching(/expired/)]);
+    expect((await seenBy(late.token)).status).toBe(404);
+
+    expect((await app.api().orgs.updateOrganizationById(org, { inviteLinks: false })).data.inviteLinks).toBe(
+      false,
+    );
+    const off = await join(late.token, fresh.key);
+    expect([off.status, JSON.stringify(off.body)]).toEqual([403, expect.stringMatching(/inviteLinks/)]);
+    await app.api().orgs.updateOrganizationById(org, { inviteLinks: true });
+    expect((await join(late.token, fresh.key)).status).toBe(200);
+    expect((await seenBy(late.token)).status).toBe(200);
+  });
+
   it('refuses bad input naming the field, and changes nothing', async () => {
     const app = current();
     const org = app.organizationId;

@@ -117,6 +117,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     logLevel: 'error',
     publicUrl: 'http://docs.test',
     purgeSweepMs: 60_000,
+    inviteLinkMaxAgeDays: 30,
     rateLimitMax: DEFAULT_RATE_LIMIT_MAX,
     rateLimitWindowMs: DEFAULT_RATE_LIMIT_WINDOW_MS,
     bodyLimitBytes: DEFAULT_BODY_LIMIT_BYTES,

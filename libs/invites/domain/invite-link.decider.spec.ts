@@ -120,6 +120,22 @@ describe('invite link decider', () => {
       expect(admittedRole(state([created(), updated('admin')]), 'org1', inviteKeyHash(KEY))).toBe('admin');
     });
 
+    it('refuses an expired link to the holder of its key only (410), and never expires with no maximum age', () => {
+      const day = 24 * 60 * 60 * 1000;
+      const hash = inviteKeyHash(KEY);
+      const expiry = { now: t0 + 31 * day, maxAgeMs: 30 * day };
+      expect(() => admittedRole(state([created()]), 'org1', hash, expiry)).toThrow('expired');
+      expect(() => admittedRole(state([created()]), 'org1', inviteKeyHash('other'), expiry)).toThrow(
+        'not found',
+      );
+      expect(admittedRole(state([created()]), 'org1', hash, { now: t0 + 29 * day, maxAgeMs: 30 * day })).toBe(
+        'read',
+      );
+      expect(admittedRole(state([created()]), 'org1', hash, { now: t0 + 3650 * day, maxAgeMs: 0 })).toBe(
+        'read',
+      );
+    });
+
     it('refuses alike a wrong key, another organization, a deleted or missing link', () => {
       const refusals: [InviteLinkEvent[], string, string][] = [
         [[created()], 'org1', inviteKeyHash('other')],

@@ -1,5 +1,5 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { conflict, type Decider, invalid, notFound } from '@app/platform/domain/decider';
+import { conflict, type Decider, DomainError, invalid, notFound } from '@app/platform/domain/decider';
 import { hashSecret } from '@app/platform/domain/ids';
 import { isRole, type Role } from '@app/platform/domain/roles';
 
@@ -25,6 +25,8 @@ interface InviteLinkFacts {
   organization: string;
   role: Role;
   keyHash: string;
+  /** Epoch milliseconds, for the link's expiry. */
+  createdAt: number;
 }
 
 export type InviteLinkState =
@@ -72,11 +74,20 @@ function checkedRole(role: unknown): Role {
  * The role a link gives whoever presents `keyHash` to join `organization`: a 404 alike for a link that
  * never existed, was deleted, belongs elsewhere, or whose key differs, so nothing tells them apart.
  */
-export function admittedRole(state: InviteLinkState, organization: string, keyHash: string): Role {
+export function admittedRole(
+  state: InviteLinkState,
+  organization: string,
+  keyHash: string,
+  expiry: { now: number; maxAgeMs: number } = { now: 0, maxAgeMs: 0 },
+): Role {
   if (state.status !== 'active' || state.organization !== organization) throw notFound('Invite not found');
   const stored = Buffer.from(state.keyHash, 'hex');
   const given = Buffer.from(keyHash, 'hex');
   if (stored.length !== given.length || !timingSafeEqual(stored, given)) throw notFound('Invite not found');
+  // Only the holder of the key learns that the link expired (maxAgeMs 0: links never expire).
+  if (expiry.maxAgeMs > 0 && expiry.now - state.createdAt > expiry.maxAgeMs) {
+    throw new DomainError('gone', 'This invite link has expired; ask for a new one');
+  }
   return state.role;
 }
 
@@ -130,8 +141,15 @@ export const inviteLinkDecider: Decider<InviteLinkCommand, InviteLinkEvent, Invi
   evolve(state, event) {
     switch (event.type) {
       case 'InviteLinkCreated': {
-        const { inviteId, organization, role, keyHash } = event.data;
-        return { status: 'active', id: inviteId, organization, role, keyHash };
+        const { inviteId, organization, role, keyHash, createdAt } = event.data;
+        return {
+          status: 'active',
+          id: inviteId,
+          organization,
+          role,
+          keyHash,
+          createdAt: Date.parse(createdAt),
+        };
       }
       case 'InviteLinkUpdated':
         return state.status === 'active' ? { ...state, role: event.data.role } : state;

@@ -1,4 +1,8 @@
-import { organizationDecider, organizationStream } from '@app/organizations/domain/organization.decider';
+import {
+  EMAIL_INVITE,
+  organizationDecider,
+  organizationStream,
+} from '@app/organizations/domain/organization.decider';
 import { CLOCK, type Clock } from '@app/platform/clock/clock';
 import { DomainError } from '@app/platform/domain/decider';
 import type { RecordedEvent } from '@app/platform/eventstore/event-store.port';
@@ -18,8 +22,7 @@ interface AdmitInvitedData {
   correlationId: string;
 }
 
-/** What an email invite's admission is recorded as, in `MemberAdded.invite`. */
-export const EMAIL_INVITE = 'email';
+export { EMAIL_INVITE };
 
 /**
  * A user created with an email that organizations invited becomes a member of each, with the role the

@@ -2,7 +2,9 @@ import { USERS } from '@app/identity/read/identity.projection';
 import { RunOrganizationCommand } from '@app/organizations/write/organization.commands';
 import { MEMBERS, type Viewer } from '@app/platform/auth/access';
 import { memberKey } from '@app/platform/auth/member-key';
-import { invalid, notFound } from '@app/platform/domain/decider';
+import type { Config } from '@app/platform/config/config';
+import { CONFIG } from '@app/platform/config/config.module';
+import { DAY_MS, invalid, notFound } from '@app/platform/domain/decider';
 import type { Role } from '@app/platform/domain/roles';
 import { READ_STORE, type ReadStore } from '@app/platform/readstore/read-store.port';
 import { arg, Remote } from '@app/platform/rpc/remote-method';
@@ -75,6 +77,7 @@ export class InviteService {
     private readonly bus: CommandBus,
     private readonly runner: CommandRunner,
     @Inject(READ_STORE) private readonly views: ReadStore,
+    @Inject(CONFIG) private readonly config: Config,
   ) {}
 
   /** Where the write landed, and nothing of the link's state (its key hash stays on the write side). */
@@ -147,7 +150,8 @@ export class InviteService {
   async join(organization: string, key: string, viewer: Viewer): Promise<WriteResult> {
     if (await this.views.get(MEMBERS, memberKey(organization, viewer.userId))) return NO_WRITE;
     const { state } = await this.runner.load(inviteLinkDecider, inviteLinkStream(inviteIdOf(key)));
-    const role = admittedRole(state, organization, inviteKeyHash(key));
+    const maxAgeMs = this.config.inviteLinkMaxAgeDays * DAY_MS;
+    const role = admittedRole(state, organization, inviteKeyHash(key), { now: this.runner.now(), maxAgeMs });
     const { position, revision } = await this.admit(
       organization,
       viewer.userId,

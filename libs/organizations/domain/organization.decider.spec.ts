@@ -1,6 +1,7 @@
 import { spec } from '@app/platform/domain/decider.testing';
 import type { Role } from '@app/platform/domain/roles';
 import {
+  EMAIL_INVITE,
   type OrganizationChanges,
   type OrganizationCommand,
   type OrganizationEvent,
@@ -38,6 +39,61 @@ const organization = spec(organizationDecider);
 describe('organization decider', () => {
   it('names the stream after the organization', () => {
     expect(organizationStream('org1')).toBe('organization-org1');
+  });
+
+  describe('AdmitMember', () => {
+    const admit = (userId: string, invite: string): OrganizationCommand => ({
+      type: 'AdmitMember',
+      userId,
+      role: 'read',
+      invite,
+      at: t1,
+    });
+    const linksOff: OrganizationEvent = {
+      type: 'OrganizationUpdated',
+      data: { organizationId: 'org1', changes: { inviteLinks: false }, updatedAt: iso(t1) },
+    };
+
+    it('admits with a link, and nobody twice', () => {
+      organization
+        .given(active)
+        .when(admit('carol', 'link1'))
+        .thenEmits([
+          {
+            type: 'MemberAdded',
+            data: {
+              organizationId: 'org1',
+              userId: 'carol',
+              role: 'read',
+              joinedAt: iso(t1),
+              invite: 'link1',
+            },
+          },
+        ]);
+      organization.given(withBob).when(admit('bob', 'link1')).thenNothing();
+    });
+
+    it('refuses a link while invite links are off, but still admits an email invite', () => {
+      organization
+        .given([...active, linksOff])
+        .when(admit('carol', 'link1'))
+        .thenThrows('forbidden', /inviteLinks/);
+      organization
+        .given([...active, linksOff])
+        .when(admit('carol', EMAIL_INVITE))
+        .thenEmits([
+          {
+            type: 'MemberAdded',
+            data: {
+              organizationId: 'org1',
+              userId: 'carol',
+              role: 'read',
+              joinedAt: iso(t1),
+              invite: EMAIL_INVITE,
+            },
+          },
+        ]);
+    });
   });
 
   describe('CreateOrganization', () => {
@@ -175,7 +231,7 @@ describe('organization decider', () => {
         logo: 'https://acme.test/logo.png',
         sso: true,
         ai: true,
-        inviteLinks: true,
+        inviteLinks: false,
       };
       const state = organization
         .given(active)
@@ -212,7 +268,7 @@ describe('organization decider', () => {
         .thenEmits([updated({ ai: true })]);
       organization
         .given(active)
-        .when(update({ title: 'Acme Docs', inviteLinks: false, defaultRole: null }))
+        .when(update({ title: 'Acme Docs', inviteLinks: true, defaultRole: null }))
         .thenNothing();
     });
 

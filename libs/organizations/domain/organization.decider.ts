@@ -1,4 +1,4 @@
-import { conflict, type Decider, invalid, notFound } from '@app/platform/domain/decider';
+import { conflict, type Decider, DomainError, invalid, notFound } from '@app/platform/domain/decider';
 import type { Role } from '@app/platform/domain/roles';
 
 /** What an update may change; `null` clears a setting (a default role of null makes newcomers guests). */
@@ -82,6 +82,9 @@ export const isEmailDomain = (value: string) => value.length <= 253 && EMAIL_DOM
 export const EMAIL_DOMAINS_MAX = 100;
 export const LOGO_MAX = 2048;
 
+/** The `invite` of a member admitted by an email invite rather than a link. */
+export const EMAIL_INVITE = 'email';
+
 const iso = (ms: number) => new Date(ms).toISOString();
 
 function live(state: OrganizationState) {
@@ -157,7 +160,7 @@ function effectiveChanges(
     logo: org.logo ?? null,
     sso: org.sso ?? false,
     ai: org.ai ?? false,
-    inviteLinks: org.inviteLinks ?? false,
+    inviteLinks: org.inviteLinks ?? true,
   };
   const changes: OrganizationChanges = {};
   for (const key of Object.keys(checked) as (keyof OrganizationSettings)[]) {
@@ -219,6 +222,13 @@ export const organizationDecider: Decider<OrganizationCommand, OrganizationEvent
       case 'AdmitMember': {
         const org = live(state);
         if (command.userId in org.members) return [];
+        // Decided on the organization's own stream, so switching links off refuses the next join anywhere.
+        if (command.invite !== EMAIL_INVITE && org.inviteLinks === false) {
+          throw new DomainError(
+            'forbidden',
+            'Invite links are turned off for this organization (inviteLinks)',
+          );
+        }
         return [
           {
             type: 'MemberAdded',

@@ -20,7 +20,7 @@ export class OrganizationPresenter {
       type: 'business' as const,
       ...(doc.defaultRole !== undefined ? { defaultRole: doc.defaultRole } : {}),
       plan: 'enterprise_2024' as const,
-      inviteLinks: doc.inviteLinks ?? false,
+      inviteLinks: doc.inviteLinks ?? true,
       sso: doc.sso ?? false,
       ai: doc.ai ?? false,
       auditLogs: true,

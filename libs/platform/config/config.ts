@@ -17,6 +17,8 @@ export interface Config {
   publicUrl: string;
   /** How often the safety-net sweep looks for deleted spaces due for purge. */
   purgeSweepMs: number;
+  /** Days an invite link admits people after its creation; 0: until it is deleted. */
+  inviteLinkMaxAgeDays: number;
   /** Requests per caller (token, or address without one) and window on /v1; 0 turns limiting off. */
   rateLimitMax: number;
   rateLimitWindowMs: number;
@@ -125,6 +127,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel,
     publicUrl,
     purgeSweepMs: integer(env, 'PURGE_SWEEP_MS', 60_000, 100, 86_400_000),
+    inviteLinkMaxAgeDays: integer(env, 'INVITE_LINK_MAX_AGE_DAYS', 30, 0, 36_500),
     rateLimitMax: integer(env, 'RATE_LIMIT_MAX', DEFAULT_RATE_LIMIT_MAX, 0, 1_000_000_000),
     // Whole seconds at least: the headers count in seconds.
     rateLimitWindowMs: integer(env, 'RATE_LIMIT_WINDOW_MS', DEFAULT_RATE_LIMIT_WINDOW_MS, 1000, 86_400_000),
