@@ -1,5 +1,7 @@
+import { CollectionPresenter } from '@app/collections/read/collection.presenter';
 import type { ServiceRole } from '@app/platform/rpc/feature-module';
 import { featureModule } from '@app/platform/rpc/feature-module';
+import { SpacePresenter } from '@app/spaces/read/space.presenter';
 import { type DynamicModule, Module } from '@nestjs/common';
 import { InvitesController } from './http/invites.controller';
 import { InvitePresenter } from './read/invite.presenter';
@@ -17,7 +19,7 @@ export class InvitesModule {
     return featureModule(InvitesModule, role, {
       controllers: [InvitesController],
       commands: [InviteLinkCommandHandler, MemberInvitesCommandHandler, InviteService],
-      queries: [InviteQueries, InvitePresenter],
+      queries: [InviteQueries, InvitePresenter, SpacePresenter, CollectionPresenter],
       jobs: [AdmitInvitedUsers],
       remote: { command: [InviteService], query: [InviteQueries] },
     });

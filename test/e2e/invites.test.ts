@@ -152,6 +152,79 @@ describe('organization invites over HTTP', () => {
     expect((await seenBy(late.token)).status).toBe(200);
   });
 
+  it('links to a space or a collection make a guest of a newcomer, with the level there', async () => {
+    const app = current();
+    const org = app.organizationId;
+    const space = (await app.api().orgs.createSpace(org, { title: 'Handbook' })).data;
+    const collection = (await app.api().orgs.createCollection(org, { title: 'Guides' })).data;
+    const created = await app.http('POST', `/v1/orgs/${org}/link-invites`, {
+      body: { level: 'edit', space: space.id },
+    });
+    expect(created.status).toBe(201);
+    const link = created.body as {
+      id: string;
+      key: string;
+      level: string;
+      space: { id: string };
+      redundant: boolean;
+    };
+    expect([link.level, link.space.id, link.redundant]).toEqual(['edit', space.id, true]);
+
+    const newcomer = await addUser(app);
+    expect((await join(newcomer.token, link.key)).status).toBe(200);
+    const seen = await app.api(newcomer.token).spaces.getSpaceById(space.id);
+    expect(seen.data.permissions).toMatchObject({ edit: true, review: false });
+    const members = await app.api().orgs.listMembersInOrganizationById(org, { role: 'guest' as never });
+    expect(members.data.items.map((m) => m.id)).toContain(newcomer.userId);
+    expect(
+      (await app.http('GET', `/v1/collections/${collection.id}`, { token: newcomer.token })).status,
+    ).toBe(404);
+
+    // A member who already has more keeps it: nothing is granted.
+    const reviewer = await addUser(app, { organizationId: org, role: 'review' });
+    expect((await join(reviewer.token, link.key)).status).toBe(200);
+    const users = await app.api().spaces.listUserPermissionsInSpace(space.id);
+    expect(users.data.items.map((p) => [p.user.id, p.permission])).toEqual([[newcomer.userId, 'edit']]);
+
+    const toCollection = await app.http('POST', `/v1/orgs/${org}/link-invites`, {
+      body: { level: 'read', collection: collection.id },
+    });
+    const collectionLink = toCollection.body as { id: string; key: string };
+    expect((await join(newcomer.token, collectionLink.key)).status).toBe(200);
+    expect(
+      (await app.http('GET', `/v1/collections/${collection.id}`, { token: newcomer.token })).status,
+    ).toBe(200);
+
+    const changed = await app.http('PATCH', `/v1/orgs/${org}/link-invites/${link.id}`, {
+      body: { level: 'comment' },
+    });
+    expect([changed.status, (changed.body as { level: string }).level]).toEqual([200, 'comment']);
+    const wrong = await app.http('PATCH', `/v1/orgs/${org}/link-invites/${link.id}`, {
+      body: { role: 'read' },
+    });
+    expect([wrong.status, JSON.stringify(wrong.body)]).toEqual([400, expect.stringMatching(/level/)]);
+    // GitBook's list holds links to the organization; a link to content is read by its id.
+    expect((await links()).items.map((l) => l.id)).not.toContain(link.id);
+    const got = await app.api().orgs.getOrganizationInviteLink(org, collectionLink.id);
+    expect(got.data).toMatchObject({
+      id: collectionLink.id,
+      level: 'read',
+      collection: { id: collection.id },
+    });
+
+    const forms: [unknown, RegExp][] = [
+      [{ level: 'read' }, /space/],
+      [{ level: 'read', space: space.id, collection: collection.id }, /space/],
+      [{ role: 'read', level: 'read', space: space.id }, /role/],
+      [{ level: 'read', space: collection.id }, /space/],
+      [{ level: 'owner', space: space.id }, /level/],
+    ];
+    for (const [body, field] of forms) {
+      const reply = await app.http('POST', `/v1/orgs/${org}/link-invites`, { body });
+      expect([reply.status, JSON.stringify(reply.body)]).toEqual([400, expect.stringMatching(field)]);
+    }
+  });
+
   it('refuses bad input naming the field, and changes nothing', async () => {
     const app = current();
     const org = app.organizationId;

@@ -20,10 +20,18 @@ export function inviteIdOf(key: string): string {
 /** What the link stores of its key. */
 export const inviteKeyHash = (key: string) => hashSecret(key);
 
+/** What a link to content opens, besides the organization (as a guest): a space or a collection. */
+export interface InviteTarget {
+  kind: 'space' | 'collection';
+  id: string;
+}
+
 interface InviteLinkFacts {
   id: string;
   organization: string;
+  /** The role in the organization, or for a link to content the level there. */
   role: Role;
+  target?: InviteTarget;
   keyHash: string;
   /** Epoch milliseconds, for the link's expiry. */
   createdAt: number;
@@ -37,7 +45,14 @@ export type InviteLinkState =
 export type InviteLinkEvent =
   | {
       type: 'InviteLinkCreated';
-      data: { inviteId: string; organization: string; role: Role; keyHash: string; createdAt: string };
+      data: {
+        inviteId: string;
+        organization: string;
+        role: Role;
+        keyHash: string;
+        createdAt: string;
+        target?: InviteTarget;
+      };
     }
   | {
       type: 'InviteLinkUpdated';
@@ -52,6 +67,7 @@ export type InviteLinkCommand =
       organization: string;
       role: Role;
       keyHash: string;
+      target?: InviteTarget;
       at: number;
     }
   | { type: 'UpdateInviteLink'; role: Role; at: number }
@@ -107,6 +123,7 @@ export const inviteLinkDecider: Decider<InviteLinkCommand, InviteLinkEvent, Invi
               role: checkedRole(command.role),
               keyHash: command.keyHash,
               createdAt: iso(command.at),
+              ...(command.target ? { target: command.target } : {}),
             },
           },
         ];
@@ -141,15 +158,9 @@ export const inviteLinkDecider: Decider<InviteLinkCommand, InviteLinkEvent, Invi
   evolve(state, event) {
     switch (event.type) {
       case 'InviteLinkCreated': {
-        const { inviteId, organization, role, keyHash, createdAt } = event.data;
-        return {
-          status: 'active',
-          id: inviteId,
-          organization,
-          role,
-          keyHash,
-          createdAt: Date.parse(createdAt),
-        };
+        const { inviteId, organization, role, keyHash, createdAt, target } = event.data;
+        const facts = { id: inviteId, organization, role, keyHash, createdAt: Date.parse(createdAt) };
+        return { status: 'active', ...facts, ...(target ? { target } : {}) };
       }
       case 'InviteLinkUpdated':
         return state.status === 'active' ? { ...state, role: event.data.role } : state;

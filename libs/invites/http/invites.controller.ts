@@ -1,6 +1,6 @@
 import type { Viewer } from '@app/platform/auth/access';
 import { CurrentViewer } from '@app/platform/auth/auth.guard';
-import { OpenToNonMembers, RequiresRole } from '@app/platform/auth/requires-role';
+import { OpenToGuests, OpenToNonMembers, RequiresRole } from '@app/platform/auth/requires-role';
 import { id } from '@app/platform/http/ids.pipe';
 import { ListQueryDto } from '@app/platform/http/pagination';
 import { ReadYourWrites } from '@app/platform/projector/read-your-writes';
@@ -84,9 +84,10 @@ export class InvitesController {
     return { users, invited };
   }
 
-  /** `inviteId` is the link's key here, as in the link; the handler decides for non-members. */
+  /** `inviteId` is the link's key here, as in the link; the handler decides for non-members and guests. */
   @RequiresRole('read')
   @OpenToNonMembers()
+  @OpenToGuests()
   @Post('invites/:inviteId')
   @HttpCode(200)
   async join(@organizationId() org: string, @inviteId() key: string, @CurrentViewer() viewer: Viewer) {

@@ -1,11 +1,15 @@
 import type { Role } from '@app/platform/domain/roles';
 import { projection } from '@app/platform/projector/projection';
 import { collectionName, type Doc } from '@app/platform/readstore/read-store.port';
+import type { InviteTarget } from '../domain/invite-link.decider';
 
 /** An invite link, without its key or the key's hash: the views never hold what opens it. */
 export interface InviteLinkDoc extends Doc {
   organization: string;
+  /** The role in the organization, or for a link to content the level there. */
   role: Role;
+  /** Absent: a link to the organization itself. */
+  target?: InviteTarget;
   createdAt: string;
   updatedAt: string;
   /** Revision of the link's stream: its ETag. */
@@ -34,11 +38,12 @@ export const inviteProjection = projection(
   ],
   {
     InviteLinkCreated: async (e, ctx) => {
-      const { inviteId, organization, role, createdAt } = e.data;
+      const { inviteId, organization, role, createdAt, target } = e.data;
       await ctx.put(INVITE_LINKS, {
         id: inviteId,
         organization,
         role,
+        ...(target ? { target } : {}),
         createdAt,
         updatedAt: createdAt,
         streamRevision: e.revision,

@@ -1,12 +1,15 @@
 import { Access, type Viewer } from '@app/platform/auth/access';
 import { notFound } from '@app/platform/domain/decider';
 import { withEtag } from '@app/platform/http/etag';
-import { type ListQuery, pageQuery, toList } from '@app/platform/http/pagination';
+import { DEFAULT_PAGE_SIZE, type ListQuery, offsetPage } from '@app/platform/http/pagination';
 import { READ_STORE, type ReadStore } from '@app/platform/readstore/read-store.port';
 import { arg, Remote } from '@app/platform/rpc/remote-method';
 import { Inject, Injectable } from '@nestjs/common';
 import { InvitePresenter } from './invite.presenter';
 import { INVITE_LINKS } from './invite.projection';
+
+/** More links than an organization has. */
+const ALL = 10_000;
 
 @Injectable()
 export class InviteQueries {
@@ -20,17 +23,26 @@ export class InviteQueries {
   async get(organization: string, inviteId: string, viewer: Viewer) {
     const role = await this.access.member(organization, viewer, 'Organization');
     const doc = await this.views.get(INVITE_LINKS, inviteId);
-    if (!doc || doc.organization !== organization) throw notFound('Invite not found');
-    return withEtag(this.presenter.present(doc, role), doc.streamRevision);
+    const presented =
+      doc?.organization === organization && (await this.presenter.present(doc, role, viewer.userId));
+    if (!doc || !presented) throw notFound('Invite not found');
+    return withEtag(presented, doc.streamRevision);
   }
 
   @Remote(arg.id('organization'), arg.object<ListQuery>('query'), arg.viewer())
   async list(organization: string, query: ListQuery, viewer: Viewer) {
     const role = await this.access.member(organization, viewer, 'Organization');
-    const page = await this.views.find(
-      INVITE_LINKS,
-      pageQuery(query, { where: { organization }, orderBy: 'createdAt' }),
+    // GitBook's list holds the links to the organization; those to content are read one by one.
+    const links = await this.views.find(INVITE_LINKS, {
+      where: { organization },
+      orderBy: 'createdAt',
+      limit: ALL,
+    });
+    const own = links.items.filter((doc) => !doc.target);
+    const page = offsetPage(own, query, query.limit ?? DEFAULT_PAGE_SIZE);
+    const items = await Promise.all(
+      page.items.map((doc) => this.presenter.present(doc, role, viewer.userId)),
     );
-    return toList(page, (doc) => this.presenter.present(doc, role));
+    return { ...page.next, count: own.length, items };
   }
 }

@@ -1,11 +1,14 @@
 import { USERS } from '@app/identity/read/identity.projection';
 import { RunOrganizationCommand } from '@app/organizations/write/organization.commands';
-import { MEMBERS, type Viewer } from '@app/platform/auth/access';
+import type { GrantCommand } from '@app/permissions/domain/grant.decider';
+import { RunGrantCommand } from '@app/permissions/write/grant.commands';
+import { Access, MEMBERS, type Viewer } from '@app/platform/auth/access';
+import { CONTENT_ACCESS } from '@app/platform/auth/auth-views';
 import { memberKey } from '@app/platform/auth/member-key';
 import type { Config } from '@app/platform/config/config';
 import { CONFIG } from '@app/platform/config/config.module';
 import { DAY_MS, invalid, notFound } from '@app/platform/domain/decider';
-import type { Role } from '@app/platform/domain/roles';
+import { atLeast, type Role } from '@app/platform/domain/roles';
 import { READ_STORE, type ReadStore } from '@app/platform/readstore/read-store.port';
 import { arg, Remote } from '@app/platform/rpc/remote-method';
 import { AggregateCommand, AggregateHandler } from '@app/platform/write/aggregate-command';
@@ -18,6 +21,7 @@ import {
   type InviteLinkCommand,
   type InviteLinkEvent,
   type InviteLinkState,
+  type InviteTarget,
   inviteIdOf,
   inviteKeyHash,
   inviteLinkDecider,
@@ -31,11 +35,18 @@ import {
   memberInvitesDecider,
   memberInvitesStream,
 } from '../domain/member-invites.decider';
-import { INVITE_LINKS } from '../read/invite.projection';
+import { INVITE_LINKS, type InviteLinkDoc } from '../read/invite.projection';
 import { EMAIL_INVITE } from './admit-invited.job';
 
+/**
+ * GitBook's `CreateOrganizationInvite` and the body of `updateOrganizationInviteById`: a `role` in the
+ * organization, or a `level` in a space or collection (joining then makes a guest of a newcomer).
+ */
 export interface InviteLinkInput {
-  role: Role;
+  role?: Role;
+  level?: Role;
+  space?: string;
+  collection?: string;
 }
 
 /** GitBook's `InviteUsersToOrganization`: each entry an email, or `{email, role}`. */
@@ -78,6 +89,7 @@ export class InviteService {
     private readonly runner: CommandRunner,
     @Inject(READ_STORE) private readonly views: ReadStore,
     @Inject(CONFIG) private readonly config: Config,
+    private readonly access: Access,
   ) {}
 
   /** Where the write landed, and nothing of the link's state (its key hash stays on the write side). */
@@ -88,8 +100,14 @@ export class InviteService {
     return { position, revision };
   }
 
-  /** Adds the user unless they are a member already; `added` says which. */
-  private async admit(organization: string, userId: string, role: Role, invite: string, viewer: Viewer) {
+  /** Adds the user unless they are a member already (a null role: as a guest); `added` says which. */
+  private async admit(
+    organization: string,
+    userId: string,
+    role: Role | null,
+    invite: string,
+    viewer: Viewer,
+  ) {
     const result = await this.bus.execute<RunOrganizationCommand, WriteResult & { events?: unknown[] }>(
       new RunOrganizationCommand(
         organization,
@@ -101,14 +119,38 @@ export class InviteService {
   }
 
   /** The link must belong to the organization of the path. */
-  private async link(organization: string, inviteId: string): Promise<void> {
+  private async link(organization: string, inviteId: string): Promise<InviteLinkDoc> {
     const doc = await this.views.get(INVITE_LINKS, inviteId);
     if (!doc || doc.organization !== organization) throw notFound('Invite not found');
+    return doc;
+  }
+
+  /** What a create body opens: the organization with a role, or a space or collection of it with a level. */
+  private async opened(
+    organization: string,
+    body: InviteLinkInput,
+  ): Promise<{ role: Role; target?: InviteTarget }> {
+    const { role, level, space, collection } = body;
+    if (role !== undefined) {
+      if (level !== undefined || space !== undefined || collection !== undefined)
+        throw invalid('role: give a role, or a level with a space or a collection, not both');
+      return { role };
+    }
+    if (level === undefined) throw invalid('role: give a role, or a level with a space or a collection');
+    if ((space === undefined) === (collection === undefined))
+      throw invalid('space: a level needs a space or a collection (one of them)');
+    const target: InviteTarget =
+      space !== undefined ? { kind: 'space', id: space } : { kind: 'collection', id: collection as string };
+    const access = await this.views.get(CONTENT_ACCESS, target.id);
+    if (!access || access.kind !== target.kind || access.organization !== organization)
+      throw invalid(`${target.kind}: no such ${target.kind} in this organization`);
+    return { role: level, target };
   }
 
   /** A new link; its key is in this answer only. */
   @Remote(arg.id('organization'), arg.object<InviteLinkInput>('body'), arg.viewer())
   async create(organization: string, body: InviteLinkInput, viewer: Viewer) {
+    const { role, target } = await this.opened(organization, body);
     const key = newInviteKey();
     const inviteId = inviteIdOf(key);
     const result = await this.run(
@@ -117,8 +159,9 @@ export class InviteService {
         type: 'CreateInviteLink',
         inviteId,
         organization,
-        role: body.role,
+        role,
         keyHash: inviteKeyHash(key),
+        ...(target ? { target } : {}),
         at: this.runner.now(),
       },
       viewer,
@@ -128,8 +171,19 @@ export class InviteService {
 
   @Remote(arg.id('organization'), arg.id('inviteId'), arg.object<InviteLinkInput>('body'), arg.viewer())
   async update(organization: string, inviteId: string, body: InviteLinkInput, viewer: Viewer) {
-    await this.link(organization, inviteId);
-    return this.run(inviteId, { type: 'UpdateInviteLink', role: body.role, at: this.runner.now() }, viewer);
+    const link = await this.link(organization, inviteId);
+    // A link to the organization changes its role, one to content its level.
+    const field = link.target ? 'level' : 'role';
+    const other = link.target ? body.role : body.level;
+    const role = body[field];
+    if (
+      role === undefined ||
+      other !== undefined ||
+      body.space !== undefined ||
+      body.collection !== undefined
+    )
+      throw invalid(`${field}: this link takes ${field === 'role' ? 'a role' : 'a level'}, and nothing else`);
+    return this.run(inviteId, { type: 'UpdateInviteLink', role, at: this.runner.now() }, viewer);
   }
 
   /** `existed: false` when there was no such link (GitBook answers 204 then, 205 otherwise). */
@@ -142,24 +196,54 @@ export class InviteService {
   }
 
   /**
-   * Joins the organization with a link's key. A member already in it has nothing to join (their role
-   * stays). Anyone else is admitted only if the link, read from the log itself, is live, belongs to the
-   * organization and has this key: a deleted link refuses on every replica at once.
+   * Joins with a link's key, admitted only if the link, read from the log itself, is live, belongs to the
+   * organization and has this key: a deleted link refuses on every replica at once. A link to the
+   * organization admits with its role, and a member already in it has nothing to join (their role
+   * stays). A link to a space or collection admits a newcomer as a guest, then grants its level there to
+   * whoever has less.
    */
   @Remote(arg.id('organization'), arg.id('key'), arg.viewer())
   async join(organization: string, key: string, viewer: Viewer): Promise<WriteResult> {
-    if (await this.views.get(MEMBERS, memberKey(organization, viewer.userId))) return NO_WRITE;
+    const member = await this.views.get(MEMBERS, memberKey(organization, viewer.userId));
     const { state } = await this.runner.load(inviteLinkDecider, inviteLinkStream(inviteIdOf(key)));
     const maxAgeMs = this.config.inviteLinkMaxAgeDays * DAY_MS;
-    const role = admittedRole(state, organization, inviteKeyHash(key), { now: this.runner.now(), maxAgeMs });
-    const { position, revision } = await this.admit(
-      organization,
-      viewer.userId,
+    let role: Role;
+    try {
+      role = admittedRole(state, organization, inviteKeyHash(key), { now: this.runner.now(), maxAgeMs });
+    } catch (error) {
+      // A member has nothing to join, whatever they present.
+      if (member) return NO_WRITE;
+      throw error;
+    }
+    const target = state.status === 'active' ? state.target : undefined;
+    if (!target) {
+      if (member) return NO_WRITE;
+      const { position, revision } = await this.admit(
+        organization,
+        viewer.userId,
+        role,
+        inviteIdOf(key),
+        viewer,
+      );
+      return { position, revision };
+    }
+    const access = await this.views.get(CONTENT_ACCESS, target.id);
+    if (!access || access.organization !== organization) throw notFound('Invite not found');
+    let written = NO_WRITE;
+    if (!member) written = await this.admit(organization, viewer.userId, null, inviteIdOf(key), viewer);
+    if (atLeast(await this.access.roleOf(target.id, viewer.userId), role)) return written;
+    const grant = { kind: target.kind, resourceId: target.id, organization };
+    const command: GrantCommand = {
+      type: 'Grant',
+      target: grant,
+      users: [viewer.userId],
+      teams: [],
       role,
-      inviteIdOf(key),
-      viewer,
+      at: this.runner.now(),
+    };
+    return this.bus.execute<RunGrantCommand, WriteResult>(
+      new RunGrantCommand(target.id, command, apiContext(viewer)),
     );
-    return { position, revision };
   }
 
   /**

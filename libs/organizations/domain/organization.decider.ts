@@ -46,7 +46,7 @@ export type OrganizationEvent =
   | {
       type: 'MemberAdded';
       /** `invite`: the invite that admitted the member (a link's id, or `email` for an email invite). */
-      data: { organizationId: string; userId: string; role: Role; joinedAt: string; invite?: string };
+      data: { organizationId: string; userId: string; role: Role | null; joinedAt: string; invite?: string };
     }
   | {
       type: 'MemberRoleChanged';
@@ -65,7 +65,8 @@ export type OrganizationCommand =
   | { type: 'CreateOrganization'; organizationId: string; title: string; createdBy: string; at: number }
   | { type: 'AddMember'; userId: string; role: Role; at: number }
   /** Admits a user through an invite; one who is already a member keeps their role. */
-  | { type: 'AdmitMember'; userId: string; role: Role; invite: string; at: number }
+  /** A null role admits a guest (a link to a space or collection). */
+  | { type: 'AdmitMember'; userId: string; role: Role | null; invite: string; at: number }
   | { type: 'ChangeMemberRole'; userId: string; role: Role | null; at: number }
   | { type: 'RemoveMember'; userId: string; at: number }
   | { type: 'SetMemberAsSso'; userId: string; at: number }
