@@ -49,8 +49,8 @@ export function remoteService<T>(
   const stand: Record<string, (...args: unknown[]) => Promise<unknown>> = {};
   for (const method of allowlistOf(cls).keys()) {
     stand[method] = async (...args: unknown[]) => {
-      const minPosition = kind === 'query' ? floor.current() : undefined;
-      const result = await client.call(kind, { service: cls.name, method, args, minPosition }, requestId());
+      const seen = kind === 'query' ? { minPosition: floor.current() } : { readFloor: floor.current() };
+      const result = await client.call(kind, { service: cls.name, method, args, ...seen }, requestId());
       const position = (result as { position?: unknown } | null)?.position;
       if (kind === 'command' && typeof position === 'number') floor.observe(position);
       return result;

@@ -49,19 +49,29 @@ export function exposedProvider(cls: Type): Provider {
 const digest = (secret: string) => createHash('sha256').update(secret).digest();
 
 /** The body of a call, once it has the shape of one (`RpcCall`); a 400 naming the field otherwise. */
-function callOf(body: unknown): { service: string; method: string; args: unknown; minPosition: number } {
+function callOf(body: unknown) {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    throw new BadRequestException('body: must be an object {service, method, args, minPosition?}');
+    throw new BadRequestException(
+      'body: must be an object {service, method, args, minPosition?, readFloor?}',
+    );
   }
-  const { service, method, args, minPosition, ...rest } = body as Record<string, unknown>;
+  const { service, method, args, minPosition, readFloor, ...rest } = body as Record<string, unknown>;
   const extra = Object.keys(rest);
   if (extra.length > 0) throw new BadRequestException(`property ${extra[0]} should not exist`);
   if (typeof service !== 'string') throw new BadRequestException('service: must be a string');
   if (typeof method !== 'string') throw new BadRequestException('method: must be a string');
-  if (minPosition !== undefined && !(Number.isSafeInteger(minPosition) && (minPosition as number) >= 0)) {
-    throw new BadRequestException('minPosition: must be an integer from 0');
-  }
-  return { service, method, args, minPosition: (minPosition as number | undefined) ?? 0 };
+  const position = (value: unknown, name: string) => {
+    if (value !== undefined && !(Number.isSafeInteger(value) && (value as number) >= 0))
+      throw new BadRequestException(`${name}: must be an integer from 0`);
+    return (value as number | undefined) ?? 0;
+  };
+  return {
+    service,
+    method,
+    args,
+    minPosition: position(minPosition, 'minPosition'),
+    readFloor: position(readFloor, 'readFloor'),
+  };
 }
 
 /**
@@ -101,7 +111,8 @@ export class RpcController {
     const floor = call.minPosition;
     if (floor > 0) await this.checkpoint.waitFor(floor, this.options.consistencyTimeoutMs);
     // In-memory caches of the views are used only if their change feed covers the floor too.
-    const result = await withReadFloor(floor, () => service.instance[call.method](...args));
+    const readFloor = Math.max(floor, call.readFloor);
+    const result = await withReadFloor(readFloor, () => service.instance[call.method](...args));
     return { result: result ?? null, etag: etagOf(result) };
   }
 

@@ -10,6 +10,11 @@ export interface RpcCall {
   args: unknown[];
   /** A query waits until the views include this log position (read-your-writes across processes). */
   minPosition?: number;
+  /**
+   * A command does not wait, but its reads of the views (the service's checks: may the caller grant here,
+   * does the parent exist) must not come from a cache behind this position: they go to the store instead.
+   */
+  readFloor?: number;
 }
 
 export const RPC_PATH = '/internal/rpc';
