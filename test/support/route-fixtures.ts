@@ -129,6 +129,44 @@ export async function memberOf(target: ApiTarget, world: World, role: Role): Pro
   return member.token;
 }
 
+/**
+ * A guest of the world's organization: added as a member, then given no role there (GitBook's way), so
+ * they reach only the spaces and collections shared with them. With `destination`, also a member with that
+ * role of the world's other organization, where transfers go.
+ */
+export async function guestOf(
+  target: ApiTarget,
+  world: World,
+  destination?: Role,
+): Promise<{ userId: string; token: string }> {
+  const user = await addUser(target.setup, { organizationId: world.organizationId, role: 'read' });
+  if (destination) {
+    const { position } = await target.setup.services
+      .get(OrganizationService)
+      .addMember(world.otherOrganizationId, user.userId, destination, SETUP);
+    await target.setup.waitFor(position);
+  }
+  const path = `/v1/orgs/${world.organizationId}/members/${user.userId}`;
+  const reply = await target.http('PATCH', path, { body: { role: null } });
+  if (reply.status !== 200)
+    throw new Error(`PATCH ${path} answered ${reply.status} ${JSON.stringify(reply.body)}`);
+  return user;
+}
+
+/** Grants `role` on a space or collection to the user, as the world's administrator. */
+export async function grantOn(
+  target: ApiTarget,
+  kind: 'spaces' | 'collections',
+  resourceId: string,
+  role: Role,
+  userId: string,
+): Promise<void> {
+  const path = `/v1/${kind}/${resourceId}/permissions`;
+  const reply = await target.http('POST', path, { body: { role, users: [userId] } });
+  if (reply.status !== 204)
+    throw new Error(`POST ${path} answered ${reply.status} ${JSON.stringify(reply.body)}`);
+}
+
 /** A user who administers an organization of their own and belongs to nothing in the world. */
 export async function outsider(target: ApiTarget): Promise<string> {
   const elsewhere = await addUser(target.setup);

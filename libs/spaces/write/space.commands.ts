@@ -1,9 +1,9 @@
 import { Placement } from '@app/placement/placement';
 import type { MoveInput, TransferInput } from '@app/placement/position';
 import { Access, type Viewer } from '@app/platform/auth/access';
-import { conflict, invalid, notFound } from '@app/platform/domain/decider';
+import { conflict, DomainError, invalid, notFound } from '@app/platform/domain/decider';
 import { newId } from '@app/platform/domain/ids';
-import type { DefaultLevel } from '@app/platform/domain/roles';
+import { atLeast, type DefaultLevel } from '@app/platform/domain/roles';
 import { READ_STORE, type ReadStore } from '@app/platform/readstore/read-store.port';
 import { arg, Remote } from '@app/platform/rpc/remote-method';
 import { AggregateCommand, AggregateHandler } from '@app/platform/write/aggregate-command';
@@ -143,7 +143,7 @@ export class SpaceService {
   }
 
   /**
-   * A copy of the space's settings that starts with the content of its current revision: the new
+   * A copy of the space's settings (its default level, not its grants) that starts with the content of its current revision: the new
    * space's first revision holds the same content root, whose objects (named by their hash) are
    * readable from any space, so nothing is copied but the root.
    */
@@ -151,6 +151,16 @@ export class SpaceService {
   async duplicate(spaceId: string, viewer: Viewer) {
     const source = await this.space(spaceId);
     if (source.deleted) throw conflict('Space is deleted; restore it first');
+    // The copy lands beside the source, so the caller needs `create` there, as for any new space.
+    const there = source.parent
+      ? await this.access.roleOf(source.parent, viewer.userId)
+      : await this.access.roleIn(source.organization, viewer.userId);
+    if (!atLeast(there, 'create')) {
+      throw new DomainError(
+        'forbidden',
+        'A copy lands beside the space: that needs create in its collection or organization',
+      );
+    }
     const copyId = newId();
     const result = await this.run(
       copyId,
