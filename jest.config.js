@@ -23,6 +23,7 @@ const MONGO_SUITES = [
   'translations',
   'sso',
   'permissions',
+  'organization-search',
 ];
 const transform = { '^.+\\.(t|j|mj)s$': ['@swc/jest', { ...swcrc, swcrc: false, module: { type: 'commonjs' } }] };
 /** ESM-only packages Jest must compile to CommonJS (Node >= 24.9 would not need it): @nestjs and co., and the

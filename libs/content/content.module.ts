@@ -6,6 +6,7 @@ import { ChangeRequestsController, ReviewsController } from './http/change-reque
 import { ContentController } from './http/content.controller';
 import { FileDownloadsController } from './http/file-downloads.controller';
 import { LinksController } from './http/links.controller';
+import { OrganizationSearchController } from './http/organization-search.controller';
 import { PdfController } from './http/pdf.controller';
 import { SearchController } from './http/search.controller';
 import { ChangeRequestPresenter } from './read/change-request.presenter';
@@ -14,6 +15,7 @@ import { ContentQueries } from './read/content.queries';
 import { ContentObjects } from './read/content-store';
 import { FileDownloads } from './read/file-downloads.queries';
 import { LinkQueries } from './read/links.queries';
+import { OrganizationSearchQueries } from './read/organization-search.queries';
 import { PdfQueries } from './read/pdf.queries';
 import { PdfRenderer } from './read/pdf-renderer';
 import { RevisionPresenter } from './read/revision.presenter';
@@ -30,6 +32,7 @@ export class ContentModule {
         ReviewsController,
         ContentController,
         SearchController,
+        OrganizationSearchController,
         LinksController,
         PdfController,
         FileDownloadsController,
@@ -42,6 +45,7 @@ export class ContentModule {
         RevisionPresenter,
         ContentObjects,
         SearchQueries,
+        OrganizationSearchQueries,
         LinkQueries,
         PdfQueries,
         PdfRenderer,
@@ -51,7 +55,15 @@ export class ContentModule {
       jobs: [PdfExports, PdfRenderer],
       remote: {
         command: [ChangeRequestService],
-        query: [ChangeRequestQueries, ContentQueries, SearchQueries, LinkQueries, PdfQueries, FileDownloads],
+        query: [
+          ChangeRequestQueries,
+          ContentQueries,
+          SearchQueries,
+          OrganizationSearchQueries,
+          LinkQueries,
+          PdfQueries,
+          FileDownloads,
+        ],
       },
     });
   }

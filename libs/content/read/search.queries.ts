@@ -10,7 +10,13 @@ import { type Posting, type RankedPage, rank, SNIPPET_LENGTH, snippet, terms } f
 import type { Hash } from '../domain/tree/hash';
 import { getPage, type PageView } from '../domain/tree/page-tree';
 import { ContentObjects } from './content-store';
-import { indexLanguage, SEARCH_INDEXES, SEARCH_PAGES, SEARCH_POSTINGS } from './search.projection';
+import {
+  indexLanguage,
+  SEARCH_INDEXES,
+  SEARCH_PAGES,
+  SEARCH_POSTINGS,
+  type SearchIndexDoc,
+} from './search.projection';
 
 export interface SearchQuery extends ListQuery {
   query: string;
@@ -24,6 +30,61 @@ const DEFAULT_LIMIT = 20;
 export const CANDIDATES_PER_TERM = 100;
 /** Sections shown per page: the best ones. */
 const SECTIONS_SHOWN = 3;
+
+/** A space's pages ranked for a query, with what presenting them needs. */
+export interface RankedSpace {
+  index: SearchIndexDoc;
+  /** The query's terms, analysed in the index's language. */
+  wanted: string[];
+  language: string;
+  ranked: RankedPage[];
+  /** How many pages hold each term: at least as many as its postings read. */
+  holding: Map<string, number>;
+}
+
+/**
+ * The pages of a space's index ranked for `text`, reading the best `candidates` postings of each term;
+ * null when nothing can match (no index, no pages, no term in the query).
+ */
+export async function rankSpace(
+  views: ReadStore,
+  spaceId: string,
+  text: string,
+  candidates = CANDIDATES_PER_TERM,
+): Promise<RankedSpace | null> {
+  const index = await views.get(SEARCH_INDEXES, spaceId);
+  // Analysed as the pages were: in the language of the space's index.
+  const language = indexLanguage(index);
+  const wanted = terms(text, language);
+  if (!index || index.pages === 0 || wanted.length === 0) return null;
+  const byTerm = new Map<string, Posting[]>();
+  const holding = new Map<string, number>();
+  await Promise.all(
+    [...new Set(wanted)].map(async (term) => {
+      const found = await views.find(SEARCH_POSTINGS, {
+        where: { space: spaceId, term },
+        orderBy: 'impact',
+        direction: 'desc',
+        limit: candidates,
+      });
+      holding.set(term, found.count);
+      byTerm.set(
+        term,
+        found.items.map((p) => ({
+          ...p,
+          sections: Object.fromEntries(p.sections.map((s) => [s.id, s.hits])),
+        })),
+      );
+    }),
+  );
+  const ranked = rank(
+    wanted,
+    byTerm,
+    { pages: index.pages, averageLength: index.totalLength / index.pages },
+    holding,
+  );
+  return { index, wanted, language, ranked, holding };
+}
 
 /**
  * Search in a space's current revision: the query's terms (analysed as the index analysed the pages, in
@@ -46,37 +107,9 @@ export class SearchQueries {
     await this.access.content(spaceId, viewer, 'Space');
     // A bad page token is a 400 even when there is nothing to search.
     decodeOffset(query.page);
-    const index = await this.views.get(SEARCH_INDEXES, spaceId);
-    // Analysed as the pages were: in the language of the space's index.
-    const language = indexLanguage(index);
-    const wanted = terms(query.query, language);
-    if (!index || index.pages === 0 || wanted.length === 0) return { count: 0, items: [] };
-    const byTerm = new Map<string, Posting[]>();
-    const holding = new Map<string, number>();
-    await Promise.all(
-      [...new Set(wanted)].map(async (term) => {
-        const found = await this.views.find(SEARCH_POSTINGS, {
-          where: { space: spaceId, term },
-          orderBy: 'impact',
-          direction: 'desc',
-          limit: CANDIDATES_PER_TERM,
-        });
-        holding.set(term, found.count);
-        byTerm.set(
-          term,
-          found.items.map((p) => ({
-            ...p,
-            sections: Object.fromEntries(p.sections.map((s) => [s.id, s.hits])),
-          })),
-        );
-      }),
-    );
-    const ranked = rank(
-      wanted,
-      byTerm,
-      { pages: index.pages, averageLength: index.totalLength / index.pages },
-      holding,
-    );
+    const found = await rankSpace(this.views, spaceId, query.query);
+    if (!found) return { count: 0, items: [] };
+    const { index, wanted, language, ranked, holding } = found;
     const { offset, items: shown, next } = offsetPage(ranked, query, DEFAULT_LIMIT);
     const app = this.urls.app(`/o/${space.organization}/s/${spaceId}`);
     const items = await Promise.all(
@@ -88,7 +121,8 @@ export class SearchQueries {
     return { ...next, count: Math.max(ranked.length, ...holding.values()), items };
   }
 
-  private async present(
+  /** One ranked page of a space as a `SearchPageResult`, at `position` in its result list. */
+  async present(
     spaceId: string,
     root: Hash,
     result: RankedPage,
