@@ -57,6 +57,7 @@ export async function endpointTour(
   await organizationTour(api, otherOrg);
   const me = (await api.spaces.createChangeRequest(space.id, { subject: 'Tour teams' })).data.createdBy.id;
   await teamTour(api, org, me);
+  await permissionsTour(api, org, me, space.id, box.id);
   await memberTour(api, http, fetchPath, org, me);
   await ssoTour(api, org);
   await inviteTour(api, org);
@@ -142,6 +143,8 @@ async function contentTour(api: GitBookAPI, http: Http, org: string, space: stri
   expect((await api.spaces.getRevisionSemanticChanges(space, merged.revision)).data.changes).toHaveLength(2);
   const found = (await api.spaces.searchSpaceContent(space, { query: 'hello' })).data;
   expect(found.items.map((r) => r.id)).toEqual([page]);
+  const everywhere = (await api.orgs.searchOrganizationContent(org, { query: 'hello' })).data;
+  expect(everywhere.items.map((r) => r.id)).toContain(space);
   for (const path of [
     `/v1/spaces/${space}/links`,
     `/v1/spaces/${space}/content/page/${page}/links`,
@@ -202,6 +205,55 @@ async function teamTour(api: GitBookAPI, org: string, me: string) {
   expect((await api.orgs.deleteMemberFromOrganizationTeamById(org, team.id, me)).status).toBe(204);
   expect((await api.orgs.getTeamInOrganizationById(org, team.id)).data.members).toBe(0);
   expect((await api.orgs.removeTeamFromOrganizationById(org, team.id)).status).toBe(204);
+}
+
+/** Grants on a space and a collection to a user and a team: invited, listed, changed and taken away. */
+async function permissionsTour(api: GitBookAPI, org: string, me: string, space: string, collection: string) {
+  const team = (await api.orgs.createOrganizationTeam(org, { title: 'Tour grantees', members: [me] })).data
+    .id;
+  for (const [kind, id] of [
+    ['space', space],
+    ['collection', collection],
+  ] as const) {
+    const calls = {
+      invite: kind === 'space' ? api.spaces.inviteToSpace : api.collections.inviteToCollection,
+      users:
+        kind === 'space'
+          ? api.spaces.listUserPermissionsInSpace
+          : api.collections.listUserPermissionsInCollection,
+      teams:
+        kind === 'space'
+          ? api.spaces.listTeamPermissionsInSpace
+          : api.collections.listTeamPermissionsInCollection,
+      aggregate:
+        kind === 'space'
+          ? api.spaces.listPermissionsAggregateInSpace
+          : api.collections.listPermissionsAggregateInCollection,
+      setUser:
+        kind === 'space'
+          ? api.spaces.updateUserPermissionInSpace
+          : api.collections.updateUserPermissionInCollection,
+      setTeam:
+        kind === 'space'
+          ? api.spaces.updateTeamPermissionInSpace
+          : api.collections.updateTeamPermissionInCollection,
+      removeUser:
+        kind === 'space' ? api.spaces.removeUserFromSpace : api.collections.removeUserFromCollection,
+      removeTeam:
+        kind === 'space' ? api.spaces.removeTeamFromSpace : api.collections.removeTeamFromCollection,
+    };
+    expect((await calls.invite(id, { role: MemberRole.Read, users: [me], teams: [team] })).status).toBe(204);
+    expect((await calls.users(id)).data.items.map((p) => [p.user.id, p.permission])).toEqual([[me, 'read']]);
+    expect((await calls.teams(id)).data.items.map((p) => [p.team.id, p.permission])).toEqual([
+      [team, 'read'],
+    ]);
+    expect((await calls.setUser(id, me, { role: MemberRole.Edit })).status).toBe(204);
+    expect((await calls.setTeam(id, team, { role: MemberRole.Comment })).status).toBe(204);
+    const reach = (await calls.aggregate(id, { role: MemberRole.Admin })).data;
+    expect(reach.items.map((p) => p.user.id)).toContain(me);
+    expect((await calls.removeUser(id, me)).status).toBe(205);
+    expect((await calls.removeTeam(id, team)).status).toBe(205);
+  }
 }
 
 /** Members listed, read, updated, set as SSO, their teams and spaces; a ping and the keys that verify it. */
