@@ -140,6 +140,25 @@ describe('organization members over HTTP', () => {
     expect(await admins()).toEqual([app.userId]);
   });
 
+  it('a member or a guest leaves the organization themselves, but removes nobody else', async () => {
+    const app = current();
+    const org = app.organizationId;
+    const a = await member('read');
+    const b = await member('read');
+    expect((await app.http('DELETE', `/v1/orgs/${org}/members/${b.userId}`, { token: a.token })).status).toBe(
+      403,
+    );
+    expect((await app.http('DELETE', `/v1/orgs/${org}/members/${a.userId}`, { token: a.token })).status).toBe(
+      204,
+    );
+    expect((await app.http('GET', `/v1/orgs/${org}`, { token: a.token })).status).toBe(404);
+    await app.api().orgs.updateMemberInOrganizationById(org, b.userId, { role: null });
+    expect((await app.http('DELETE', `/v1/orgs/${org}/members/${b.userId}`, { token: b.token })).status).toBe(
+      204,
+    );
+    expect((await list({})).map((m) => m.id)).not.toContain(b.userId);
+  });
+
   it('removes a member: gone at once for their own requests, and out of every team', async () => {
     const app = current();
     const org = app.organizationId;

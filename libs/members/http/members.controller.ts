@@ -1,6 +1,6 @@
 import type { Viewer } from '@app/platform/auth/access';
 import { CurrentViewer, Public } from '@app/platform/auth/auth.guard';
-import { RequiresRole } from '@app/platform/auth/requires-role';
+import { RequiresRole, SelfMay } from '@app/platform/auth/requires-role';
 import { id } from '@app/platform/http/ids.pipe';
 import { OwnShape } from '@app/platform/openapi/own-shape';
 import { ReadYourWrites } from '@app/platform/projector/read-your-writes';
@@ -38,7 +38,9 @@ export class MembersController {
     return this.queries.get(org, user, viewer);
   }
 
+  /** Admins remove members; anyone leaves the organization themselves (not its last admin). */
   @RequiresRole('admin')
+  @SelfMay('userId')
   @Delete('members/:userId')
   @HttpCode(204)
   async remove(@organizationId() org: string, @userId() user: string, @CurrentViewer() viewer: Viewer) {

@@ -15,7 +15,7 @@ import type { OwnerCheck, OwnerGrant } from '../feature/route-scope';
 import { checkId } from '../http/ids.pipe';
 import { Access, type Viewer } from './access';
 import { bearerHash } from './bearer';
-import { OPEN_TO_GUESTS, OPEN_TO_NON_MEMBERS, OWNERS_MAY, REQUIRED_ROLE } from './requires-role';
+import { OPEN_TO_GUESTS, OPEN_TO_NON_MEMBERS, OWNERS_MAY, REQUIRED_ROLE, SELF_MAY } from './requires-role';
 import { ROUTE_SCOPES, type RouteScopes, scopeOf } from './route-scopes';
 
 const PUBLIC = 'public-route';
@@ -73,6 +73,12 @@ export class AuthGuard implements CanActivate {
       } catch (error) {
         // Not a member (`@OpenToNonMembers`): the handler decides. A 404 comes back over the internal
         // transport as an HttpException.
+        // A member acting on themselves (`@SelfMay`): their role does not matter.
+        const self = this.reflector.get<string | undefined>(SELF_MAY, context.getHandler());
+        const forbidden =
+          (error instanceof DomainError && error.kind === 'forbidden') ||
+          (error instanceof HttpException && error.getStatus() === 403);
+        if (self && forbidden && request.params?.[self] === request.viewer.userId) return true;
         const open = this.reflector.get<boolean>(OPEN_TO_NON_MEMBERS, context.getHandler());
         const notFound =
           (error instanceof DomainError && error.kind === 'not_found') ||

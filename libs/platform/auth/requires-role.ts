@@ -35,3 +35,11 @@ export const OPEN_TO_GUESTS = 'open-to-guests';
  * scoped to the organization: the handler shows them only the content shared with them.
  */
 export const OpenToGuests = () => SetMetadata(OPEN_TO_GUESTS, true);
+
+export const SELF_MAY = 'self-may';
+
+/**
+ * Lets a member (or guest) use the route on themselves, whatever their role: when the path parameter
+ * `param` is their own user id (leaving an organization).
+ */
+export const SelfMay = (param: string) => SetMetadata(SELF_MAY, param);
