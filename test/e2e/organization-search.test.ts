@@ -1,31 +1,12 @@
 import { type Collection, MemberRole, type Space } from '@gitbook/api';
 import { addUser, type TestApp, useTestApp } from '../support/app-harness';
-
-type Change = Record<string, unknown>;
+import { type Change, markdownPage, publish as publishIn } from '../support/published';
 
 describe('search across an organization', () => {
   const current = useTestApp();
 
-  /** Writes the changes in a new change request and merges it; answers the ids of pages created. */
-  const publish = async (space: string, changes: Change[]) => {
-    const app = current();
-    const cr = (await app.api().spaces.createChangeRequest(space, { subject: 'Edit' })).data;
-    const written = await app.http(
-      'POST',
-      `/v1/spaces/${space}/change-requests/${cr.id}/content?compat=false`,
-      { body: { changes } },
-    );
-    expect(written.status).toBe(200);
-    expect((await app.api().spaces.mergeChangeRequest(space, cr.id)).data.result).toBe('merge');
-    return (written.body as { changes: { page: { id: string } | string }[] }).changes.map((c) =>
-      typeof c.page === 'string' ? c.page : c.page.id,
-    );
-  };
-  const page = (title: string, markdown: string) => ({
-    operation: 'insert_page',
-    title,
-    document: { markdown },
-  });
+  const publish = (space: string, changes: Change[]) => publishIn(current(), space, changes);
+  const page = markdownPage;
   const space = async (app: TestApp, title: string, parent?: string) =>
     (await app.api().orgs.createSpace(app.organizationId, { title, ...(parent ? { parent } : {}) }))
       .data as Space;

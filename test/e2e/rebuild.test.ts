@@ -22,6 +22,16 @@ import {
 type Resource = { id: string; [field: string]: unknown };
 type List = { items: Resource[]; count: number; next?: { page: string } };
 
+/** Sends a request that must succeed, and answers its body. */
+function sender(app: TestApp) {
+  return async (method: string, path: string, body: unknown = {}, token?: string) => {
+    const reply = await app.http(method, path, { body, token });
+    if (reply.status >= 300)
+      throw new Error(`${method} ${path}: ${reply.status} ${JSON.stringify(reply.body)}`);
+    return reply.body as Resource & { key: string };
+  };
+}
+
 async function dump(views: ReadStore): Promise<Record<string, unknown[]>> {
   const out: Record<string, unknown[]> = {};
   for (const name of (await views.collections()).sort()) out[name] = await views.all(name);
@@ -94,12 +104,7 @@ async function populate(app: TestApp): Promise<void> {
  */
 async function populateGrants(app: TestApp, collections: string[]): Promise<void> {
   const org = app.organizationId;
-  const send = async (method: string, path: string, body: unknown = {}) => {
-    const reply = await app.http(method, path, { body });
-    if (reply.status >= 300)
-      throw new Error(`${method} ${path}: ${reply.status} ${JSON.stringify(reply.body)}`);
-    return reply.body as Resource;
-  };
+  const send = sender(app);
   const user = await addUser(app, { organizationId: org, role: 'read' });
   const team = await send('PUT', `/v1/orgs/${org}/teams`, { title: 'Granted', members: [user.userId] });
   for (let i = 0; i < 3; i++) {
@@ -117,12 +122,7 @@ async function populateGrants(app: TestApp, collections: string[]): Promise<void
 /** Invite links made, updated, deleted and used, and email invites: the invites' views have history. */
 async function populateInvites(app: TestApp): Promise<void> {
   const org = app.organizationId;
-  const send = async (method: string, path: string, body: unknown = {}, token?: string) => {
-    const reply = await app.http(method, path, { body, token });
-    if (reply.status >= 300)
-      throw new Error(`${method} ${path}: ${reply.status} ${JSON.stringify(reply.body)}`);
-    return reply.body as Resource & { key: string };
-  };
+  const send = sender(app);
   for (let i = 0; i < 3; i++) {
     const link = await send('POST', `/v1/orgs/${org}/link-invites`, { role: 'read' });
     await send('PATCH', `/v1/orgs/${org}/link-invites/${link.id}`, { role: 'edit' });
@@ -139,12 +139,7 @@ async function populateInvites(app: TestApp): Promise<void> {
 /** Translation settings replaced and deleted, and the organization's settings and email domains updated. */
 async function populateTranslations(app: TestApp): Promise<void> {
   const org = app.organizationId;
-  const send = async (method: string, path: string, body: unknown = {}) => {
-    const reply = await app.http(method, path, { body });
-    if (reply.status >= 300)
-      throw new Error(`${method} ${path}: ${reply.status} ${JSON.stringify(reply.body)}`);
-    return reply.body as Resource;
-  };
+  const send = sender(app);
   for (let i = 0; i < 3; i++) {
     const made = await send('POST', `/v1/orgs/${org}/translations`, { title: `L${i}`, languages: ['fr'] });
     await send('PUT', `/v1/orgs/${org}/translations/${made.id}`, {
@@ -180,12 +175,7 @@ async function populateMembers(app: TestApp): Promise<void> {
 /** Teams renamed, deleted, and with members added, promoted and removed: the teams' views have history. */
 async function populateTeams(app: TestApp): Promise<void> {
   const teams = `/v1/orgs/${app.organizationId}/teams`;
-  const send = async (method: string, path: string, body: unknown = {}) => {
-    const reply = await app.http(method, path, { body });
-    if (reply.status >= 300)
-      throw new Error(`${method} ${path}: ${reply.status} ${JSON.stringify(reply.body)}`);
-    return reply.body as Resource;
-  };
+  const send = sender(app);
   for (let i = 0; i < 3; i++) {
     const team = await send('PUT', teams, { title: `T${i}`, members: [app.userId] });
     await send('PATCH', `${teams}/${team.id}`, { title: `T${i} renamed` });

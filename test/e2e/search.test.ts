@@ -1,34 +1,12 @@
 import { type Space, TranslationLanguage } from '@gitbook/api';
 import { useTestApp } from '../support/app-harness';
-
-type Change = Record<string, unknown>;
+import { type Change, markdownPage, publish as publishIn } from '../support/published';
 
 describe('search in a space', () => {
   const current = useTestApp();
 
-  /** Writes the changes in a new change request and merges it; answers the ids of pages created. */
-  const publish = async (space: string, changes: Change[]) => {
-    const app = current();
-    const cr = (await app.api().spaces.createChangeRequest(space, { subject: 'Edit' })).data;
-    const written = await app.http(
-      'POST',
-      `/v1/spaces/${space}/change-requests/${cr.id}/content?compat=false`,
-      {
-        body: { changes },
-      },
-    );
-    expect(written.status).toBe(200);
-    expect((await app.api().spaces.mergeChangeRequest(space, cr.id)).data.result).toBe('merge');
-    return (written.body as { changes: { object: string; page: { id: string } | string }[] }).changes.map(
-      (c) => (typeof c.page === 'string' ? c.page : c.page.id),
-    );
-  };
-  const page = (title: string, markdown: string, extra: Change = {}) => ({
-    operation: 'insert_page',
-    title,
-    document: { markdown },
-    ...extra,
-  });
+  const publish = (space: string, changes: Change[]) => publishIn(current(), space, changes);
+  const page = markdownPage;
   const search = async (space: string, query: string, options: { limit?: number; page?: string } = {}) =>
     (
       await current()

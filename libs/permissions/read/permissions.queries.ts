@@ -11,7 +11,7 @@ import { arg, Remote } from '@app/platform/rpc/remote-method';
 import { TeamPresenter } from '@app/teams/read/team.presenter';
 import { TEAMS } from '@app/teams/read/team.projection';
 import { Inject, Injectable } from '@nestjs/common';
-import { CONTENT_KINDS, type ContentKind } from '../write/grant.commands';
+import { CONTENT_KINDS, type ContentKind, WHAT } from '../write/grant.commands';
 import { CONTENT_GRANTS, type ContentGrantDoc } from './content-access.projection';
 
 export interface AggregateQuery extends ListQuery {
@@ -19,7 +19,13 @@ export interface AggregateQuery extends ListQuery {
   role?: Role;
 }
 
-const WHAT: Record<ContentKind, string> = { space: 'Space', collection: 'Collection' };
+/** What every list here takes: the kind of resource, its id, the list's query, the caller. */
+const LIST_ARGS = [
+  arg.oneOf('kind', CONTENT_KINDS),
+  arg.id('resourceId'),
+  arg.object<AggregateQuery>('query'),
+  arg.viewer(),
+] as const;
 
 /** Who has been given access to a space or collection, and who can reach it at all. */
 @Injectable()
@@ -43,12 +49,7 @@ export class PermissionQueries {
   }
 
   /** GitBook's `UserContentPermission` items: the users granted a role on the resource itself. */
-  @Remote(
-    arg.oneOf('kind', CONTENT_KINDS),
-    arg.id('resourceId'),
-    arg.object<ListQuery>('query'),
-    arg.viewer(),
-  )
+  @Remote(...LIST_ARGS)
   async users(kind: ContentKind, resourceId: string, query: ListQuery, viewer: Viewer) {
     await this.access.content(resourceId, viewer, WHAT[kind]);
     const page = await this.grants(resourceId, 'user', query);
@@ -59,12 +60,7 @@ export class PermissionQueries {
   }
 
   /** The teams granted a role on the resource itself, each with GitBook's `OrganizationTeam`. */
-  @Remote(
-    arg.oneOf('kind', CONTENT_KINDS),
-    arg.id('resourceId'),
-    arg.object<ListQuery>('query'),
-    arg.viewer(),
-  )
+  @Remote(...LIST_ARGS)
   async teamGrants(kind: ContentKind, resourceId: string, query: ListQuery, viewer: Viewer) {
     const { organization } = await this.access.content(resourceId, viewer, WHAT[kind]);
     const role = await this.access.roleIn(organization, viewer.userId);
@@ -84,12 +80,7 @@ export class PermissionQueries {
    * Every member or guest of the organization who can reach the resource, with their effective role
    * (`effectiveRole`), in the order they joined; computed over the organization's members.
    */
-  @Remote(
-    arg.oneOf('kind', CONTENT_KINDS),
-    arg.id('resourceId'),
-    arg.object<AggregateQuery>('query'),
-    arg.viewer(),
-  )
+  @Remote(...LIST_ARGS)
   async aggregate(kind: ContentKind, resourceId: string, query: AggregateQuery, viewer: Viewer) {
     const { organization } = await this.access.content(resourceId, viewer, WHAT[kind]);
     const members = await this.views.find(MEMBERS, {

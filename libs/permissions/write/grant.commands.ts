@@ -42,7 +42,8 @@ export class GrantCommandHandler extends AggregateHandler<GrantCommand, GrantEve
   protected readonly stream = grantStream;
 }
 
-const WHAT: Record<ContentKind, string> = { space: 'Space', collection: 'Collection' };
+/** How a 404 names each kind of resource. */
+export const WHAT: Record<ContentKind, string> = { space: 'Space', collection: 'Collection' };
 
 /**
  * Turns requests into grants on a space or collection. The route checked the caller may manage the
