@@ -18,7 +18,8 @@ export async function visiblePage<T extends Doc>(
   collection: CollectionName<T>,
   organization: string,
   query: ListQuery,
-  base: Omit<FindQuery, 'limit' | 'after'> & { orderBy: string },
+  /** In ascending order (the cursor below compares that way). */
+  base: Omit<FindQuery, 'limit' | 'after' | 'direction'> & { orderBy: string },
   viewer: Viewer,
 ): Promise<Page<{ doc: T; role: Role }>> {
   if ((await access.roleIn(organization, viewer.userId)) === 'admin') {
