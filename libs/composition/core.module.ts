@@ -96,6 +96,8 @@ export class CoreModule {
         CqrsModule,
         DiscoveryModule,
         ROUTE_SCOPES,
+        // Caches in feature modules follow the same announcements as `Access`.
+        ...(viewChanges === 'none' ? [] : [VIEW_CHANGES]),
       ],
     };
   }

@@ -270,6 +270,13 @@ function medianRun(runs, key) {
   return sorted[Math.floor((sorted.length - 1) / 2)];
 }
 
+/** `search` with each letter's case drawn at random: another URL for a search that ignores case. */
+function mixedCase(search) {
+  let out = '';
+  for (const c of search) out += Math.random() < 0.5 ? c.toUpperCase() : c;
+  return out;
+}
+
 const mib = (bytes) => bytes / (1024 * 1024);
 const fmtInt = (n) => (Number.isFinite(n) ? Math.round(n).toLocaleString('en-US') : 'n/a');
 const fmt = (n, digits = 1) => (Number.isFinite(n) ? n.toFixed(digits) : 'n/a');
@@ -297,6 +304,7 @@ module.exports = {
   runNode,
   median,
   medianRun,
+  mixedCase,
   mib,
   fmt,
   fmtInt,

@@ -9,6 +9,7 @@
  *   mode patch-random  PATCH /v1/spaces/{random id of ids} with a unique title; records every write
  *   mode patch-one     PATCH /v1/spaces/{spaceId} with a unique title from every connection
  *   mode get-paths     GET a random path of `paths` (page reads, searches: test/bench/content.js)
+ *   mode member-search GET /v1/orgs/{org}/members?search={a random one of `searches`, letters in random case}
  *
  * For the PATCH modes every write is recorded (space, title, send and answer time, status) and, with
  * recordFile, summarized per space: the titles one of which a following GET must show (the writes not
@@ -27,6 +28,7 @@ if (config.token) headers.authorization = `Bearer ${config.token}`;
 const writes = [];
 let seq = 0;
 const pick = (ids) => ids[Math.floor(Math.random() * ids.length)];
+const { mixedCase } = require('./lib');
 
 function patchRequest(chooseId) {
   headers['content-type'] = 'application/json';
@@ -63,6 +65,16 @@ function requestsFor(mode) {
       return [{ method: 'GET', path: `/v1/orgs/${config.org}/spaces?limit=100` }];
     case 'get-paths':
       return [{ method: 'GET', setupRequest: (req) => ({ ...req, path: pick(config.paths) }) }];
+    case 'member-search':
+      return [
+        {
+          method: 'GET',
+          setupRequest: (req) => ({
+            ...req,
+            path: `/v1/orgs/${config.org}/members?search=${encodeURIComponent(mixedCase(pick(config.searches)))}`,
+          }),
+        },
+      ];
     case 'patch-random':
       return [patchRequest(() => pick(config.ids))];
     case 'patch-one':

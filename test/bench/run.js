@@ -29,6 +29,7 @@ const L = require('./lib');
 const { sidesTable } = require('./rebuild-split');
 const profiles = require('./profile');
 const content = require('./content');
+const access = require('./access');
 
 const { ROOT, log } = L;
 const env = process.env;
@@ -125,6 +126,7 @@ const NAMES = {
   B6: 'standalone start-up to ready with that 1,000,000-event log',
   B7: 'jobs: 10,000 purge jobs through BullMQ on local Redis, enqueue to done',
   RSS: 'idle RSS after start-up / RSS during B1',
+  ...access.NAMES,
   ...content.NAMES,
 };
 const TARGETS = {
@@ -136,6 +138,7 @@ const TARGETS = {
   B6: '≤ 2 s (no replay at start)',
   B7: '≥ 50% of the jobs/s BullMQ reaches with an empty processor in the same run',
   RSS: '≤ 200 MB / ≤ 400 MB',
+  ...access.TARGETS,
   ...content.TARGETS,
 };
 const ORDER = Object.keys(NAMES);
@@ -437,7 +440,7 @@ async function httpScenarios(results) {
   }
 }
 
-async function profileHttp(results, ctx, names) {
+async function profileHttp(results, ctx, names, configOf) {
   for (const name of names) {
     const dir = join(ARTIFACTS, 'profiles', name);
     rmSync(dir, { recursive: true, force: true });
@@ -448,12 +451,14 @@ async function profileHttp(results, ctx, names) {
       nodeArgs: ['--cpu-prof', '--cpu-prof-dir', dir, '-r', EXIT_HOOK],
       label: `app-profile-${name}`,
     });
-    const config = {
-      B1: { mode: 'get-space', ids: ctx.ids, token: ctx.token },
-      B2: { mode: 'list', org: ctx.org, token: ctx.token },
-      B3: { mode: 'patch-random', ids: ctx.ids, token: ctx.token, tag: 'b3prof' },
-      B4: { mode: 'patch-one', spaceId: ctx.ids[1], token: ctx.token, tag: 'b4prof' },
-    }[name];
+    const config =
+      configOf?.(name) ??
+      {
+        B1: { mode: 'get-space', ids: ctx.ids, token: ctx.token },
+        B2: { mode: 'list', org: ctx.org, token: ctx.token },
+        B3: { mode: 'patch-random', ids: ctx.ids, token: ctx.token, tag: 'b3prof' },
+        B4: { mode: 'patch-one', spaceId: ctx.ids[1], token: ctx.token, tag: 'b4prof' },
+      }[name];
     // Warmed up as the measured runs are, so that the profile shows the steady state and not the first
     // write to each space folding its stream.
     await load(app, { ...config, tag: `${config.tag ?? name}-warm` }, CFG.warmup);
@@ -910,6 +915,7 @@ function evaluate(results) {
       'peak of VmRSS sampled every 100 ms over the three B1 runs; MB = 10^6 bytes',
     );
   }
+  access.evaluateAccess(results, row);
   content.evaluateContent(results, row);
   return rows.sort((a, b) => ORDER.indexOf(a.id) - ORDER.indexOf(b.id));
 }
@@ -1038,6 +1044,7 @@ function report(results, rows, elapsedMs) {
     `  with ${L.fmtInt(CFG.jobs)} deleted spaces past retention (each job appends a SpacePurged event; all are checked). Baseline:`,
     '  BullMQ Queue + Worker with an empty processor, the same job options and the same worker concurrency. Median of',
     `  ${CFG.jobRuns} pairs.`,
+    ...access.method(),
     ...content.method(CFG),
     '',
   ];
@@ -1077,6 +1084,7 @@ function report(results, rows, elapsedMs) {
     );
   }
   lines.push(...httpDetails('B4', results.B4));
+  lines.push(...httpDetails('B8', results.B8), ...httpDetails('B9', results.B9));
   lines.push(
     ...httpDetails('B10', results.B10),
     ...content.contentDetails(results),
@@ -1199,6 +1207,19 @@ async function main() {
     if (!CFG.keep) rmSync(join(work, 'log'), { recursive: true, force: true });
   }
   if (wants('B7')) await attempt(results, ['B7'], () => jobScenarios(results));
+  if (wants('B8', 'B9')) {
+    const helpers = { startApp, startBare, stop, scenario, attempt, quiet, wants, work, CFG, CLI };
+    const accessCtx = await attempt(results, ['B8', 'B9'], () => access.accessScenarios(results, helpers));
+    rows = evaluate(results);
+    const missed = missedOf(rows, ['B8', 'B9']);
+    if (CFG.profile && accessCtx && missed.length > 0) {
+      await attempt(results, ['profile'], () =>
+        profileHttp(results, accessCtx, missed, (name) =>
+          access.profileConfig(name, accessCtx.ctx, accessCtx.token),
+        ),
+      );
+    }
+  }
   if (wants(...Object.keys(content.NAMES))) {
     const helpers = { startApp, startBare, stop, scenario, attempt, quiet, wants, work, CFG };
     await attempt(results, Object.keys(content.NAMES), () => content.contentScenarios(results, helpers));

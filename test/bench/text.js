@@ -72,4 +72,4 @@ function queries(seed, count) {
   return [...out];
 }
 
-module.exports = { word, paragraphs, pageMarkdown, queries };
+module.exports = { word, random, paragraphs, pageMarkdown, queries };

@@ -120,8 +120,13 @@ describe('space and collection permissions over HTTP', () => {
     await app.api().collections.updateCollectionById(parent.id, { defaultLevel: MemberRole.Edit });
     expect((await app.api(reader.token).spaces.getSpaceById(inside.id)).data.permissions.edit).toBe(true);
 
+    const reached = async () =>
+      (await app.api().orgs.getMemberInOrganizationById(org, reader.userId)).data.spaces;
+    const before = await reached();
     await app.api().spaces.updateSpaceById(inside.id, { defaultLevel: null });
     expect(await status(app, `/v1/spaces/${inside.id}`, reader.token)).toBe(404);
+    // A member's `spaces` counts what they reach.
+    expect(await reached()).toBe(before - 1);
     expect(await status(app, `/v1/spaces/${inside.id}`, app.token)).toBe(200);
     const listed = await app.api(reader.token).collections.listSpacesInCollectionById(parent.id);
     expect(listed.data.items).toEqual([]);
@@ -129,6 +134,7 @@ describe('space and collection permissions over HTTP', () => {
     await app.api().spaces.inviteToSpace(inside.id, { role: MemberRole.Comment, users: [reader.userId] });
     const seen = await app.api(reader.token).spaces.getSpaceById(inside.id);
     expect(seen.data.permissions).toMatchObject({ comment: true, edit: false });
+    expect(await reached()).toBe(before);
   });
 
   it('moving a space out of a shared collection takes the inherited access away', async () => {

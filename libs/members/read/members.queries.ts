@@ -1,27 +1,36 @@
-import { USERS } from '@app/identity/read/identity.projection';
+import { USERS, type UserDoc } from '@app/identity/read/identity.projection';
 import { Access, MEMBERS, type MemberDoc, type Viewer } from '@app/platform/auth/access';
+import { AccessCache } from '@app/platform/auth/access-cache';
+import { CONTENT_ACCESS, type ContentAccessDoc } from '@app/platform/auth/auth-views';
 import { memberKey } from '@app/platform/auth/member-key';
+import { effectiveRole } from '@app/platform/domain/content-access';
 import { notFound } from '@app/platform/domain/decider';
 import type { Role } from '@app/platform/domain/roles';
 import {
   DEFAULT_PAGE_SIZE,
+  decodeOffset,
+  encodeOffset,
   type ListQuery,
   offsetPage,
   pageQuery,
   toList,
 } from '@app/platform/http/pagination';
 import { FAN_OUT_LIMIT } from '@app/platform/projector/projection';
+import { VIEW_CHANGES, type ViewChanges } from '@app/platform/projector/view-changes';
 import { READ_STORE, type ReadStore } from '@app/platform/readstore/read-store.port';
 import { arg, Remote } from '@app/platform/rpc/remote-method';
 import { SpacePresenter } from '@app/spaces/read/space.presenter';
 import { SPACES, type SpaceDoc } from '@app/spaces/read/space.projection';
 import { TeamPresenter } from '@app/teams/read/team.presenter';
 import { TEAM_MEMBERS, TEAMS } from '@app/teams/read/team.projection';
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import { MemberPresenter } from './member.presenter';
 import { MEMBER_DETAILS } from './member.projection';
+import { KeptItems, type RosterEntry, Rosters } from './member-roster';
 
 export type MemberSort = 'joinedAt' | 'lastSeenAt' | 'name';
+
+type MemberItem = ReturnType<MemberPresenter['present']>;
 
 export interface ListMembersQuery extends ListQuery {
   order?: 'asc' | 'desc';
@@ -45,15 +54,43 @@ export interface MemberSpacesQuery extends ListQuery {
 const ALL = 10_000;
 const DEFAULT_LIMIT = 50;
 
+/** What the member lists keep in memory until the views they come from change. */
+class MemberCaches {
+  /** Organizations' members with their users, for filtered and searched lists. */
+  readonly rosters: Rosters;
+  /** Member items as presented, by membership. */
+  readonly items: KeptItems<MemberItem>;
+  /** The access of the organization's live spaces. */
+  readonly spaceAccess: AccessCache;
+
+  constructor(views: ReadStore, changes: ViewChanges | undefined) {
+    this.rosters = new Rosters(views, changes);
+    this.items = new KeptItems(changes, [
+      MEMBERS,
+      USERS,
+      MEMBER_DETAILS,
+      TEAM_MEMBERS,
+      SPACES,
+      CONTENT_ACCESS,
+    ]);
+    this.spaceAccess = new AccessCache(changes, [SPACES, CONTENT_ACCESS]);
+  }
+}
+
 @Injectable()
 export class MemberQueries {
+  private readonly caches: MemberCaches;
+
   constructor(
     @Inject(READ_STORE) private readonly views: ReadStore,
     private readonly access: Access,
     private readonly presenter: MemberPresenter,
     private readonly teams: TeamPresenter,
     private readonly spaces: SpacePresenter,
-  ) {}
+    @Optional() @Inject(VIEW_CHANGES) changes?: ViewChanges,
+  ) {
+    this.caches = new MemberCaches(views, changes);
+  }
 
   private async membership(organization: string, userId: string): Promise<MemberDoc> {
     const member = await this.views.get(MEMBERS, memberKey(organization, userId));
@@ -61,26 +98,48 @@ export class MemberQueries {
     return member;
   }
 
-  /** Spaces a member can see: every live space of the organization, none for a guest (no grants yet). */
-  private async visibleSpaces(organization: string): Promise<number> {
-    return (await this.views.find(SPACES, { where: { organization, deleted: false }, limit: 0 })).count;
+  /** Who may do what on each live space of the organization, to count the spaces each member reaches. */
+  private spaceAccess(organization: string): Promise<ContentAccessDoc[]> {
+    return this.caches.spaceAccess.lookup(SPACES, organization, async () => {
+      const spaces = await this.views.find(SPACES, {
+        where: { organization, deleted: false },
+        limit: FAN_OUT_LIMIT,
+      });
+      const docs = await Promise.all(spaces.items.map((space) => this.views.get(CONTENT_ACCESS, space.id)));
+      return docs.filter((doc) => doc !== null);
+    });
   }
 
-  private async present(member: MemberDoc, spaces: number) {
-    const [user, details, teams] = await Promise.all([
-      this.views.get(USERS, member.userId),
-      this.views.get(MEMBER_DETAILS, memberKey(member.organization, member.userId)),
-      this.views.find(TEAM_MEMBERS, {
-        where: { userId: member.userId, organization: member.organization },
-        limit: 0,
-      }),
-    ]);
-    return this.presenter.present({
-      member,
-      user,
-      details,
-      teams: teams.count,
-      spaces: member.role === null ? 0 : spaces,
+  /** How many of the spaces the member reaches, by their effective role on each (`effectiveRole`). */
+  private async reached(member: MemberDoc, spaces: readonly ContentAccessDoc[]): Promise<number> {
+    const teams = await this.access.teamsOf(member.organization, member.userId);
+    return spaces.filter((access) => effectiveRole(member.role, access, member.userId, teams) !== null)
+      .length;
+  }
+
+  /** A member item; `user` when already read (undefined: read it here). */
+  private present(
+    member: MemberDoc,
+    spaces: readonly ContentAccessDoc[],
+    user?: UserDoc | null,
+  ): Promise<MemberItem> {
+    const key = memberKey(member.organization, member.userId);
+    return this.caches.items.item(key, async () => {
+      const [found, details, teams] = await Promise.all([
+        user === undefined ? this.views.get(USERS, member.userId) : user,
+        this.views.get(MEMBER_DETAILS, key),
+        this.views.find(TEAM_MEMBERS, {
+          where: { userId: member.userId, organization: member.organization },
+          limit: 0,
+        }),
+      ]);
+      return this.presenter.present({
+        member,
+        user: found,
+        details,
+        teams: teams.count,
+        spaces: await this.reached(member, spaces),
+      });
     });
   }
 
@@ -88,13 +147,13 @@ export class MemberQueries {
   async get(organization: string, userId: string, viewer: Viewer) {
     await this.access.member(organization, viewer, 'Organization');
     const member = await this.membership(organization, userId);
-    return this.present(member, await this.visibleSpaces(organization));
+    return this.present(member, await this.spaceAccess(organization));
   }
 
   @Remote(arg.id('organization'), arg.object<ListMembersQuery>('query'), arg.viewer())
   async list(organization: string, query: ListMembersQuery, viewer: Viewer) {
     await this.access.member(organization, viewer, 'Organization');
-    const spaces = await this.visibleSpaces(organization);
+    const spaces = await this.spaceAccess(organization);
     const direction = query.order ?? 'desc';
     const sort = query.sort ?? 'joinedAt';
     if (sort === 'joinedAt' && query.role === undefined && query.search === undefined) {
@@ -105,46 +164,57 @@ export class MemberQueries {
       const items = await Promise.all(page.items.map((member) => this.present(member, spaces)));
       return toList({ ...page, items }, (item) => item);
     }
-    let members = (
-      await this.views.find(MEMBERS, { where: { organization }, orderBy: 'joinedAt', limit: ALL })
-    ).items;
+    const { roster, kept } = await this.caches.rosters.of(organization);
+    // Indexes into the roster (oldest first, ties by user id); undefined: every member.
+    let found = query.search === undefined ? undefined : roster.search(query.search, kept);
     if (query.role !== undefined) {
       const role = query.role === 'guest' ? null : query.role;
-      members = members.filter((member) => member.role === role);
+      found = roster.where(found, ({ member }) => member.role === role);
     }
-    const users = new Map(
-      await Promise.all(members.map(async (m) => [m.userId, await this.views.get(USERS, m.userId)] as const)),
-    );
-    if (query.search !== undefined) {
-      const needle = query.search.toLowerCase();
-      members = members.filter((m) => {
-        const user = users.get(m.userId);
-        return user?.displayName.toLowerCase().includes(needle) || user?.email.toLowerCase().includes(needle);
-      });
+    const limit = query.limit ?? DEFAULT_LIMIT;
+    if (sort === 'joinedAt') {
+      // The roster's own order, or its reverse: only the page is picked.
+      const count = found ? found.length : roster.entries.length;
+      const offset = decodeOffset(query.page);
+      const items: Promise<MemberItem>[] = [];
+      for (let p = offset; p < Math.min(count, offset + limit); p++) {
+        const at = direction === 'asc' ? p : count - 1 - p;
+        const { member, user } = roster.entries[found ? found[at] : at];
+        items.push(this.present(member, spaces, user));
+      }
+      const more = offset + limit < count;
+      return {
+        ...(more ? { next: { page: encodeOffset(offset + limit) } } : {}),
+        count,
+        items: await Promise.all(items),
+      };
     }
-    let keyed: { member: MemberDoc; key: string }[];
+    const members = found ? found.map((i) => roster.entries[i]) : roster.entries;
+    let keyed: { entry: RosterEntry; key: string }[];
     if (sort === 'lastSeenAt') {
       // Only members seen at least once: the active ones.
       const details = await this.views.find(MEMBER_DETAILS, { where: { organization }, limit: ALL });
       const seen = new Map(details.items.map((d) => [d.userId, d.lastSeenAt]));
-      keyed = members.flatMap((member) => {
-        const at = seen.get(member.userId);
-        return at ? [{ member, key: at }] : [];
+      keyed = members.flatMap((entry) => {
+        const at = seen.get(entry.member.userId);
+        return at ? [{ entry, key: at }] : [];
       });
-    } else if (sort === 'name') {
-      keyed = members.map((member) => ({
-        member,
-        key: (users.get(member.userId)?.displayName ?? member.userId).toLowerCase(),
-      }));
     } else {
-      keyed = members.map((member) => ({ member, key: member.joinedAt }));
+      keyed = members.map((entry) => ({
+        entry,
+        key: (entry.user?.displayName ?? entry.member.userId).toLowerCase(),
+      }));
     }
     const sign = direction === 'asc' ? 1 : -1;
     keyed.sort(
-      (a, b) => sign * (a.key < b.key ? -1 : a.key > b.key ? 1 : a.member.userId < b.member.userId ? -1 : 1),
+      (a, b) =>
+        sign *
+        (a.key < b.key ? -1 : a.key > b.key ? 1 : a.entry.member.userId < b.entry.member.userId ? -1 : 1),
     );
-    const page = offsetPage(keyed, query, query.limit ?? DEFAULT_LIMIT);
-    const items = await Promise.all(page.items.map(({ member }) => this.present(member, spaces)));
+    const page = offsetPage(keyed, query, limit);
+    const items = await Promise.all(
+      page.items.map(({ entry }) => this.present(entry.member, spaces, entry.user)),
+    );
     return { ...page.next, count: keyed.length, items };
   }
 

@@ -1,0 +1,239 @@
+import { USERS, type UserDoc } from '@app/identity/read/identity.projection';
+import { MEMBERS, type MemberDoc } from '@app/platform/auth/access';
+import {
+  type ChangedCollections,
+  cacheMayAnswer,
+  type ViewChanges,
+} from '@app/platform/projector/view-changes';
+import type { ReadStore } from '@app/platform/readstore/read-store.port';
+
+/** More members than an organization has: a roster reads them in one query. */
+export const ROSTER_LIMIT = 50_000;
+
+/** Members held in memory over every kept roster before they are all dropped: a bound on memory. */
+const MAX_KEPT_MEMBERS = 100_000;
+
+/** Substrings up to this many characters are indexed whole; a longer search is checked on candidates. */
+const GRAM = 3;
+
+export interface RosterEntry {
+  member: MemberDoc;
+  user: UserDoc | null;
+}
+
+const byJoinedAt = (a: MemberDoc, b: MemberDoc) =>
+  a.joinedAt < b.joinedAt ? -1 : a.joinedAt > b.joinedAt ? 1 : a.userId < b.userId ? -1 : 1;
+
+/**
+ * An organization's members with their users, oldest first (ties by user id), and what a search needs:
+ * display names and emails in lower case and, built on the first search of a kept roster, every
+ * substring of up to GRAM characters of them mapped to the members that have it. A search of up to GRAM
+ * characters is then one lookup, a longer one the check of the members that have its rarest
+ * GRAM-character piece, instead of the check of every member.
+ */
+export class Roster {
+  private readonly names: string[];
+  private readonly emails: string[];
+  /** Members (indexes, ascending) by substring of up to GRAM characters, keyed by `gramKey`. */
+  private grams?: Map<number, number[]>;
+
+  constructor(readonly entries: readonly RosterEntry[]) {
+    this.names = entries.map((e) => e.user?.displayName.toLowerCase() ?? '');
+    this.emails = entries.map((e) => e.user?.email.toLowerCase() ?? '');
+  }
+
+  /**
+   * Indexes of the entries whose user's display name or email contains `search` (any case), in roster
+   * order; not to be changed. `indexed`: build the index if missing (a roster kept for later searches),
+   * else scan.
+   */
+  search(search: string, indexed: boolean): readonly number[] {
+    const needle = search.toLowerCase();
+    const matches = (i: number) =>
+      this.entries[i].user !== null && (this.names[i].includes(needle) || this.emails[i].includes(needle));
+    if (needle.length === 0 || (!indexed && !this.grams)) {
+      const out: number[] = [];
+      for (let i = 0; i < this.entries.length; i++) if (matches(i)) out.push(i);
+      return out;
+    }
+    const grams = this.index();
+    if (needle.length <= GRAM) return grams.get(gramKey(needle, 0, needle.length)) ?? [];
+    // The members having every piece of the needle are those having its two rarest, checked.
+    let rarest: number[] = [];
+    let second: number[] | undefined;
+    for (let at = 0; at + GRAM <= needle.length; at++) {
+      const posting = grams.get(gramKey(needle, at, GRAM));
+      if (!posting) return [];
+      if (at === 0 || posting.length < rarest.length)
+        [rarest, second] = [posting, at === 0 ? undefined : rarest];
+      else if (!second || posting.length < second.length) second = posting;
+    }
+    const candidates = second ? intersect(rarest, second) : rarest;
+    return candidates.filter(matches);
+  }
+
+  /** Indexes of the entries (of `among`, or all) whose member passes `keep`, in order. */
+  where(among: readonly number[] | undefined, keep: (entry: RosterEntry) => boolean): number[] {
+    const out: number[] = [];
+    if (among) {
+      for (const i of among) if (keep(this.entries[i])) out.push(i);
+    } else {
+      for (let i = 0; i < this.entries.length; i++) if (keep(this.entries[i])) out.push(i);
+    }
+    return out;
+  }
+
+  private index(): Map<number, number[]> {
+    if (this.grams) return this.grams;
+    const grams = new Map<number, number[]>();
+    for (let i = 0; i < this.entries.length; i++) {
+      if (this.entries[i].user === null) continue;
+      for (const text of [this.names[i], this.emails[i]]) {
+        for (let n = 1; n <= GRAM; n++) {
+          for (let at = 0; at + n <= text.length; at++) {
+            const key = gramKey(text, at, n);
+            const list = grams.get(key);
+            // Members are added in order: one already listed for this substring is its last.
+            if (!list) grams.set(key, [i]);
+            else if (list[list.length - 1] !== i) list.push(i);
+          }
+        }
+      }
+    }
+    this.grams = grams;
+    return grams;
+  }
+}
+
+/** The numbers in both ascending lists. */
+function intersect(a: readonly number[], b: readonly number[]): number[] {
+  const out: number[] = [];
+  for (let i = 0, j = 0; i < a.length && j < b.length; ) {
+    if (a[i] === b[j]) {
+      out.push(a[i]);
+      i++;
+      j++;
+    } else if (a[i] < b[j]) i++;
+    else j++;
+  }
+  return out;
+}
+
+/** The `n` (1 to 3) UTF-16 code units of `text` at `at` as one number: distinct per length and units. */
+function gramKey(text: string, at: number, n: number): number {
+  let key = n;
+  for (let k = 0; k < n; k++) key = key * 65_536 + text.charCodeAt(at + k);
+  return key;
+}
+
+/**
+ * Rosters of organizations, kept until the members or users views change (announced by `changes`);
+ * without announcements each is read anew. A roster read while such a change was announced is not kept.
+ */
+export class Rosters {
+  private readonly kept = new Map<string, Roster>();
+  /** Reads under way, shared by the requests that need the same roster meanwhile. */
+  private readonly reading = new Map<string, { generation: number; roster: Promise<Roster> }>();
+  private keptMembers = 0;
+  private generation = 0;
+
+  constructor(
+    private readonly views: ReadStore,
+    private readonly changes: ViewChanges | undefined,
+  ) {
+    changes?.onChange((changed) => this.onChange(changed));
+  }
+
+  /** The roster of `organization`, and whether it is kept (so worth indexing). */
+  async of(organization: string): Promise<{ roster: Roster; kept: boolean }> {
+    if (!cacheMayAnswer(this.changes)) return { roster: await this.read(organization), kept: false };
+    const found = this.kept.get(organization);
+    if (found) return { roster: found, kept: true };
+    const generation = this.generation;
+    let pending = this.reading.get(organization);
+    if (!pending || pending.generation !== generation) {
+      const started = { generation, roster: this.read(organization) };
+      pending = started;
+      this.reading.set(organization, started);
+      // Kept before any caller resumes: this reaction is the promise's first.
+      started.roster
+        .then((roster) => this.keep(organization, generation, roster))
+        .catch(() => {})
+        .finally(() => {
+          if (this.reading.get(organization) === started) this.reading.delete(organization);
+        });
+    }
+    const roster = await pending.roster;
+    return { roster, kept: this.kept.get(organization) === roster };
+  }
+
+  /** Keeps a roster read in `generation` unless a change was announced since. */
+  private keep(organization: string, generation: number, roster: Roster): void {
+    if (generation !== this.generation || this.changes?.active() !== true) return;
+    if (this.keptMembers + roster.entries.length > MAX_KEPT_MEMBERS) this.drop();
+    this.kept.set(organization, roster);
+    this.keptMembers += roster.entries.length;
+  }
+
+  private async read(organization: string): Promise<Roster> {
+    const { items } = await this.views.find(MEMBERS, {
+      where: { organization },
+      orderBy: 'joinedAt',
+      limit: ROSTER_LIMIT,
+    });
+    const entries = await Promise.all(
+      items.map(async (member) => ({ member, user: await this.views.get(USERS, member.userId) })),
+    );
+    // The store breaks ties of the sort by document id; a roster by user id, as lists always have.
+    entries.sort((a, b) => byJoinedAt(a.member, b.member));
+    return new Roster(entries);
+  }
+
+  private onChange(changed: ChangedCollections): void {
+    if (changed !== 'all' && !changed.has(MEMBERS) && !changed.has(USERS)) return;
+    this.drop();
+  }
+
+  private drop(): void {
+    this.generation++;
+    this.kept.clear();
+    this.keptMembers = 0;
+  }
+}
+
+/** Items kept at most before they are all dropped: a bound on memory. */
+const MAX_KEPT_ITEMS = 50_000;
+
+/**
+ * Presented list items by key, kept until one of the views they are made from changes: a page of 50
+ * members is otherwise 50 reads of details, 50 counts of teams and 50 counts of spaces reached.
+ */
+export class KeptItems<T> {
+  private readonly items = new Map<string, T>();
+  private generation = 0;
+
+  constructor(
+    private readonly changes: ViewChanges | undefined,
+    collections: readonly string[],
+  ) {
+    changes?.onChange((changed) => {
+      if (changed !== 'all' && !collections.some((c) => changed.has(c))) return;
+      this.generation++;
+      this.items.clear();
+    });
+  }
+
+  /** The item of `key`, or what `make` makes (kept when no change raced with it). */
+  async item(key: string, make: () => Promise<T>): Promise<T> {
+    const cacheable = cacheMayAnswer(this.changes);
+    const kept = cacheable ? this.items.get(key) : undefined;
+    if (kept !== undefined) return kept;
+    const generation = this.generation;
+    const item = await make();
+    if (cacheable && generation === this.generation && this.changes?.active()) {
+      if (this.items.size >= MAX_KEPT_ITEMS) this.items.clear();
+      this.items.set(key, item);
+    }
+    return item;
+  }
+}
