@@ -1,5 +1,7 @@
+import { openReadStore } from '@app/composition/storage';
+import { CONTENT_ACCESS } from '@app/platform/auth/auth-views';
 import { type Collection, MemberRole, type Space } from '@gitbook/api';
-import { addUser, type TestApp, useTestApp } from '../support/app-harness';
+import { addUser, removeDir, startTestApp, type TestApp, useTestApp } from '../support/app-harness';
 
 describe('space and collection permissions over HTTP', () => {
   const current = useTestApp();
@@ -194,5 +196,33 @@ describe('space and collection permissions over HTTP', () => {
     expect(allowed.status).toBe(204);
     const reader = await addUser(app, { organizationId: app.organizationId, role: 'edit' });
     expect((await app.http('GET', `${path}/users`, { token: reader.token })).status).toBe(403);
+  });
+});
+
+describe('access views on an install from before the permission model', () => {
+  it('are built from the log at start-up, so content stays reachable after an upgrade', async () => {
+    let app = await startTestApp();
+    const dataDir = app.dataDir;
+    try {
+      const shared = (await app.api().orgs.createSpace(app.organizationId, { title: 'Old' })).data;
+      const user = await addUser(app, { organizationId: app.organizationId, role: 'read' });
+      await app.api().orgs.updateMemberInOrganizationById(app.organizationId, user.userId, { role: null });
+      await app.api().spaces.inviteToSpace(shared.id, { role: MemberRole.Edit, users: [user.userId] });
+      await app.close();
+      // What an older version left behind: every view but the access documents.
+      const views = await openReadStore(app.storage);
+      const stale = await views.all(CONTENT_ACCESS);
+      expect(stale.length).toBeGreaterThan(0);
+      await views.commit(stale.map((doc) => ({ collection: CONTENT_ACCESS, id: doc.id, doc: null })));
+      await views.close();
+
+      app = await startTestApp({ dataDir, clock: app.clock });
+      expect((await app.api().spaces.getSpaceById(shared.id)).data.id).toBe(shared.id);
+      const seen = await app.api(user.token).spaces.getSpaceById(shared.id);
+      expect(seen.data.permissions.edit).toBe(true);
+    } finally {
+      await app.close();
+      removeDir(dataDir);
+    }
   });
 });

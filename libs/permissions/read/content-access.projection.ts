@@ -1,8 +1,10 @@
+import { COLLECTIONS } from '@app/collections/read/collection.projection';
 import { CONTENT_ACCESS, type ContentAccessDoc } from '@app/platform/auth/auth-views';
 import { accessBelow, type Grants } from '@app/platform/domain/content-access';
 import type { DefaultLevel, Role } from '@app/platform/domain/roles';
-import { type ProjectionContext, projection } from '@app/platform/projector/projection';
+import { type Projection, type ProjectionContext, projection } from '@app/platform/projector/projection';
 import { collectionName, type Doc } from '@app/platform/readstore/read-store.port';
+import { SPACES } from '@app/spaces/read/space.projection';
 import type { GrantTarget } from '../domain/grant.decider';
 
 /** One grant made on a space or collection, keyed `<resource>:<grantee>:<id>`, for the lists of who has one. */
@@ -118,53 +120,61 @@ async function transfer(ctx: ProjectionContext, ids: readonly string[], organiza
  * deletions) and default levels from the collections' and spaces' events itself, so it reads only its
  * own documents.
  */
-export const contentAccessProjection = projection(
-  'content-access',
-  [
-    { collection: CONTENT_ACCESS, fields: ['parent'] },
-    { collection: CONTENT_GRANTS, fields: ['resource', 'grantee', 'grantedAt'] },
-    { collection: CONTENT_GRANTS, fields: ['grantee', 'granteeId', 'organization'] },
-  ],
-  {
-    CollectionCreated: (e, ctx) => refresh(ctx, created('collection', e.data)),
-    SpaceCreated: (e, ctx) => refresh(ctx, created('space', e.data)),
-    CollectionUpdated: async (e, ctx) => {
-      const { collectionId, changes } = e.data;
-      if (changes.defaultLevel !== undefined)
-        await change(ctx, collectionId, (doc) => ({ ...doc, defaultLevel: changes.defaultLevel }));
+export const contentAccessProjection: Projection = {
+  ...contentAccess(),
+  // Installs from before the permission model have spaces but no access documents: built at start-up.
+  backfillWhen: { own: CONTENT_ACCESS, witnesses: [SPACES, COLLECTIONS] },
+};
+
+function contentAccess() {
+  return projection(
+    'content-access',
+    [
+      { collection: CONTENT_ACCESS, fields: ['parent'] },
+      { collection: CONTENT_GRANTS, fields: ['resource', 'grantee', 'grantedAt'] },
+      { collection: CONTENT_GRANTS, fields: ['grantee', 'granteeId', 'organization'] },
+    ],
+    {
+      CollectionCreated: (e, ctx) => refresh(ctx, created('collection', e.data)),
+      SpaceCreated: (e, ctx) => refresh(ctx, created('space', e.data)),
+      CollectionUpdated: async (e, ctx) => {
+        const { collectionId, changes } = e.data;
+        if (changes.defaultLevel !== undefined)
+          await change(ctx, collectionId, (doc) => ({ ...doc, defaultLevel: changes.defaultLevel }));
+      },
+      SpaceUpdated: async (e, ctx) => {
+        const { spaceId, changes } = e.data;
+        if (changes.defaultLevel !== undefined)
+          await change(ctx, spaceId, (doc) => ({ ...doc, defaultLevel: changes.defaultLevel }));
+      },
+      CollectionMoved: (e, ctx) =>
+        change(ctx, e.data.collectionId, (doc) => ({ ...doc, parent: e.data.parent })),
+      SpaceMoved: (e, ctx) => change(ctx, e.data.spaceId, (doc) => ({ ...doc, parent: e.data.parent })),
+      CollectionTransferred: async (e, ctx) => {
+        const { collectionId, organization, contents } = e.data;
+        await transfer(ctx, [collectionId, ...contents.collections, ...contents.spaces], organization);
+        await change(ctx, collectionId, (doc) => ({ ...doc, parent: null }));
+      },
+      SpaceTransferred: async (e, ctx) => {
+        const { spaceId, organization, parent } = e.data;
+        await transfer(ctx, [spaceId], organization);
+        await change(ctx, spaceId, (doc) => ({ ...doc, parent }));
+      },
+      CollectionDeleted: async (e, ctx) => {
+        // What the collection held goes to its parent, as in the collections' and spaces' views.
+        for (const child of await ctx.find(CONTENT_ACCESS, { parent: e.data.collectionId })) {
+          await refresh(ctx, { ...child, parent: e.data.parent });
+        }
+        await remove(ctx, e.data.collectionId);
+      },
+      SpacePurged: (e, ctx) => remove(ctx, e.data.spaceId),
+      UserAccessGranted: (e, ctx) => setGrant(ctx, e.data, 'user', e.data.userId, granted(e.data)),
+      UserAccessRevoked: (e, ctx) => setGrant(ctx, e.data, 'user', e.data.userId, null),
+      TeamAccessGranted: (e, ctx) => setGrant(ctx, e.data, 'team', e.data.teamId, granted(e.data)),
+      TeamAccessRevoked: (e, ctx) => setGrant(ctx, e.data, 'team', e.data.teamId, null),
+      TeamDeleted: (e, ctx) => dropGrants(ctx, { grantee: 'team', granteeId: e.data.teamId }),
+      MemberRemoved: (e, ctx) =>
+        dropGrants(ctx, { grantee: 'user', granteeId: e.data.userId, organization: e.data.organizationId }),
     },
-    SpaceUpdated: async (e, ctx) => {
-      const { spaceId, changes } = e.data;
-      if (changes.defaultLevel !== undefined)
-        await change(ctx, spaceId, (doc) => ({ ...doc, defaultLevel: changes.defaultLevel }));
-    },
-    CollectionMoved: (e, ctx) =>
-      change(ctx, e.data.collectionId, (doc) => ({ ...doc, parent: e.data.parent })),
-    SpaceMoved: (e, ctx) => change(ctx, e.data.spaceId, (doc) => ({ ...doc, parent: e.data.parent })),
-    CollectionTransferred: async (e, ctx) => {
-      const { collectionId, organization, contents } = e.data;
-      await transfer(ctx, [collectionId, ...contents.collections, ...contents.spaces], organization);
-      await change(ctx, collectionId, (doc) => ({ ...doc, parent: null }));
-    },
-    SpaceTransferred: async (e, ctx) => {
-      const { spaceId, organization, parent } = e.data;
-      await transfer(ctx, [spaceId], organization);
-      await change(ctx, spaceId, (doc) => ({ ...doc, parent }));
-    },
-    CollectionDeleted: async (e, ctx) => {
-      // What the collection held goes to its parent, as in the collections' and spaces' views.
-      for (const child of await ctx.find(CONTENT_ACCESS, { parent: e.data.collectionId })) {
-        await refresh(ctx, { ...child, parent: e.data.parent });
-      }
-      await remove(ctx, e.data.collectionId);
-    },
-    SpacePurged: (e, ctx) => remove(ctx, e.data.spaceId),
-    UserAccessGranted: (e, ctx) => setGrant(ctx, e.data, 'user', e.data.userId, granted(e.data)),
-    UserAccessRevoked: (e, ctx) => setGrant(ctx, e.data, 'user', e.data.userId, null),
-    TeamAccessGranted: (e, ctx) => setGrant(ctx, e.data, 'team', e.data.teamId, granted(e.data)),
-    TeamAccessRevoked: (e, ctx) => setGrant(ctx, e.data, 'team', e.data.teamId, null),
-    TeamDeleted: (e, ctx) => dropGrants(ctx, { grantee: 'team', granteeId: e.data.teamId }),
-    MemberRemoved: (e, ctx) =>
-      dropGrants(ctx, { grantee: 'user', granteeId: e.data.userId, organization: e.data.organizationId }),
-  },
-);
+  );
+}

@@ -34,6 +34,13 @@ export interface Projection {
   indexes: IndexSpec[];
   handles: readonly string[];
   apply(event: RecordedEvent, ctx: ProjectionContext): Promise<void>;
+  /**
+   * For a projection added after installs have views: `own` (one of its collections) is empty exactly
+   * when it has never run while one of `witnesses` (other projections') has documents; the projector then
+   * builds it from the log before following the log (the projector has one checkpoint, so a new
+   * projection would otherwise start empty on an existing install).
+   */
+  backfillWhen?: { own: string; witnesses: readonly string[] };
 }
 
 /**

@@ -184,10 +184,28 @@ export class Projector implements LiveProjector {
 
   async start(): Promise<void> {
     await this.prepare();
+    await this.backfill();
     this.generation = await this.views.generation();
     this.subscription = this.events.subscribeAll(this.position, (batch) => this.apply(batch));
     // Nothing else tells this process of another's promote while no event arrives to conflict on.
     this.switchWatch = setInterval(() => void this.noticeSwitch(), SWITCH_CHECK_MS).unref();
+  }
+
+  /** Builds from the log each projection that has never run on views that already hold the log (`backfillWhen`). */
+  private async backfill(): Promise<void> {
+    if (this.position === 0) return;
+    for (const projection of this.projections) {
+      const when = projection.backfillWhen;
+      if (!when) continue;
+      const holds = async (collection: string) =>
+        (await this.views.find(collection, { limit: 1 })).items.length > 0;
+      if (await holds(when.own)) continue;
+      let witnessed = false;
+      for (const witness of when.witnesses) witnessed ||= await holds(witness);
+      if (!witnessed) continue;
+      await this.rebuild(undefined, { projection: projection.name });
+      this.position = await this.views.getCheckpoint(CHECKPOINT);
+    }
   }
 
   async stop(): Promise<void> {
