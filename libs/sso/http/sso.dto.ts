@@ -16,11 +16,8 @@ const defaultTeam = () => Matches(ID_PATTERN, { message: 'defaultTeam must be a 
 const defaultRole = () =>
   IsIn([...ROLES], { message: `defaultRole must be one of ${ROLES.join(', ')} or null` });
 
-export class CreateSamlProviderDto implements SamlProviderInput {
-  @Text(30)
-  @label()
-  label!: string;
-
+/** What creating and updating a provider both take besides its label: each optional. */
+class SamlProviderSettingsDto {
   @IsAbsentOr()
   @Text(1024)
   entityID?: string;
@@ -44,31 +41,15 @@ export class CreateSamlProviderDto implements SamlProviderInput {
   defaultRole?: Role | null;
 }
 
-export class UpdateSamlProviderDto implements SamlProviderInput {
+export class CreateSamlProviderDto extends SamlProviderSettingsDto implements SamlProviderInput {
+  @Text(30)
+  @label()
+  label!: string;
+}
+
+export class UpdateSamlProviderDto extends SamlProviderSettingsDto implements SamlProviderInput {
   @IsAbsentOr()
   @Text(30)
   @label()
   label?: string;
-
-  @IsAbsentOr()
-  @Text(1024)
-  entityID?: string;
-
-  @IsAbsentOr()
-  @Text(10_000, { lines: true })
-  certificate?: string;
-
-  @IsAbsentOr()
-  @Text(2048)
-  @ssoURL()
-  ssoURL?: string;
-
-  @IsAbsentOr()
-  @IsString()
-  @defaultTeam()
-  defaultTeam?: string;
-
-  @IsOptional()
-  @defaultRole()
-  defaultRole?: Role | null;
 }
