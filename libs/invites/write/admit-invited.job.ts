@@ -4,11 +4,10 @@ import {
   organizationStream,
 } from '@app/organizations/domain/organization.decider';
 import { CLOCK, type Clock } from '@app/platform/clock/clock';
-import { DomainError } from '@app/platform/domain/decider';
 import type { RecordedEvent } from '@app/platform/eventstore/event-store.port';
-import { JobHandler, type JobSource } from '@app/platform/jobs/job-handler';
-import { JOB_QUEUE, type Job, type JobLog, type JobQueue } from '@app/platform/jobs/job-queue.port';
-import type { Reaction } from '@app/platform/projector/reactor';
+import { JobHandler } from '@app/platform/jobs/job-handler';
+import { JobPerEvent, unlessGone } from '@app/platform/jobs/job-per-event';
+import { JOB_QUEUE, type JobLog, type JobQueue } from '@app/platform/jobs/job-queue.port';
 import { READ_STORE, type ReadStore } from '@app/platform/readstore/read-store.port';
 import { CommandRunner } from '@app/platform/write/command-runner';
 import { Inject, Injectable } from '@nestjs/common';
@@ -30,49 +29,44 @@ export { EMAIL_INVITE };
  */
 @JobHandler()
 @Injectable()
-export class AdmitInvitedUsers implements JobSource, Reaction {
-  readonly jobNames = [ADMIT_INVITED_JOB];
+export class AdmitInvitedUsers extends JobPerEvent<AdmitInvitedData> {
+  readonly job = ADMIT_INVITED_JOB;
   readonly name = 'admit-invited-users';
   readonly handles = ['UserCreated'] as const;
 
   constructor(
-    @Inject(JOB_QUEUE) private readonly jobs: JobQueue,
+    @Inject(JOB_QUEUE) jobs: JobQueue,
     @Inject(READ_STORE) private readonly views: ReadStore,
     @Inject(CLOCK) private readonly clock: Clock,
     private readonly runner: CommandRunner,
-  ) {}
-
-  register(): void {
-    this.jobs.register<AdmitInvitedData>(ADMIT_INVITED_JOB, (job, log) => this.admit(job, log));
+  ) {
+    super(jobs);
   }
 
-  async react(event: RecordedEvent): Promise<void> {
+  protected dataOf(event: RecordedEvent): AdmitInvitedData {
     const { userId, email } = event.data as { userId: string; email: string };
-    await this.jobs.enqueue<AdmitInvitedData>(
-      ADMIT_INVITED_JOB,
-      { userId, email, userEventId: event.id, correlationId: event.metadata.correlationId },
-      { jobId: admitInvitedJobId(event.id), attempts: 8, backoffMs: 1_000 },
-    );
+    return { userId, email, userEventId: event.id, correlationId: event.metadata.correlationId };
   }
 
-  private async admit(job: Job<AdmitInvitedData>, log: JobLog): Promise<void> {
-    const { userId, email, userEventId, correlationId } = job.data;
+  protected jobId(eventId: string): string {
+    return admitInvitedJobId(eventId);
+  }
+
+  protected async run({ userId, email, userEventId, correlationId }: AdmitInvitedData, log: JobLog) {
     const invites = await this.views.find(MEMBER_INVITES, {
       where: { email: email.toLowerCase() },
       limit: 1000,
     });
     for (const invite of invites.items) {
-      try {
-        await this.runner.run(
+      // An organization gone meanwhile has nobody to admit.
+      await unlessGone(
+        this.runner.run(
           organizationDecider,
           organizationStream(invite.organization),
           { type: 'AdmitMember', userId, role: invite.role, invite: EMAIL_INVITE, at: this.clock.now() },
           { source: 'system', correlationId, causationId: userEventId },
-        );
-      } catch (error) {
-        // An organization gone meanwhile has nobody to admit.
-        if (!(error instanceof DomainError) || error.kind !== 'not_found') throw error;
-      }
+        ),
+      );
     }
     if (invites.items.length > 0)
       log.info(`admitted ${userId} to ${invites.items.length} inviting organizations`);

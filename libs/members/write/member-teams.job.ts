@@ -1,10 +1,9 @@
 import { organizationDecider, organizationStream } from '@app/organizations/domain/organization.decider';
 import { CLOCK, type Clock } from '@app/platform/clock/clock';
-import { DomainError } from '@app/platform/domain/decider';
 import type { RecordedEvent } from '@app/platform/eventstore/event-store.port';
-import { JobHandler, type JobSource } from '@app/platform/jobs/job-handler';
-import { JOB_QUEUE, type Job, type JobLog, type JobQueue } from '@app/platform/jobs/job-queue.port';
-import type { Reaction } from '@app/platform/projector/reactor';
+import { JobHandler } from '@app/platform/jobs/job-handler';
+import { JobPerEvent, unlessGone } from '@app/platform/jobs/job-per-event';
+import { JOB_QUEUE, type JobLog, type JobQueue } from '@app/platform/jobs/job-queue.port';
 import { READ_STORE, type ReadStore } from '@app/platform/readstore/read-store.port';
 import { CommandRunner } from '@app/platform/write/command-runner';
 import { teamDecider, teamStream } from '@app/teams/domain/team.decider';
@@ -28,33 +27,33 @@ interface LeaveTeamsData {
  */
 @JobHandler()
 @Injectable()
-export class MemberLeavesTeams implements JobSource, Reaction {
-  readonly jobNames = [LEAVE_TEAMS_JOB];
+export class MemberLeavesTeams extends JobPerEvent<LeaveTeamsData> {
+  readonly job = LEAVE_TEAMS_JOB;
   readonly name = 'member-leaves-teams';
   readonly handles = ['MemberRemoved'] as const;
 
   constructor(
-    @Inject(JOB_QUEUE) private readonly jobs: JobQueue,
+    @Inject(JOB_QUEUE) jobs: JobQueue,
     @Inject(READ_STORE) private readonly views: ReadStore,
     @Inject(CLOCK) private readonly clock: Clock,
     private readonly runner: CommandRunner,
-  ) {}
-
-  register(): void {
-    this.jobs.register<LeaveTeamsData>(LEAVE_TEAMS_JOB, (job, log) => this.leave(job, log));
+  ) {
+    super(jobs);
   }
 
-  async react(event: RecordedEvent): Promise<void> {
+  protected dataOf(event: RecordedEvent): LeaveTeamsData {
     const { organizationId, userId } = event.data as { organizationId: string; userId: string };
-    await this.jobs.enqueue<LeaveTeamsData>(
-      LEAVE_TEAMS_JOB,
-      { organizationId, userId, removalEventId: event.id, correlationId: event.metadata.correlationId },
-      { jobId: leaveTeamsJobId(event.id), attempts: 8, backoffMs: 1_000 },
-    );
+    return { organizationId, userId, removalEventId: event.id, correlationId: event.metadata.correlationId };
   }
 
-  private async leave(job: Job<LeaveTeamsData>, log: JobLog): Promise<void> {
-    const { organizationId, userId, removalEventId, correlationId } = job.data;
+  protected jobId(eventId: string): string {
+    return leaveTeamsJobId(eventId);
+  }
+
+  protected async run(
+    { organizationId, userId, removalEventId, correlationId }: LeaveTeamsData,
+    log: JobLog,
+  ) {
     // From the log, not the views, which may not show the removal yet when the job runs.
     const { state } = await this.runner.load(organizationDecider, organizationStream(organizationId));
     if (state.status === 'active' && userId in state.members) return;
@@ -63,17 +62,15 @@ export class MemberLeavesTeams implements JobSource, Reaction {
       limit: 10_000,
     });
     for (const membership of teams.items) {
-      try {
-        await this.runner.run(
+      // A team deleted meanwhile has no members to leave.
+      await unlessGone(
+        this.runner.run(
           teamDecider,
           teamStream(membership.team),
           { type: 'RemoveTeamMember', userId, at: this.clock.now() },
           { source: 'system', correlationId, causationId: removalEventId },
-        );
-      } catch (error) {
-        // A team deleted meanwhile has no members to leave.
-        if (!(error instanceof DomainError) || error.kind !== 'not_found') throw error;
-      }
+        ),
+      );
     }
     if (teams.items.length > 0) log.info(`removed ${userId} from ${teams.items.length} teams`);
   }
