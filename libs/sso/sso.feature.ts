@@ -1,13 +1,15 @@
 import type { FeatureManifest } from '@app/platform/feature/feature';
 import { samlProviderAuditSubjects } from './domain/saml-provider.audit';
+import { SSO_DEFAULT_TEAM_JOB } from './domain/saml-sign-in.decider';
 import { samlProviderProjection } from './read/saml-provider.projection';
 
-/** Single sign-on: an organization's SAML identity providers, and where its members sign in with them. */
+/** Single sign-on: an organization's SAML identity providers, and signing in with them. */
 export const ssoFeature: FeatureManifest = {
   name: 'sso',
   module: async () => (await import('./sso.module')).SsoModule,
   projections: [samlProviderProjection],
   audited: samlProviderAuditSubjects,
+  jobs: [SSO_DEFAULT_TEAM_JOB],
   fixtures: {
     samlProviderId: async ({ call, ids, label }) =>
       (

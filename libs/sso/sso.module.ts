@@ -1,19 +1,23 @@
 import type { ServiceRole } from '@app/platform/rpc/feature-module';
 import { featureModule } from '@app/platform/rpc/feature-module';
 import { type DynamicModule, Module } from '@nestjs/common';
+import { SamlSignInController } from './http/saml-sign-in.controller';
 import { SsoController } from './http/sso.controller';
 import { SamlProviderPresenter } from './read/saml-provider.presenter';
 import { SamlProviderQueries } from './read/saml-providers.queries';
 import { SamlProviderCommandHandler, SamlProviderService } from './write/saml-provider.commands';
+import { SamlSignInService } from './write/saml-sign-in.service';
+import { SsoDefaultTeam } from './write/sso-default-team.job';
 
 @Module({})
 export class SsoModule {
   static forRole(role: ServiceRole): DynamicModule {
     return featureModule(SsoModule, role, {
-      controllers: [SsoController],
-      commands: [SamlProviderCommandHandler, SamlProviderService],
+      controllers: [SsoController, SamlSignInController],
+      commands: [SamlProviderCommandHandler, SamlProviderService, SamlSignInService],
       queries: [SamlProviderQueries, SamlProviderPresenter],
-      remote: { command: [SamlProviderService], query: [SamlProviderQueries] },
+      jobs: [SsoDefaultTeam],
+      remote: { command: [SamlProviderService, SamlSignInService], query: [SamlProviderQueries] },
     });
   }
 }

@@ -108,7 +108,7 @@ function clusterBehindGateway(mongoServer?: string): void {
     for (let i = 0; i < 100 && (await http('GET', `/v1/orgs/${other}`)).status !== 200; i++) {
       await new Promise((r) => setTimeout(r, 50));
     }
-    await endpointTour(api, http, org, other, (path) => fetch(`${gateway.url}${path}`));
+    await endpointTour(api, http, org, other, (path, init) => fetch(`${gateway.url}${path}`, init));
     // The gateway validates bodies once the route's authorization passed (guards run before pipes).
     const bad = await http('POST', `/v1/orgs/${org}/spaces`, { colour: 'red' });
     expect(bad.status).toBe(400);

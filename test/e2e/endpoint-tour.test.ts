@@ -12,7 +12,7 @@ describe('every endpoint, standalone', () => {
       (method, path, body) => app.http(method, path, { body }),
       app.organizationId,
       other,
-      (path) => fetch(`${app.url}${path}`),
+      (path, init) => fetch(`${app.url}${path}`, init),
     );
   });
 });

@@ -8,7 +8,7 @@ import type { Projection } from '@app/platform/projector/projection';
 import { Projector } from '@app/platform/projector/projector';
 import type { Doc, ReadStore } from '@app/platform/readstore/read-store.port';
 import { SqliteReadStore } from '@app/platform/readstore/sqlite-read-store';
-import { selfSignedCertificate } from '@app/sso/domain/certificate.testing';
+import { signingIdentity } from '@app/sso/domain/certificate.testing';
 import {
   addUser,
   liveProjector,
@@ -18,6 +18,7 @@ import {
   tempDataDir,
   useTestApp,
 } from '../support/app-harness';
+import { samlResponse } from '../support/saml-idp';
 
 type Resource = { id: string; [field: string]: unknown };
 type List = { items: Resource[]; count: number; next?: { page: string } };
@@ -185,12 +186,16 @@ async function populateTeams(app: TestApp): Promise<void> {
   }
 }
 
-/** SAML providers made, configured, cleared and deleted: the providers' view has history. */
+/**
+ * SAML providers made, configured, cleared and deleted, and a newcomer signing in with one: the
+ * providers', users', tokens' and members' views have history.
+ */
 async function populateSso(app: TestApp): Promise<void> {
   const saml = `/v1/orgs/${app.organizationId}/saml`;
   const day = 24 * 60 * 60 * 1000;
   const now = app.clock.now();
-  const certificate = await selfSignedCertificate(new Date(now - day), new Date(now + 3650 * day));
+  const idp = await signingIdentity(new Date(now - day), new Date(now + 3650 * day));
+  const certificate = idp.certificate;
   for (let i = 0; i < 3; i++) {
     const reply = await app.http('POST', saml, { body: { label: `IdP ${i}` } });
     expect(reply.status).toBe(201);
@@ -200,6 +205,21 @@ async function populateSso(app: TestApp): Promise<void> {
     if (i === 1)
       expect((await app.http('PATCH', `${saml}/${id}`, { body: { certificate: '' } })).status).toBe(200);
     if (i === 2) expect((await app.http('DELETE', `${saml}/${id}`)).status).toBe(204);
+    if (i === 0) {
+      const acsURL = `http://docs.test/v1/sso/saml/${id}/acs`;
+      const SAMLResponse = samlResponse(idp, {
+        issuer: configure.entityID,
+        audience: `http://docs.test/v1/sso/saml/${id}/metadata`,
+        acsURL,
+        nameID: 'rebuilt.newcomer@example.com',
+      });
+      const signedIn = await fetch(`${app.url}/v1/sso/saml/${id}/acs`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ SAMLResponse }).toString(),
+      });
+      expect(signedIn.status).toBe(200);
+    }
   }
 }
 

@@ -37,7 +37,7 @@ describe('SSO over HTTP', () => {
     const app = current();
     const org = app.organizationId;
     const created = await create({ label: 'Pending IdP' });
-    const base = `http://docs.test/app/sso/saml/${created.id}`;
+    const base = `http://docs.test/v1/sso/saml/${created.id}`;
     expect(created).toEqual({
       object: 'saml-provider',
       id: created.id,
@@ -58,10 +58,11 @@ describe('SSO over HTTP', () => {
   it('creates an active provider, its certificate normalized, listed and offered for sign-in', async () => {
     const app = current();
     const org = app.organizationId;
+    const team = (await app.api().orgs.createOrganizationTeam(org, { title: 'Sign-ins' })).data;
     const created = await create({
       ...configured(),
       certificate: `\n${pem.replace(/\n/g, '\r\n')}\n`,
-      defaultTeam: 'team1',
+      defaultTeam: team.id,
       defaultRole: MemberRole.Edit,
     });
     const { certificate: _given, ...settings } = configured();
@@ -165,6 +166,7 @@ describe('SSO over HTTP', () => {
       [{ label: 'IdP', ssoURL: 'example.com/sso' }, /^ssoURL/],
       [{ label: 'IdP', ssoURL: 'https://' }, /^ssoURL/],
       [{ label: 'IdP', defaultTeam: 'not a team' }, /^defaultTeam/],
+      [{ label: 'IdP', defaultTeam: 'team404' }, /^defaultTeam: no such team/],
       [{ label: 'IdP', defaultRole: 'owner' }, /^defaultRole/],
       [{ label: 'IdP', entityID: 'e'.repeat(1025) }, /^entityID/],
       [{ entityID: 'urn:idp' }, /label/],

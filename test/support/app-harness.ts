@@ -118,6 +118,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     publicUrl: 'http://docs.test',
     purgeSweepMs: 60_000,
     inviteLinkMaxAgeDays: 30,
+    ssoSessionHours: 12,
     rateLimitMax: DEFAULT_RATE_LIMIT_MAX,
     rateLimitWindowMs: DEFAULT_RATE_LIMIT_WINDOW_MS,
     bodyLimitBytes: DEFAULT_BODY_LIMIT_BYTES,

@@ -91,6 +91,26 @@ export const PROJECT_ROUTES: ProjectRoute[] = [
   },
   {
     method: 'GET',
+    template: '/sso/saml/{samlProviderId}/start',
+    answers: {
+      unspecified: "a 302 to the SAML provider's ssoURL with a SAMLRequest (a provider's service.startURL)",
+    },
+  },
+  {
+    method: 'GET',
+    template: '/sso/saml/{samlProviderId}/metadata',
+    answers: { unspecified: "SAML service provider metadata (XML), at a provider's service.entityID" },
+  },
+  {
+    method: 'POST',
+    template: '/sso/saml/{samlProviderId}/acs',
+    answers: {
+      unspecified:
+        "{object: 'sso-session', token, expiresAt, user, organization, relayState}: a provider's service.acsURL, which GitBook's document does not describe; sso-sign-in.test.ts checks it",
+    },
+  },
+  {
+    method: 'GET',
     template: '/openapi.json',
     answers: {
       unspecified:

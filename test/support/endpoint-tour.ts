@@ -1,6 +1,9 @@
-import { selfSignedCertificate } from '@app/sso/domain/certificate.testing';
+import { signingIdentity } from '@app/sso/domain/certificate.testing';
 import { type GitBookAPI, MemberRole, SpaceEditMode, TeamMemberRole } from '@gitbook/api';
 import { checkedClient, expectValidReply } from './checked-responses';
+import { samlResponse } from './saml-idp';
+
+export type FetchPath = (pathAndQuery: string, init?: RequestInit) => Promise<Response>;
 
 export type Http = (
   method: string,
@@ -19,8 +22,8 @@ export async function endpointTour(
   unchecked: Http,
   org: string,
   otherOrg: string,
-  /** Fetches a path (with its query) of the server the tour runs against, with no token: for downloads. */
-  fetchPath: (pathAndQuery: string) => Promise<Response>,
+  /** Fetches a path (with its query) of the server the tour runs against, with no token: downloads, sign-in. */
+  fetchPath: FetchPath,
 ): Promise<void> {
   const api = checkedClient(client);
   const http: Http = async (method, path, body) => {
@@ -59,7 +62,7 @@ export async function endpointTour(
   await teamTour(api, org, me);
   await permissionsTour(api, org, me, space.id, box.id);
   await memberTour(api, http, fetchPath, org, me);
-  await ssoTour(api, org);
+  await ssoTour(api, org, fetchPath);
   await inviteTour(api, org);
 
   const copy = (await api.spaces.duplicateSpace(space.id)).data;
@@ -171,11 +174,7 @@ async function contentReviews(api: GitBookAPI, http: Http, space: string): Promi
 }
 
 /** A PDF export: a signed link, followed without a token (through a gateway, on any query replica). */
-async function pdfTour(
-  api: GitBookAPI,
-  fetchPath: (pathAndQuery: string) => Promise<Response>,
-  space: string,
-) {
+async function pdfTour(api: GitBookAPI, fetchPath: FetchPath, space: string) {
   const { url } = (await api.spaces.getSpacePdf(space)).data;
   const { pathname, search } = new URL(url);
   const pdf = await fetchPath(`${pathname}${search}`);
@@ -257,13 +256,7 @@ async function permissionsTour(api: GitBookAPI, org: string, me: string, space: 
 }
 
 /** Members listed, read, updated, set as SSO, their teams and spaces; a ping and the keys that verify it. */
-async function memberTour(
-  api: GitBookAPI,
-  http: Http,
-  fetchPath: (pathAndQuery: string) => Promise<Response>,
-  org: string,
-  me: string,
-) {
+async function memberTour(api: GitBookAPI, http: Http, fetchPath: FetchPath, org: string, me: string) {
   const listed = (await api.orgs.listMembersInOrganizationById(org, { limit: 1000, role: MemberRole.Admin }))
     .data;
   expect(listed.items.map((m) => m.id)).toContain(me);
@@ -314,14 +307,19 @@ async function inviteTour(api: GitBookAPI, org: string) {
   );
 }
 
-/** SAML providers: one made pending and configured by an update, one made whole; the sign-in options; a deletion. */
-async function ssoTour(api: GitBookAPI, org: string) {
+/**
+ * SAML providers: one made pending and configured by an update, one made whole; the sign-in options; a
+ * member signing in with the whole one (start, metadata, a signed response posted back, the token it
+ * answers used); a deletion.
+ */
+async function ssoTour(api: GitBookAPI, org: string, fetchPath: FetchPath) {
   const day = 24 * 60 * 60 * 1000;
-  const certificate = await selfSignedCertificate(
-    new Date(Date.now() - day),
-    new Date(Date.now() + 3650 * day),
-  );
-  const settings = { entityID: 'urn:tour:idp', ssoURL: 'https://idp.example.com/sso', certificate };
+  const idp = await signingIdentity(new Date(Date.now() - day), new Date(Date.now() + 3650 * day));
+  const settings = {
+    entityID: 'urn:tour:idp',
+    ssoURL: 'https://idp.example.com/sso',
+    certificate: idp.certificate,
+  };
   const pending = (await api.orgs.createOrganizationSamlProvider(org, { label: 'Tour pending' })).data;
   expect(pending.status).toBe('pending');
   const whole = (
@@ -339,6 +337,30 @@ async function ssoTour(api: GitBookAPI, org: string) {
   expect(listed.items.map((p) => p.id)).toEqual(expect.arrayContaining([pending.id, whole.id]));
   const logins = (await api.orgs.listSsoProviderLoginsInOrganization(org)).data;
   expect(logins.items.map((l) => l.id)).toEqual(expect.arrayContaining([pending.id, whole.id]));
+
+  const path = (url: string) => new URL(url).pathname;
+  const start = await fetchPath(`${path(whole.service.startURL)}?relayState=tour`, { redirect: 'manual' });
+  expect(start.status).toBe(302);
+  expect(start.headers.get('location')).toMatch(/^https:\/\/idp\.example\.com\/sso\?SAMLRequest=/);
+  expect(await (await fetchPath(path(whole.service.entityID))).text()).toContain(whole.service.acsURL);
+  const response = samlResponse(idp, {
+    issuer: settings.entityID,
+    audience: whole.service.entityID,
+    acsURL: whole.service.acsURL,
+    nameID: `tour-${Date.now()}@example.com`,
+  });
+  const signedIn = await fetchPath(path(whole.service.acsURL), {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ SAMLResponse: response }).toString(),
+  });
+  expect(signedIn.status).toBe(200);
+  const session = (await signedIn.json()) as { token: string; user: string };
+  const member = await fetchPath(`/v1/orgs/${org}/members/${session.user}`, {
+    headers: { authorization: `Bearer ${session.token}` },
+  });
+  expect(await member.json()).toMatchObject({ role: 'read', sso: true });
+
   expect((await api.orgs.deleteOrganizationSamlProvider(org, whole.id)).status).toBe(204);
   const after = (await api.orgs.listSsoProviderLoginsInOrganization(org)).data;
   expect(after.items.map((l) => l.id)).not.toContain(whole.id);

@@ -2,7 +2,7 @@
  * Resources whose names span several words. An event type starts with its resource's name, so the
  * longest known prefix is the resource and the rest is what happened to it.
  */
-const MULTI_WORD_RESOURCES = ['ApiToken', 'InviteLink', 'SamlProvider', 'TranslationSettings'];
+const MULTI_WORD_RESOURCES = ['ApiToken', 'InviteLink', 'SamlProvider', 'SamlSignIn', 'TranslationSettings'];
 
 /** Words of a PascalCase name; a run of capitals is one word (`SSOEnabled` is `SSO`, `Enabled`). */
 const WORDS = /[A-Z]+(?![a-z])|[A-Z][a-z0-9]*/g;

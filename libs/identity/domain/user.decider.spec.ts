@@ -113,6 +113,34 @@ describe('user decider', () => {
         .thenThrows('conflict', /already exists/);
     });
 
+    it('issues a token that expires, and refuses one that would expire before it is issued', () => {
+      const issue = (expiresAt: number) =>
+        user
+          .given(active)
+          .when({
+            type: 'IssueApiToken',
+            tokenId: 'tok1',
+            tokenHash: 'hash1',
+            label: 'l',
+            at: t1,
+            expiresAt,
+          });
+      issue(t2).thenEmits([
+        {
+          type: 'ApiTokenIssued',
+          data: {
+            userId: 'user1',
+            tokenId: 'tok1',
+            tokenHash: 'hash1',
+            label: 'l',
+            issuedAt: iso(t1),
+            expiresAt: iso(t2),
+          },
+        },
+      ]);
+      issue(t1).thenThrows('invalid', /expiresAt/);
+    });
+
     it('rejects issuing a token to a user that does not exist', () => {
       user
         .when({ type: 'IssueApiToken', tokenId: 'tok1', tokenHash: 'hash1', label: 'tok1 label', at: t1 })

@@ -14,7 +14,15 @@ export type UserEvent =
   | { type: 'UserCreated'; data: { userId: string; displayName: string; email: string; createdAt: string } }
   | {
       type: 'ApiTokenIssued';
-      data: { userId: string; tokenId: string; tokenHash: string; label: string; issuedAt: string };
+      /** `expiresAt`: a token that stops working then (a sign-in's); none works until revoked. */
+      data: {
+        userId: string;
+        tokenId: string;
+        tokenHash: string;
+        label: string;
+        issuedAt: string;
+        expiresAt?: string;
+      };
     }
   | {
       type: 'ApiTokenRevoked';
@@ -23,7 +31,14 @@ export type UserEvent =
 
 export type UserCommand =
   | { type: 'CreateUser'; userId: string; displayName: string; email: string; at: number }
-  | { type: 'IssueApiToken'; tokenId: string; tokenHash: string; label: string; at: number }
+  | {
+      type: 'IssueApiToken';
+      tokenId: string;
+      tokenHash: string;
+      label: string;
+      at: number;
+      expiresAt?: number;
+    }
   | { type: 'RevokeApiToken'; tokenId: string; at: number };
 
 const EMAIL = /^[^\s@]+@[^\s@]+$/;
@@ -58,6 +73,8 @@ export const userDecider: Decider<UserCommand, UserEvent, UserState> = {
       case 'IssueApiToken': {
         const user = live(state);
         if (user.tokens[command.tokenId]) throw conflict('Token already exists');
+        if (command.expiresAt !== undefined && command.expiresAt <= command.at)
+          throw invalid('expiresAt must be after the token is issued');
         return [
           {
             type: 'ApiTokenIssued',
@@ -67,6 +84,7 @@ export const userDecider: Decider<UserCommand, UserEvent, UserState> = {
               tokenHash: command.tokenHash,
               label: command.label,
               issuedAt: iso(command.at),
+              ...(command.expiresAt !== undefined ? { expiresAt: iso(command.expiresAt) } : {}),
             },
           },
         ];

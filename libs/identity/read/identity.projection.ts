@@ -31,6 +31,7 @@ export const identityProjection = projection(
         label: e.data.label,
         revoked: false,
         issuedAt: e.data.issuedAt,
+        ...(e.data.expiresAt ? { expiresAt: e.data.expiresAt } : {}),
       });
     },
     ApiTokenRevoked: async (e, ctx) => {

@@ -36,15 +36,25 @@ export class IdentityService {
     return { userId, position: result.position };
   }
 
-  /** Issues a token; its value is returned once and only its hash is stored. */
-  async issueToken(userId: string, label: string, ctx: CommandContext, value = newSecretToken()) {
+  /** Issues a token (one that expires when `expiresAt`, ms, is given); its value is returned once and only its hash is stored. */
+  async issueToken(
+    userId: string,
+    label: string,
+    ctx: CommandContext,
+    value = newSecretToken(),
+    expiresAt?: number,
+  ) {
     const tokenId = newId();
+    const command: UserCommand = {
+      type: 'IssueApiToken',
+      tokenId,
+      tokenHash: hashSecret(value),
+      label,
+      at: this.runner.now(),
+      ...(expiresAt !== undefined ? { expiresAt } : {}),
+    };
     const result = await this.bus.execute<RunUserCommand, WriteResult>(
-      new RunUserCommand(
-        userId,
-        { type: 'IssueApiToken', tokenId, tokenHash: hashSecret(value), label, at: this.runner.now() },
-        ctx,
-      ),
+      new RunUserCommand(userId, command, ctx),
     );
     return { tokenId, token: value, position: result.position };
   }

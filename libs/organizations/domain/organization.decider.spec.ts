@@ -7,6 +7,8 @@ import {
   type OrganizationEvent,
   organizationDecider,
   organizationStream,
+  samlInvite,
+  samlProviderOfInvite,
 } from './organization.decider';
 
 const t0 = Date.parse('2026-01-01T00:00:00Z');
@@ -75,6 +77,16 @@ describe('organization decider', () => {
         .given([...active, linksOff])
         .when(admit('carol', EMAIL_INVITE))
         .thenEmits([admitted(EMAIL_INVITE)]);
+    });
+
+    it('admits through a SAML provider whether invite links are on or off', () => {
+      organization
+        .given([...active, linksOff])
+        .when(admit('carol', samlInvite('idp1')))
+        .thenEmits([admitted('saml:idp1')]);
+      expect(samlProviderOfInvite('saml:idp1')).toBe('idp1');
+      expect(samlProviderOfInvite('link1')).toBeUndefined();
+      expect(samlProviderOfInvite(EMAIL_INVITE)).toBeUndefined();
     });
   });
 

@@ -86,6 +86,16 @@ export const LOGO_MAX = 2048;
 /** The `invite` of a member admitted by an email invite rather than a link. */
 export const EMAIL_INVITE = 'email';
 
+/** The `invite` of a member admitted by signing in with a SAML provider of the organization. */
+export const samlInvite = (samlProviderId: string) => `saml:${samlProviderId}`;
+/** The SAML provider a member was admitted through, from their `invite`; undefined for any other. */
+export const samlProviderOfInvite = (invite: string | undefined) =>
+  invite?.startsWith('saml:') ? invite.slice(5) : undefined;
+
+/** Whether an `invite` is a link's id: links can be switched off (`inviteLinks`), email and SSO cannot. */
+const isLinkInvite = (invite: string) =>
+  invite !== EMAIL_INVITE && samlProviderOfInvite(invite) === undefined;
+
 const iso = (ms: number) => new Date(ms).toISOString();
 
 function live(state: OrganizationState) {
@@ -224,7 +234,7 @@ export const organizationDecider: Decider<OrganizationCommand, OrganizationEvent
         const org = live(state);
         if (command.userId in org.members) return [];
         // Decided on the organization's own stream, so switching links off refuses the next join anywhere.
-        if (command.invite !== EMAIL_INVITE && org.inviteLinks === false) {
+        if (isLinkInvite(command.invite) && org.inviteLinks === false) {
           throw new DomainError(
             'forbidden',
             'Invite links are turned off for this organization (inviteLinks)',

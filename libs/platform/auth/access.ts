@@ -1,4 +1,5 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
+import { CLOCK, type Clock } from '../clock/clock';
 import { effectiveRole } from '../domain/content-access';
 import { DomainError, notFound } from '../domain/decider';
 import { atLeast, ROLES, type Role } from '../domain/roles';
@@ -45,8 +46,11 @@ export interface Viewer {
 /** Whom a valid token stands for. */
 export type Identity = Pick<Viewer, 'userId' | 'tokenId'>;
 
-function identityOf(doc: TokenDoc | null): Identity | null {
-  return !doc || doc.revoked ? null : { userId: doc.userId, tokenId: doc.tokenId };
+function identityOf(doc: TokenDoc | null, now: () => number): Identity | null {
+  if (!doc || doc.revoked) return null;
+  // A sign-in's token expires; ISO 8601 in UTC compares as text.
+  if (doc.expiresAt !== undefined && doc.expiresAt <= new Date(now()).toISOString()) return null;
+  return { userId: doc.userId, tokenId: doc.tokenId };
 }
 
 /**
@@ -60,9 +64,13 @@ export class Access {
   /** Spaces' and collections' access and users' teams, kept apart: they change with every space created. */
   private readonly contentCache: AccessCache;
 
+  /** The application's clock when it has one: tokens expire by it. */
+  private readonly now = () => this.clock?.now() ?? Date.now();
+
   constructor(
     @Inject(READ_STORE) private readonly views: ReadStore,
     @Optional() @Inject(VIEW_CHANGES) changes?: ViewChanges,
+    @Optional() @Inject(CLOCK) private readonly clock?: Clock,
   ) {
     this.cache = new AccessCache(changes, [TOKENS, MEMBERS]);
     this.contentCache = new AccessCache(changes, [CONTENT_ACCESS, TEAM_MEMBERS]);
@@ -78,13 +86,13 @@ export class Access {
       () => this.views.get(TOKENS, hash),
       (found) => found !== null,
     );
-    return identityOf(doc);
+    return identityOf(doc, this.now);
   }
 
   /** What `authenticateHash` answers, without waiting, when the token is in memory; else undefined. */
   knownIdentity(hash: string): Identity | null | undefined {
     const doc = this.cache.peek<TokenDoc | null>(TOKENS, hash);
-    return doc === undefined ? undefined : identityOf(doc);
+    return doc === undefined ? undefined : identityOf(doc, this.now);
   }
 
   /** The caller's membership of the organization (a guest's has a null role), or null. */

@@ -10,6 +10,8 @@ export interface TokenDoc extends Doc {
   tokenId: string;
   userId: string;
   revoked: boolean;
+  /** When the token stops working (ISO 8601); absent for a token that works until revoked. */
+  expiresAt?: string;
 }
 
 export const TOKENS = collectionName<TokenDoc>('tokens');

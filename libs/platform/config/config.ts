@@ -19,6 +19,8 @@ export interface Config {
   purgeSweepMs: number;
   /** Days an invite link admits people after its creation; 0: until it is deleted. */
   inviteLinkMaxAgeDays: number;
+  /** Hours the token a SAML sign-in issues works. */
+  ssoSessionHours: number;
   /** Requests per caller (token, or address without one) and window on /v1; 0 turns limiting off. */
   rateLimitMax: number;
   rateLimitWindowMs: number;
@@ -128,6 +130,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicUrl,
     purgeSweepMs: integer(env, 'PURGE_SWEEP_MS', 60_000, 100, 86_400_000),
     inviteLinkMaxAgeDays: integer(env, 'INVITE_LINK_MAX_AGE_DAYS', 30, 0, 36_500),
+    ssoSessionHours: integer(env, 'SSO_SESSION_HOURS', 12, 1, 24 * 90),
     rateLimitMax: integer(env, 'RATE_LIMIT_MAX', DEFAULT_RATE_LIMIT_MAX, 0, 1_000_000_000),
     // Whole seconds at least: the headers count in seconds.
     rateLimitWindowMs: integer(env, 'RATE_LIMIT_WINDOW_MS', DEFAULT_RATE_LIMIT_WINDOW_MS, 1000, 86_400_000),

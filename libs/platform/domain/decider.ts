@@ -16,6 +16,7 @@ export interface DomainEvent<T extends string = string, D = unknown> {
 
 export type DomainErrorKind =
   | 'not_found'
+  | 'unauthorized'
   | 'conflict'
   | 'invalid'
   | 'forbidden'

@@ -7,6 +7,7 @@ import { PreconditionFailedError } from '../write/command-runner';
 
 const STATUS_BY_KIND: Record<DomainErrorKind, number> = {
   not_found: 404,
+  unauthorized: 401,
   conflict: 409,
   invalid: 400,
   forbidden: 403,

@@ -25,11 +25,17 @@ export abstract class JobPerEvent<D> implements JobSource, Reaction {
   }
 
   async react(event: RecordedEvent): Promise<void> {
+    if (!this.wants(event)) return;
     await this.jobs.enqueue<D>(this.job, this.dataOf(event), {
       jobId: this.jobId(event.id),
       attempts: 8,
       backoffMs: 1_000,
     });
+  }
+
+  /** Whether this event of a handled type starts a job: all of them unless a subclass narrows it. */
+  protected wants(_event: RecordedEvent): boolean {
+    return true;
   }
 
   /** What the job needs of its event (with the event's id and correlation, for what it appends). */

@@ -3,6 +3,7 @@ import { DomainError } from '@app/platform/domain/decider';
 import { readCertificate } from './certificate';
 import {
   certificateRequest,
+  ecCertificate,
   keyAgreementCertificate,
   privateKeyPem,
   selfSignedCertificate,
@@ -118,6 +119,11 @@ describe('readCertificate', () => {
 
   it('refuses a chain of several certificates', () => {
     expect(refusal(`${valid}${valid}`).message).toBe('certificate: give one certificate, not 2');
+  });
+
+  it('refuses a certificate for a key XML signatures are not verified with here', async () => {
+    const pem = await ecCertificate(new Date(now - day), new Date(now + day));
+    expect(refusal(pem).message).toMatch(/its ec key is not supported; .* RSA keys/);
   });
 
   it('refuses a certificate for a key that cannot sign', async () => {

@@ -14,16 +14,56 @@ async function ecKeys(): Promise<webcrypto.CryptoKeyPair> {
   ])) as unknown as webcrypto.CryptoKeyPair;
 }
 
-/** A self-signed identity provider certificate (EC P-256) valid between the two instants, as PEM. */
-export async function selfSignedCertificate(
+const RSA = {
+  name: 'RSASSA-PKCS1-v1_5',
+  modulusLength: 2048,
+  publicExponent: new Uint8Array([1, 0, 1]),
+  hash: 'SHA-256',
+};
+
+/** An identity provider's signing key and its self-signed RSA certificate, both as PEM. */
+export interface SigningIdentity {
+  certificate: string;
+  privateKey: string;
+}
+
+/** A self-signed RSA identity provider certificate valid between the two instants, with its key. */
+export async function signingIdentity(
   notBefore: Date,
   notAfter: Date,
   name = 'CN=Test IdP',
-): Promise<string> {
-  const keys = await ecKeys();
+): Promise<SigningIdentity> {
+  const keys = (await webcrypto.subtle.generateKey(RSA, true, [
+    'sign',
+    'verify',
+  ])) as unknown as webcrypto.CryptoKeyPair;
   const cert = await x509.X509CertificateGenerator.createSelfSigned({
     serialNumber: '01',
     name,
+    notBefore,
+    notAfter,
+    keys,
+    signingAlgorithm: RSA,
+  });
+  const pkcs8 = Buffer.from(await webcrypto.subtle.exportKey('pkcs8', keys.privateKey)).toString('base64');
+  const lines = pkcs8.match(/.{1,64}/g) ?? [];
+  return {
+    certificate: cert.toString('pem'),
+    privateKey: `-----BEGIN PRIVATE KEY-----\n${lines.join('\n')}\n-----END PRIVATE KEY-----\n`,
+  };
+}
+
+/** A self-signed identity provider certificate (RSA) valid between the two instants, as PEM. */
+export async function selfSignedCertificate(notBefore: Date, notAfter: Date, name?: string): Promise<string> {
+  return (await signingIdentity(notBefore, notAfter, name)).certificate;
+}
+
+/** A self-signed certificate for an EC P-256 key. */
+export async function ecCertificate(notBefore: Date, notAfter: Date): Promise<string> {
+  const keys = await ecKeys();
+  const cert = await x509.X509CertificateGenerator.createSelfSigned({
+    serialNumber: '03',
+    name: 'CN=EC IdP',
     notBefore,
     notAfter,
     keys,

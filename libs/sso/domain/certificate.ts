@@ -3,6 +3,8 @@ import { invalid } from '@app/platform/domain/decider';
 
 /** Keys made for key agreement only: they cannot sign, so an assertion could never be verified with them. */
 const CANNOT_SIGN = new Set(['x25519', 'x448']);
+/** What XML signatures are verified with here (RSA with SHA-1, SHA-256 or SHA-512, as SAML IdPs sign). */
+const VERIFIABLE = new Set(['rsa', 'rsa-pss']);
 
 const PEM_BLOCK = /-----BEGIN ([A-Z0-9 ]+)-----/g;
 const BASE64 = /^[A-Za-z0-9+/=\s]+$/;
@@ -21,8 +23,8 @@ const refuse = (why: string) => invalid(`certificate: ${why}`);
 
 /**
  * The identity provider's signing certificate, checked and normalized to one PEM block: a single
- * X.509 certificate (PEM, or the bare base64 that IdP metadata carries), valid at `at`, with a key that
- * can sign. Parsing is Node's own X.509 implementation; a refusal is an `invalid` naming `certificate`.
+ * X.509 certificate (PEM, or the bare base64 that IdP metadata carries), valid at `at`, with an RSA key
+ * (what XML signatures of SAML responses are verified with). Parsing is Node's own X.509 implementation; a refusal is an `invalid` naming `certificate`.
  */
 export function readCertificate(text: string, at: number): string {
   const labels = [...text.matchAll(PEM_BLOCK)].map((m) => m[1]);
@@ -53,5 +55,7 @@ export function readCertificate(text: string, at: number): string {
   if (at > to) throw refuse(`expired on ${new Date(to).toISOString()}`);
   const keyType = cert.publicKey.asymmetricKeyType ?? 'unknown';
   if (CANNOT_SIGN.has(keyType)) throw refuse(`its ${keyType} key cannot sign; SAML needs a signing key`);
+  if (!VERIFIABLE.has(keyType))
+    throw refuse(`its ${keyType} key is not supported; SAML responses are verified with RSA keys`);
   return cert.toString();
 }

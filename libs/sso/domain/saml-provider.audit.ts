@@ -1,8 +1,9 @@
 import { auditSubjects } from '@app/platform/domain/audit-subject';
 import type { SamlProviderEvent } from './saml-provider.decider';
+import type { SamlSignInEvent } from './saml-sign-in.decider';
 
-/** What each SAML provider event is about, for the audit log. */
-export const samlProviderAuditSubjects = auditSubjects<SamlProviderEvent>({
+/** What each SAML provider event is about, for the audit log; a sign-in is about the member signing in. */
+export const samlProviderAuditSubjects = auditSubjects<SamlProviderEvent | SamlSignInEvent>({
   SamlProviderCreated: (d) => ({
     type: 'saml-provider',
     id: d.samlProviderId,
@@ -16,4 +17,5 @@ export const samlProviderAuditSubjects = auditSubjects<SamlProviderEvent>({
     label: d.changes.label,
   }),
   SamlProviderDeleted: (d) => ({ type: 'saml-provider', id: d.samlProviderId, organization: d.organization }),
+  SamlSignInAccepted: (d) => ({ type: 'member', id: d.userId, organization: d.organization }),
 });

@@ -2,7 +2,7 @@ import { ID_PATTERN } from '@app/platform/domain/ids';
 import { ROLES, type Role } from '@app/platform/domain/roles';
 import { CONTROL_FREE, Text } from '@app/platform/http/fields';
 import { IsAbsentOr } from '@app/platform/http/validation';
-import { IsIn, IsOptional, IsString, Matches } from 'class-validator';
+import { IsIn, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 import type { SamlProviderInput } from '../write/saml-provider.commands';
 
 /** A label: at least one character, none of them a control character (the length limit is `@Text`'s). */
@@ -52,4 +52,30 @@ export class UpdateSamlProviderDto extends SamlProviderSettingsDto implements Sa
   @Text(30)
   @label()
   label?: string;
+}
+
+/** Where a sign-in should land afterwards, handed through the identity provider and back unchanged. */
+const RELAY_STATE = /^[\x20-\x7e]*$/;
+const relayState = (name: string) =>
+  Matches(RELAY_STATE, { message: `${name} must be printable ASCII text of at most 512 characters` });
+
+export class SamlStartQueryDto {
+  @IsOptional()
+  @IsString()
+  @MaxLength(512)
+  @relayState('relayState')
+  relayState?: string;
+}
+
+/** What an identity provider posts back (the HTTP-POST binding), form-encoded. */
+export class SamlResponseDto {
+  @IsString()
+  @Matches(/^[A-Za-z0-9+/=\r\n]+$/, { message: 'SAMLResponse must be base64' })
+  SAMLResponse!: string;
+
+  @IsOptional()
+  @IsString()
+  @MaxLength(512)
+  @relayState('RelayState')
+  RelayState?: string;
 }

@@ -1,5 +1,6 @@
 import { Urls } from '@app/platform/http/urls';
 import { Injectable } from '@nestjs/common';
+import { serviceEndpoints } from '../domain/service-endpoints';
 import type { SamlProviderDoc } from './saml-provider.projection';
 
 @Injectable()
@@ -34,7 +35,6 @@ export class SamlProviderPresenter {
 
   /** This server as the service provider of the provider: where the identity provider sends users back. */
   private service(id: string) {
-    const base = this.urls.app(`/sso/saml/${id}`);
-    return { acsURL: `${base}/acs`, startURL: `${base}/start`, entityID: `${base}/metadata` };
+    return serviceEndpoints((path) => this.urls.api(path), id);
   }
 }

@@ -1,10 +1,13 @@
 import type { Viewer } from '@app/platform/auth/access';
+import { invalid } from '@app/platform/domain/decider';
 import { newId } from '@app/platform/domain/ids';
+import { READ_STORE, type ReadStore } from '@app/platform/readstore/read-store.port';
 import { arg, Remote } from '@app/platform/rpc/remote-method';
 import { AggregateCommand, AggregateHandler } from '@app/platform/write/aggregate-command';
 import { apiContext, type WriteResult } from '@app/platform/write/command-context';
 import { CommandRunner } from '@app/platform/write/command-runner';
-import { Injectable } from '@nestjs/common';
+import { TEAMS } from '@app/teams/read/team.projection';
+import { Inject, Injectable } from '@nestjs/common';
 import { CommandBus, CommandHandler } from '@nestjs/cqrs';
 import {
   type SamlProviderCommand,
@@ -38,7 +41,16 @@ export class SamlProviderService {
   constructor(
     private readonly bus: CommandBus,
     private readonly runner: CommandRunner,
+    @Inject(READ_STORE) private readonly views: ReadStore,
   ) {}
+
+  /** A default team must be a team of the organization: members signing in are put in it. */
+  private async checkTeam(organization: string, body: SamlProviderInput): Promise<void> {
+    if (body.defaultTeam === undefined) return;
+    const team = await this.views.get(TEAMS, body.defaultTeam);
+    if (!team || team.organization !== organization)
+      throw invalid('defaultTeam: no such team in this organization');
+  }
 
   private run(samlProviderId: string, command: SamlProviderCommand, viewer: Viewer, ifMatch?: number) {
     return this.bus.execute<RunSamlProviderCommand, WriteResult>(
@@ -48,6 +60,7 @@ export class SamlProviderService {
 
   @Remote(arg.id('organization'), arg.object<SamlProviderInput>('body'), arg.viewer())
   async create(organization: string, body: SamlProviderInput, viewer: Viewer) {
+    await this.checkTeam(organization, body);
     const samlProviderId = newId();
     const command = {
       type: 'CreateSamlProvider' as const,
@@ -66,13 +79,14 @@ export class SamlProviderService {
     arg.viewer(),
     arg.optional(arg.int('ifMatch')),
   )
-  update(
+  async update(
     organization: string,
     samlProviderId: string,
     body: SamlProviderInput,
     viewer: Viewer,
     ifMatch?: number,
   ) {
+    await this.checkTeam(organization, body);
     const command = { type: 'UpdateSamlProvider' as const, organization, input: body, at: this.runner.now() };
     return this.run(samlProviderId, command, viewer, ifMatch);
   }

@@ -1,0 +1,211 @@
+import { createHash } from 'node:crypto';
+import { userDecider, userStream } from '@app/identity/domain/user.decider';
+import { USERS } from '@app/identity/read/identity.projection';
+import {
+  organizationDecider,
+  organizationStream,
+  samlInvite,
+} from '@app/organizations/domain/organization.decider';
+import type { Config } from '@app/platform/config/config';
+import { CONFIG } from '@app/platform/config/config.module';
+import { DomainError, notFound } from '@app/platform/domain/decider';
+import { hashSecret, newId, newSecretToken } from '@app/platform/domain/ids';
+import { Urls } from '@app/platform/http/urls';
+import { READ_STORE, type ReadStore } from '@app/platform/readstore/read-store.port';
+import { arg, Remote } from '@app/platform/rpc/remote-method';
+import type { CommandContext } from '@app/platform/write/command-context';
+import { CommandRunner } from '@app/platform/write/command-runner';
+import { Inject, Injectable } from '@nestjs/common';
+import type { Profile } from '@node-saml/node-saml';
+import { assertionWindow, type SamlAttributes, samlIdentity } from '../domain/saml-identity';
+import { samlProviderDecider, samlProviderStream } from '../domain/saml-provider.decider';
+import { samlSignInDecider, samlSignInStream } from '../domain/saml-sign-in.decider';
+import { serviceEndpoints } from '../domain/service-endpoints';
+import {
+  CLOCK_SKEW_MS,
+  type ConfiguredProvider,
+  isConfigured,
+  MAX_ASSERTION_AGE_MS,
+  serviceProvider,
+} from './saml-service-provider';
+
+/** What a sign-in answers: an API token for the member, which expires. */
+export interface SamlSession {
+  token: string;
+  expiresAt: string;
+  userId: string;
+  organizationId: string;
+  position: number;
+  revision: number;
+}
+
+/** A SAML response is base64 of a signed XML document; the body limit bounds its size. */
+const BASE64 = /^[A-Za-z0-9+/=\r\n]+$/;
+const RELAY_STATE = /^[\x20-\x7e]{0,512}$/;
+const CORRELATION = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** A user a sign-in creates has an id derived from the email, so two first sign-ins at once make one. */
+const userIdFor = (email: string) =>
+  createHash('sha256').update(`saml-user:${email}`).digest('hex').slice(0, 24);
+
+/**
+ * Signing in with an organization's SAML provider, as its service provider: sends a browser to the
+ * identity provider, and turns the signed response it posts back into a member and an API token. The
+ * provider is read from its own stream, so a deleted or reconfigured provider applies on every replica
+ * at once. A newcomer is admitted with the provider's `defaultRole` (a null one admits a guest) and
+ * marked as an SSO member; the provider's `defaultTeam` is applied by a job started from the admission
+ * (`SsoDefaultTeam`), so a crash between the two loses nothing.
+ */
+@Injectable()
+export class SamlSignInService {
+  constructor(
+    private readonly runner: CommandRunner,
+    @Inject(READ_STORE) private readonly views: ReadStore,
+    @Inject(CONFIG) private readonly config: Config,
+    private readonly urls: Urls,
+  ) {}
+
+  /** Where a browser starts: the identity provider's sign-in URL with a request from this service. */
+  @Remote(
+    arg.id('samlProviderId'),
+    arg.text('relayState', RELAY_STATE, 'printable text of at most 512 characters'),
+  )
+  async start(samlProviderId: string, relayState: string): Promise<{ url: string }> {
+    const { provider } = await this.provider(samlProviderId);
+    const url = await this.saml(samlProviderId, provider).getAuthorizeUrlAsync(relayState, undefined, {});
+    return { url };
+  }
+
+  /** This service's SAML metadata, for the identity provider's configuration. */
+  @Remote(arg.id('samlProviderId'))
+  async metadata(samlProviderId: string): Promise<{ xml: string }> {
+    const { provider } = await this.provider(samlProviderId);
+    return { xml: this.saml(samlProviderId, provider).generateServiceProviderMetadata(null) };
+  }
+
+  /**
+   * Verifies the identity provider's response and signs its subject in: the user with the asserted
+   * email (created if there is none), admitted to the organization if not a member, with a new token.
+   */
+  @Remote(
+    arg.id('samlProviderId'),
+    arg.text('samlResponse', BASE64, 'base64 (the SAMLResponse of the HTTP-POST binding)'),
+    arg.text('correlationId', CORRELATION, 'a request id'),
+  )
+  async signIn(samlProviderId: string, samlResponse: string, correlationId: string): Promise<SamlSession> {
+    const { provider, organization } = await this.provider(samlProviderId);
+    const profile = await this.verified(samlProviderId, provider, samlResponse);
+    const identity = samlIdentity(profile as SamlAttributes);
+    const window = assertionWindow(
+      (profile.getAssertion?.() ?? {}) as Parameters<typeof assertionWindow>[0],
+      MAX_ASSERTION_AGE_MS,
+      CLOCK_SKEW_MS,
+    );
+    const userId = await this.userFor(identity, correlationId);
+    const ctx: CommandContext = { userId, source: 'api', correlationId, causationId: null };
+    const at = this.runner.now();
+    await this.runner.run(
+      samlSignInDecider,
+      samlSignInStream(samlProviderId),
+      {
+        type: 'AcceptSamlAssertion',
+        samlProviderId,
+        organization,
+        userId,
+        email: identity.email,
+        ...window,
+        at,
+      },
+      ctx,
+    );
+    const org = organizationStream(organization);
+    await this.runner.run(
+      organizationDecider,
+      org,
+      { type: 'AdmitMember', userId, role: provider.defaultRole, invite: samlInvite(samlProviderId), at },
+      ctx,
+    );
+    await this.runner.run(organizationDecider, org, { type: 'SetMemberAsSso', userId, at }, ctx);
+    const token = newSecretToken();
+    const expiresAt = at + this.config.ssoSessionHours * 3_600_000;
+    const issued = await this.runner.run(
+      userDecider,
+      userStream(userId),
+      {
+        type: 'IssueApiToken',
+        tokenId: newId(),
+        tokenHash: hashSecret(token),
+        label: `SAML sign-in (${provider.label})`,
+        at,
+        expiresAt,
+      },
+      ctx,
+    );
+    return {
+      token,
+      expiresAt: new Date(expiresAt).toISOString(),
+      userId,
+      organizationId: organization,
+      position: issued.position,
+      revision: issued.revision,
+    };
+  }
+
+  /** The provider, live and fully configured; any other is not found (nothing to sign in with). */
+  private async provider(samlProviderId: string) {
+    const { state } = await this.runner.load(samlProviderDecider, samlProviderStream(samlProviderId));
+    if (state.status !== 'active') throw notFound('SAML provider not found');
+    if (!isConfigured(state))
+      throw notFound('SAML provider not found: it is pending (entityID, ssoURL and certificate are needed)');
+    return { provider: state as typeof state & ConfiguredProvider, organization: state.organization };
+  }
+
+  private saml(samlProviderId: string, provider: ConfiguredProvider) {
+    return serviceProvider(
+      provider,
+      serviceEndpoints((path) => this.urls.api(path), samlProviderId),
+    );
+  }
+
+  /** The response's assertion, verified; any failure is a 401 saying why, never a 500. */
+  private async verified(samlProviderId: string, provider: ConfiguredProvider, samlResponse: string) {
+    let profile: Profile | null;
+    try {
+      ({ profile } = await this.saml(samlProviderId, provider).validatePostResponseAsync({
+        SAMLResponse: samlResponse,
+      }));
+    } catch (error) {
+      const why = error instanceof Error ? error.message : String(error);
+      throw new DomainError('unauthorized', `SAMLResponse: not accepted (${why.slice(0, 200)})`);
+    }
+    if (!profile) throw new DomainError('unauthorized', 'SAMLResponse: not a sign-in response');
+    // The verifier checks the signature, audience and times; who issued the (signed) assertion is ours to check.
+    if (profile.issuer !== provider.entityID)
+      throw new DomainError(
+        'unauthorized',
+        `SAMLResponse: issued by ${JSON.stringify(profile.issuer)}, not this provider`,
+      );
+    return profile;
+  }
+
+  /** The user with this email, or a new one (`UserCreated`, which also admits invites to that email). */
+  private async userFor(identity: { email: string; displayName: string }, correlationId: string) {
+    const known = (await this.views.find(USERS, { where: { email: identity.email }, limit: 1 })).items[0];
+    if (known) return known.id;
+    const userId = userIdFor(identity.email);
+    const { state } = await this.runner.load(userDecider, userStream(userId));
+    if (state.status === 'active') return userId;
+    try {
+      await this.runner.run(
+        userDecider,
+        userStream(userId),
+        { type: 'CreateUser', userId, ...identity, at: this.runner.now() },
+        { userId, source: 'api', correlationId, causationId: null },
+      );
+    } catch (error) {
+      // A sign-in of the same person at the same moment created them first.
+      if (!(error instanceof DomainError && error.kind === 'conflict')) throw error;
+    }
+    return userId;
+  }
+}
