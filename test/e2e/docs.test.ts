@@ -7,7 +7,7 @@ import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
 import { ModulesContainer } from '@nestjs/core';
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
-import { chromium } from 'playwright-core';
+import { chromium, type Page } from 'playwright-core';
 import { type TestApp, useTestApp } from '../support/app-harness';
 import { addGitBookFormats } from '../support/openapi';
 import { tempDir } from '../support/temp-dir';
@@ -345,23 +345,29 @@ describe('API reference', () => {
       });
       page.on('pageerror', (error) => errors.push(error.message));
       await page.goto(`${app.url}/docs`);
-      await page.locator('.opblock-summary-operation-id', { hasText: 'getSpaceById' }).waitFor();
+      await page.locator('.opblock-summary-operation-id').first().waitFor();
 
-      const ids = await page.locator('.opblock-summary-operation-id').allTextContents();
+      // Past 150 tags and operations, swagger-ui renders only those near the viewport: the page is read
+      // as a reader scrolls it.
+      const seen = await scrollThrough(page, async () => ({
+        ids: await page.locator('.opblock-summary-operation-id').allTextContents(),
+        paths: (await page.locator('.opblock-summary-path').allTextContents()).map((p) =>
+          p.replace(/\u200b/g, ''),
+        ),
+      }));
+      const ids = [...new Set(seen.flatMap((s) => s.ids))];
       expect(ids.sort()).toEqual(
         operations(doc)
           .map(({ op }) => op.operationId)
           .sort(),
       );
-      const paths = (await page.locator('.opblock-summary-path').allTextContents()).map((p) =>
-        p.replace(/\u200b/g, ''),
-      );
-      expect(paths).toEqual(
+      expect(seen.flatMap((s) => s.paths)).toEqual(
         expect.arrayContaining(['/v1/spaces/{spaceId}', '/v1/orgs/{organizationId}/collections']),
       );
 
       // Opening an operation shows its request body schema, rendered from the DTO's rules.
       const update = page.locator('#operations-Spaces-updateSpaceById');
+      await scrollThrough(page, async () => (await update.count()) > 0);
       await update.locator('.opblock-summary').click();
       await update.locator('.opblock-section-request-body button[data-name="model"]').click();
       const model = update.locator('.opblock-section-request-body .model-box');
@@ -379,5 +385,23 @@ describe('API reference', () => {
     } finally {
       await browser.close();
     }
-  }, 20_000);
+  }, 40_000);
 });
+
+/**
+ * Scrolls the page from the top to the bottom a screen at a time, reading what `read` finds at each
+ * stop; stops early once `read` answers `true`.
+ */
+async function scrollThrough<T>(page: Page, read: () => Promise<T>): Promise<T[]> {
+  const found: T[] = [];
+  for (let top = 0; ; top += 600) {
+    await page.evaluate(`window.scrollTo(0, ${top})`);
+    // The virtual list measures and renders the rows now in view on the next frames (a browser expression:
+    // this file is compiled without the DOM's types).
+    await page.evaluate('new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))');
+    const value = await read();
+    found.push(value);
+    if (value === true) return found;
+    if (top > Number(await page.evaluate('document.documentElement.scrollHeight'))) return found;
+  }
+}
