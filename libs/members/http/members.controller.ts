@@ -4,15 +4,19 @@ import { RequiresRole, SelfMay } from '@app/platform/auth/requires-role';
 import { id } from '@app/platform/http/ids.pipe';
 import { OwnShape } from '@app/platform/openapi/own-shape';
 import { ReadYourWrites } from '@app/platform/projector/read-your-writes';
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Header, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { MemberQueries } from '../read/members.queries';
 import { MemberService } from '../write/member.commands';
+import { listJson } from './list-json';
 import {
   ListMembersQueryDto,
   MemberSpacesQueryDto,
   MemberTeamsQueryDto,
   UpdateMemberDto,
 } from './members.dto';
+
+/** What Fastify sends a JSON body as. */
+const JSON_TYPE = 'application/json; charset=utf-8';
 
 const organizationId = () => Param('organizationId', id('organizationId'));
 const userId = () => Param('userId', id('userId'));
@@ -26,10 +30,16 @@ export class MembersController {
     private readonly views: ReadYourWrites,
   ) {}
 
+  /** Written here from each member's JSON, kept with the member's item (`listJson`): the same bytes. */
   @RequiresRole('read')
   @Get('members')
-  list(@organizationId() org: string, @Query() query: ListMembersQueryDto, @CurrentViewer() viewer: Viewer) {
-    return this.queries.list(org, query, viewer);
+  @Header('content-type', JSON_TYPE)
+  async list(
+    @organizationId() org: string,
+    @Query() query: ListMembersQueryDto,
+    @CurrentViewer() viewer: Viewer,
+  ) {
+    return listJson(await this.queries.list(org, query, viewer));
   }
 
   @RequiresRole('read')

@@ -86,6 +86,33 @@ describe('Roster', () => {
     expect(scan('nobody')).toHaveLength(0);
   });
 
+  it('agrees with a scan where many members share the pieces of a search', () => {
+    // Names from few letters: most pieces of three letters are common (checked as bits), some rare.
+    let seed = 7;
+    const next = () => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
+      return seed / 2_147_483_648;
+    };
+    const word = (length: number) => Array.from({ length }, () => 'abcde'[Math.floor(next() * 5)]).join('');
+    const crowd = Array.from({ length: 1500 }, (_, i) =>
+      entry(i, { displayName: `${word(4)} ${word(6)}`, email: `${word(5)}@${word(3)}.example` }),
+    );
+    const roster = new Roster(crowd);
+    const scanCrowd = (needle: string) =>
+      crowd.flatMap((e, i) =>
+        e.user && (e.user.displayName.toLowerCase().includes(needle) || e.user.email.includes(needle))
+          ? [i]
+          : [],
+      );
+    for (let k = 0; k < 300; k++) {
+      const text = crowd[Math.floor(next() * crowd.length)].user?.displayName ?? '';
+      const at = Math.floor(next() * 4);
+      const needle = text.slice(at, at + 4 + Math.floor(next() * 5));
+      expect([...roster.search(needle.toUpperCase(), true)]).toEqual(scanCrowd(needle));
+    }
+    expect([...roster.search('abcde@', true)]).toEqual(scanCrowd('abcde@'));
+  });
+
   it('leaves members without a user out, and filters by member', () => {
     const roster = new Roster(entries);
     expect(roster.search('', true)).not.toContain(NAMES.length);

@@ -1,5 +1,6 @@
 import { USERS, type UserDoc } from '@app/identity/read/identity.projection';
 import { MEMBERS, type MemberDoc } from '@app/platform/auth/access';
+import { memberKey } from '@app/platform/auth/member-key';
 import {
   type ChangedCollections,
   cacheMayAnswer,
@@ -29,15 +30,18 @@ const byJoinedAt = (a: MemberDoc, b: MemberDoc) =>
  * display names and emails in lower case and, built on the first search of a kept roster, every
  * substring of up to GRAM characters of them mapped to the members that have it. A search of up to GRAM
  * characters is then one lookup, a longer one the check of the members that have its rarest
- * GRAM-character piece, instead of the check of every member.
+ * GRAM-character piece (those lacking one of its common pieces skipped by a bit test), instead of the
+ * check of every member.
  */
 export class Roster {
+  /** Each entry's key in the `members` view (`memberKey`), made once rather than per request. */
+  readonly keys: readonly string[];
   private readonly names: string[];
   private readonly emails: string[];
-  /** Members (indexes, ascending) by substring of up to GRAM characters, keyed by `gramKey`. */
-  private grams?: Map<number, number[]>;
+  private grams?: GramIndex;
 
   constructor(readonly entries: readonly RosterEntry[]) {
+    this.keys = entries.map((e) => memberKey(e.member.organization, e.member.userId));
     this.names = entries.map((e) => e.user?.displayName.toLowerCase() ?? '');
     this.emails = entries.map((e) => e.user?.email.toLowerCase() ?? '');
   }
@@ -49,27 +53,32 @@ export class Roster {
    */
   search(search: string, indexed: boolean): readonly number[] {
     const needle = search.toLowerCase();
-    const matches = (i: number) =>
-      this.entries[i].user !== null && (this.names[i].includes(needle) || this.emails[i].includes(needle));
     if (needle.length === 0 || (!indexed && !this.grams)) {
       const out: number[] = [];
-      for (let i = 0; i < this.entries.length; i++) if (matches(i)) out.push(i);
+      for (let i = 0; i < this.entries.length; i++) if (this.matches(i, needle)) out.push(i);
       return out;
     }
-    const grams = this.index();
-    if (needle.length <= GRAM) return grams.get(gramKey(needle, 0, needle.length)) ?? [];
-    // The members having every piece of the needle are those having its two rarest, checked.
-    let rarest: number[] = [];
-    let second: number[] | undefined;
+    const { postings, dense } = this.index();
+    if (needle.length <= GRAM) return postings.get(gramKey(needle, 0, needle.length)) ?? [];
+    let rarest: readonly number[] = [];
     for (let at = 0; at + GRAM <= needle.length; at++) {
-      const posting = grams.get(gramKey(needle, at, GRAM));
+      const posting = postings.get(gramKey(needle, at, GRAM));
       if (!posting) return [];
-      if (at === 0 || posting.length < rarest.length)
-        [rarest, second] = [posting, at === 0 ? undefined : rarest];
-      else if (!second || posting.length < second.length) second = posting;
+      if (at === 0 || posting.length < rarest.length) rarest = posting;
     }
-    const candidates = second ? intersect(rarest, second) : rarest;
-    return candidates.filter(matches);
+    // A member that has the needle has each of its pieces: the common ones' bits rule most candidates out.
+    const sets: Int32Array[] = [];
+    for (let at = 0; at + GRAM <= needle.length; at++) {
+      const key = gramKey(needle, at, GRAM);
+      const set = postings.get(key) === rarest ? undefined : dense.get(key);
+      if (set) sets.push(set);
+    }
+    const out: number[] = [];
+    candidates: for (const i of rarest) {
+      for (const set of sets) if ((set[i >> 5] & (1 << (i & 31))) === 0) continue candidates;
+      if (this.matches(i, needle)) out.push(i);
+    }
+    return out;
   }
 
   /** Indexes of the entries (of `among`, or all) whose member passes `keep`, in order. */
@@ -83,41 +92,54 @@ export class Roster {
     return out;
   }
 
-  private index(): Map<number, number[]> {
+  private matches(i: number, needle: string): boolean {
+    return (
+      this.entries[i].user !== null && (this.names[i].includes(needle) || this.emails[i].includes(needle))
+    );
+  }
+
+  private index(): GramIndex {
     if (this.grams) return this.grams;
-    const grams = new Map<number, number[]>();
+    const postings = new Map<number, number[]>();
     for (let i = 0; i < this.entries.length; i++) {
       if (this.entries[i].user === null) continue;
       for (const text of [this.names[i], this.emails[i]]) {
         for (let n = 1; n <= GRAM; n++) {
           for (let at = 0; at + n <= text.length; at++) {
             const key = gramKey(text, at, n);
-            const list = grams.get(key);
+            const list = postings.get(key);
             // Members are added in order: one already listed for this substring is its last.
-            if (!list) grams.set(key, [i]);
+            if (!list) postings.set(key, [i]);
             else if (list[list.length - 1] !== i) list.push(i);
           }
         }
       }
     }
-    this.grams = grams;
-    return grams;
+    // A bit set takes at most twice the memory of the list it stands for.
+    const dense = new Map<number, Int32Array>();
+    const least = Math.max(MIN_DENSE, this.entries.length >> 6);
+    for (const [key, list] of postings) {
+      if (key < LONGEST_KEYS || list.length < least) continue;
+      const set = new Int32Array((this.entries.length + 31) >> 5);
+      for (const i of list) set[i >> 5] |= 1 << (i & 31);
+      dense.set(key, set);
+    }
+    this.grams = { postings, dense };
+    return this.grams;
   }
 }
 
-/** The numbers in both ascending lists. */
-function intersect(a: readonly number[], b: readonly number[]): number[] {
-  const out: number[] = [];
-  for (let i = 0, j = 0; i < a.length && j < b.length; ) {
-    if (a[i] === b[j]) {
-      out.push(a[i]);
-      i++;
-      j++;
-    } else if (a[i] < b[j]) i++;
-    else j++;
-  }
-  return out;
+/**
+ * Members (indexes, ascending) by substring of up to GRAM characters, keyed by `gramKey`; and, for the
+ * GRAM-character substrings many members have, the same members as bits (bit `i % 32` of word `i >> 5`).
+ */
+interface GramIndex {
+  postings: Map<number, number[]>;
+  dense: Map<number, Int32Array>;
 }
+
+/** Substrings that fewer members have are not worth a bit set: the check of each candidate costs less. */
+const MIN_DENSE = 32;
 
 /** The `n` (1 to 3) UTF-16 code units of `text` at `at` as one number: distinct per length and units. */
 function gramKey(text: string, at: number, n: number): number {
@@ -125,6 +147,9 @@ function gramKey(text: string, at: number, n: number): number {
   for (let k = 0; k < n; k++) key = key * 65_536 + text.charCodeAt(at + k);
   return key;
 }
+
+/** The least `gramKey` of GRAM characters: the keys of shorter substrings are below it. */
+const LONGEST_KEYS = GRAM * 65_536 ** GRAM;
 
 /**
  * Rosters of organizations, kept until the members or users views change (announced by `changes`);
@@ -221,6 +246,12 @@ export class KeptItems<T> {
       this.generation++;
       this.items.clear();
     });
+  }
+
+  /** The items kept for `keys` (undefined where none is): a list of kept items is made without waiting. */
+  kept(keys: readonly string[]): (T | undefined)[] {
+    if (!cacheMayAnswer(this.changes)) return keys.map(() => undefined);
+    return keys.map((key) => this.items.get(key));
   }
 
   /** The item of `key`, or what `make` makes (kept when no change raced with it). */

@@ -26,7 +26,7 @@ import { TEAM_MEMBERS, TEAMS } from '@app/teams/read/team.projection';
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { MemberPresenter } from './member.presenter';
 import { MEMBER_DETAILS } from './member.projection';
-import { KeptItems, type RosterEntry, Rosters } from './member-roster';
+import { KeptItems, type Roster, type RosterEntry, Rosters } from './member-roster';
 
 export type MemberSort = 'joinedAt' | 'lastSeenAt' | 'name';
 
@@ -150,13 +150,29 @@ export class MemberQueries {
     return this.present(member, await this.spaceAccess(organization));
   }
 
+  /**
+   * The items of the roster's entries at `indexes`: those kept as they are, the others presented (and
+   * only then the organization's spaces read).
+   */
+  private async presentEntries(organization: string, roster: Roster, indexes: readonly number[]) {
+    const items = this.caches.items.kept(indexes.map((i) => roster.keys[i]));
+    if (!items.includes(undefined)) return items as MemberItem[];
+    const spaces = await this.spaceAccess(organization);
+    return Promise.all(
+      items.map((item, at) => {
+        const { member, user } = roster.entries[indexes[at]];
+        return item ?? this.present(member, spaces, user);
+      }),
+    );
+  }
+
   @Remote(arg.id('organization'), arg.object<ListMembersQuery>('query'), arg.viewer())
   async list(organization: string, query: ListMembersQuery, viewer: Viewer) {
     await this.access.member(organization, viewer, 'Organization');
-    const spaces = await this.spaceAccess(organization);
     const direction = query.order ?? 'desc';
     const sort = query.sort ?? 'joinedAt';
     if (sort === 'joinedAt' && query.role === undefined && query.search === undefined) {
+      const spaces = await this.spaceAccess(organization);
       const page = await this.views.find(
         MEMBERS,
         pageQuery(query, { where: { organization }, orderBy: 'joinedAt', direction }),
@@ -176,34 +192,35 @@ export class MemberQueries {
       // The roster's own order, or its reverse: only the page is picked.
       const count = found ? found.length : roster.entries.length;
       const offset = decodeOffset(query.page);
-      const items: Promise<MemberItem>[] = [];
+      const picked: number[] = [];
       for (let p = offset; p < Math.min(count, offset + limit); p++) {
         const at = direction === 'asc' ? p : count - 1 - p;
-        const { member, user } = roster.entries[found ? found[at] : at];
-        items.push(this.present(member, spaces, user));
+        picked.push(found ? found[at] : at);
       }
       const more = offset + limit < count;
       return {
         ...(more ? { next: { page: encodeOffset(offset + limit) } } : {}),
         count,
-        items: await Promise.all(items),
+        items: await this.presentEntries(organization, roster, picked),
       };
     }
-    const members = found ? found.map((i) => roster.entries[i]) : roster.entries;
-    let keyed: { entry: RosterEntry; key: string }[];
+    const members = found ?? roster.entries.map((_, i) => i);
+    // `at`: the entry's index in the roster.
+    let keyed: { at: number; entry: RosterEntry; key: string }[];
     if (sort === 'lastSeenAt') {
       // Only members seen at least once: the active ones.
       const details = await this.views.find(MEMBER_DETAILS, { where: { organization }, limit: ALL });
       const seen = new Map(details.items.map((d) => [d.userId, d.lastSeenAt]));
-      keyed = members.flatMap((entry) => {
-        const at = seen.get(entry.member.userId);
-        return at ? [{ entry, key: at }] : [];
+      keyed = members.flatMap((at) => {
+        const entry = roster.entries[at];
+        const key = seen.get(entry.member.userId);
+        return key ? [{ at, entry, key }] : [];
       });
     } else {
-      keyed = members.map((entry) => ({
-        entry,
-        key: (entry.user?.displayName ?? entry.member.userId).toLowerCase(),
-      }));
+      keyed = members.map((at) => {
+        const entry = roster.entries[at];
+        return { at, entry, key: (entry.user?.displayName ?? entry.member.userId).toLowerCase() };
+      });
     }
     const sign = direction === 'asc' ? 1 : -1;
     keyed.sort(
@@ -212,8 +229,10 @@ export class MemberQueries {
         (a.key < b.key ? -1 : a.key > b.key ? 1 : a.entry.member.userId < b.entry.member.userId ? -1 : 1),
     );
     const page = offsetPage(keyed, query, limit);
-    const items = await Promise.all(
-      page.items.map(({ entry }) => this.present(entry.member, spaces, entry.user)),
+    const items = await this.presentEntries(
+      organization,
+      roster,
+      page.items.map(({ at }) => at),
     );
     return { ...page.next, count: keyed.length, items };
   }
