@@ -22,6 +22,7 @@ const MONGO_SUITES = [
   'invites',
   'translations',
   'sso',
+  'sso-sign-in',
   'permissions',
   'organization-search',
 ];
