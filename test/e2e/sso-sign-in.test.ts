@@ -1,6 +1,6 @@
 import { type SigningIdentity, signingIdentity } from '@app/sso/domain/certificate.testing';
 import { MemberRole, type OrganizationSAMLProvider } from '@gitbook/api';
-import { addUser, eventually, useTestApp } from '../support/app-harness';
+import { addOrganization, addUser, eventually, useTestApp } from '../support/app-harness';
 import { type AssertionOptions, samlResponse } from '../support/saml-idp';
 
 const DAY = 24 * 60 * 60 * 1000;
@@ -119,6 +119,36 @@ describe('SAML sign-in over HTTP', () => {
     expect(replayed.body.error.message).toMatch(/already used/);
     // A fresh assertion signs them in again.
     expect((await signIn(p, email)).status).toBe(200);
+  });
+
+  it("limits a sign-in's token to the provider's organization, whatever else its user belongs to", async () => {
+    const app = current();
+    const org = app.organizationId;
+    // A user who administers this organization and another one.
+    const other = await addOrganization(app, 'Elsewhere');
+    const { userId, token } = await addUser(app, { organizationId: org, role: 'admin' });
+    const email = ((await member(userId)).body as { user: { email: string } }).user.email;
+    const invited = await app.http('POST', `/v1/orgs/${other}/invites`, {
+      body: { emails: [email], role: 'admin' },
+    });
+    expect(invited.status).toBeLessThan(300);
+    const p = await provider({ defaultRole: MemberRole.Read });
+    const { body } = await signIn(p, email);
+    expect(body.user).toBe(userId);
+    const as = (method: string, path: string, json?: unknown) =>
+      app.http(method, path, { token: body.token, ...(json === undefined ? {} : { body: json }) });
+    const listed = (await as('GET', '/v1/orgs')).body as { items: { id: string }[] };
+    expect(listed.items.map((o) => o.id)).toEqual([org]);
+    expect((await as('GET', `/v1/orgs/${other}`)).status).toBe(404);
+    expect((await as('POST', `/v1/orgs/${other}/spaces`, { title: 'Not here' })).status).toBe(404);
+    const space = (await app.http('POST', `/v1/orgs/${other}/spaces`, { token, body: { title: 'There' } }))
+      .body as { id: string };
+    expect((await as('GET', `/v1/spaces/${space.id}`)).status).toBe(404);
+    const here = (await as('POST', `/v1/orgs/${org}/spaces`, { title: 'Here' })).body as { id: string };
+    expect((await as('POST', `/v1/spaces/${here.id}/transfer`, { organization: other })).status).toBe(404);
+    // The user's own token still acts in both.
+    expect((await app.http('GET', `/v1/orgs/${other}`, { token })).status).toBe(200);
+    expect((await app.http('GET', `/v1/spaces/${space.id}`, { token })).status).toBe(200);
   });
 
   it('admits a newcomer as a guest when the provider has no default role', async () => {

@@ -115,16 +115,14 @@ describe('user decider', () => {
 
     it('issues a token that expires, and refuses one that would expire before it is issued', () => {
       const issue = (expiresAt: number) =>
-        user
-          .given(active)
-          .when({
-            type: 'IssueApiToken',
-            tokenId: 'tok1',
-            tokenHash: 'hash1',
-            label: 'l',
-            at: t1,
-            expiresAt,
-          });
+        user.given(active).when({
+          type: 'IssueApiToken',
+          tokenId: 'tok1',
+          tokenHash: 'hash1',
+          label: 'l',
+          at: t1,
+          expiresAt,
+        });
       issue(t2).thenEmits([
         {
           type: 'ApiTokenIssued',

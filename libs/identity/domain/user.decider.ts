@@ -22,6 +22,8 @@ export type UserEvent =
         label: string;
         issuedAt: string;
         expiresAt?: string;
+        /** The only organization the token acts in (a sign-in's token); none: every one of the user's. */
+        organization?: string;
       };
     }
   | {
@@ -38,6 +40,7 @@ export type UserCommand =
       label: string;
       at: number;
       expiresAt?: number;
+      organization?: string;
     }
   | { type: 'RevokeApiToken'; tokenId: string; at: number };
 
@@ -85,6 +88,7 @@ export const userDecider: Decider<UserCommand, UserEvent, UserState> = {
               label: command.label,
               issuedAt: iso(command.at),
               ...(command.expiresAt !== undefined ? { expiresAt: iso(command.expiresAt) } : {}),
+              ...(command.organization !== undefined ? { organization: command.organization } : {}),
             },
           },
         ];

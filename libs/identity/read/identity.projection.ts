@@ -32,6 +32,7 @@ export const identityProjection = projection(
         revoked: false,
         issuedAt: e.data.issuedAt,
         ...(e.data.expiresAt ? { expiresAt: e.data.expiresAt } : {}),
+        ...(e.data.organization ? { organization: e.data.organization } : {}),
       });
     },
     ApiTokenRevoked: async (e, ctx) => {

@@ -1,4 +1,4 @@
-import { Access, MEMBERS, type Viewer } from '@app/platform/auth/access';
+import { Access, MEMBERS, reaches, type Viewer } from '@app/platform/auth/access';
 import { notFound } from '@app/platform/domain/decider';
 import { type ListQuery, pageQuery, toList } from '@app/platform/http/pagination';
 import { READ_STORE, type ReadStore } from '@app/platform/readstore/read-store.port';
@@ -18,10 +18,10 @@ export class OrganizationQueries {
   /** The caller's organizations, paged over their memberships. */
   @Remote(arg.viewer(), arg.object<ListQuery>('query'))
   async listForViewer(viewer: Viewer, query: ListQuery) {
-    const page = await this.views.find(
-      MEMBERS,
-      pageQuery(query, { where: { userId: viewer.userId }, orderBy: 'organization' }),
-    );
+    // A sign-in's token acts in its organization only: the others are not listed.
+    const where: Record<string, string> = { userId: viewer.userId };
+    if (viewer.organization !== undefined) where.organization = viewer.organization;
+    const page = await this.views.find(MEMBERS, pageQuery(query, { where, orderBy: 'organization' }));
     const orgs = await Promise.all(page.items.map((m) => this.views.get(ORGANIZATIONS, m.organization)));
     return toList(
       { ...page, items: page.items.map((m, i) => ({ member: m, org: orgs[i] })) },
@@ -43,7 +43,9 @@ export class OrganizationQueries {
     });
     const found = await Promise.all(
       listed.items.map(async ({ organization }) => {
-        const role = await this.access.roleIn(organization, viewer.userId);
+        const role = reaches(viewer, organization)
+          ? await this.access.roleIn(organization, viewer.userId)
+          : null;
         const org = role ? await this.views.get(ORGANIZATIONS, organization) : null;
         return org && role ? this.presenter.present(org, role) : null;
       }),

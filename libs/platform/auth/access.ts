@@ -41,17 +41,28 @@ export interface Viewer {
   userId: string;
   tokenId: string;
   correlationId: string;
+  /**
+   * The only organization the caller's token acts in (a SAML sign-in's token): elsewhere its user is
+   * treated as a non-member. Absent for a token that acts wherever its user belongs.
+   */
+  organization?: string;
 }
 
 /** Whom a valid token stands for. */
-export type Identity = Pick<Viewer, 'userId' | 'tokenId'>;
+export type Identity = Pick<Viewer, 'userId' | 'tokenId' | 'organization'>;
 
 function identityOf(doc: TokenDoc | null, now: () => number): Identity | null {
   if (!doc || doc.revoked) return null;
   // A sign-in's token expires; ISO 8601 in UTC compares as text.
   if (doc.expiresAt !== undefined && doc.expiresAt <= new Date(now()).toISOString()) return null;
-  return { userId: doc.userId, tokenId: doc.tokenId };
+  return doc.organization === undefined
+    ? { userId: doc.userId, tokenId: doc.tokenId }
+    : { userId: doc.userId, tokenId: doc.tokenId, organization: doc.organization };
 }
+
+/** Whether the caller's token acts in `organization` (a sign-in's token acts in its own only). */
+export const reaches = (viewer: Pick<Viewer, 'organization'>, organization: string) =>
+  viewer.organization === undefined || viewer.organization === organization;
 
 /**
  * Who may do what, answered from the read models. Resources of an organization the caller is not a
@@ -108,7 +119,7 @@ export class Access {
 
   /** The caller's role in the organization (null for a guest), or a 404 naming `what` when not a member. */
   async memberOrGuest(organization: string, viewer: Viewer, what: string): Promise<Role | null> {
-    const member = await this.membership(organization, viewer.userId);
+    const member = reaches(viewer, organization) ? await this.membership(organization, viewer.userId) : null;
     if (!member) throw notFound(`${what} not found`);
     return member.role;
   }
@@ -165,7 +176,8 @@ export class Access {
     what: string,
   ): Promise<{ organization: string; role: Role }> {
     const access = await this.contentAccess(resourceId);
-    const role = access ? await this.roleOn(access, viewer.userId) : null;
+    const role =
+      access && reaches(viewer, access.organization) ? await this.roleOn(access, viewer.userId) : null;
     if (!access || !role) throw notFound(`${what} not found`);
     return { organization: access.organization, role };
   }
@@ -175,7 +187,8 @@ export class Access {
     const roles = new Map<string, Role>();
     for (const id of ids) {
       const access = await this.contentAccess(id);
-      const role = access ? await this.roleOn(access, viewer.userId) : null;
+      const role =
+        access && reaches(viewer, access.organization) ? await this.roleOn(access, viewer.userId) : null;
       if (role) roles.set(id, role);
     }
     return roles;

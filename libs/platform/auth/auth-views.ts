@@ -12,6 +12,8 @@ export interface TokenDoc extends Doc {
   revoked: boolean;
   /** When the token stops working (ISO 8601); absent for a token that works until revoked. */
   expiresAt?: string;
+  /** The only organization the token acts in (a sign-in's); absent for one that acts in all its user's. */
+  organization?: string;
 }
 
 export const TOKENS = collectionName<TokenDoc>('tokens');

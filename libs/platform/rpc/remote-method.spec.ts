@@ -72,6 +72,23 @@ describe('the allowlist of the internal transport (@Remote)', () => {
     expect(refusal(() => checkArgs('Notes.update', specs, { 0: 'n1' }))).toMatch(/args must be an array/);
   });
 
+  it('passes a viewer of its string fields, with or without the organization its token is limited to', () => {
+    const viewer = [arg.viewer()];
+    const base = { userId: 'u1', tokenId: 't1', correlationId: 'c1' };
+    expect(checkArgs('Notes.view', viewer, [base])).toEqual([base]);
+    expect(checkArgs('Notes.view', viewer, [{ ...base, organization: 'o1' }])).toEqual([
+      { ...base, organization: 'o1' },
+    ]);
+    for (const bad of [
+      { ...base, organization: 'not an id!' },
+      { ...base, admin: true },
+      { userId: 'u1', tokenId: 't1' },
+      { ...base, userId: '' },
+    ]) {
+      expect(refusal(() => checkArgs('Notes.view', viewer, [bad]))).toMatch(/viewer/);
+    }
+  });
+
   it("makes the gateway's stand-in offer exactly the allowlisted methods, as calls to a replica", async () => {
     const calls: [RpcKind, RpcCall][] = [];
     const client = {

@@ -28,6 +28,23 @@ function argument<T>(name: string, problem: (value: unknown) => string | undefin
 }
 
 const VIEWER_FIELDS = ['userId', 'tokenId', 'correlationId'] as const;
+/** A viewer's fields besides those: the organization a sign-in's token is limited to. */
+const OPTIONAL_VIEWER_FIELDS = ['organization'] as const;
+
+function isViewer(v: unknown): boolean {
+  if (!isPlainObject(v)) return false;
+  const known = (field: string) =>
+    (VIEWER_FIELDS as readonly string[]).includes(field) ||
+    (OPTIONAL_VIEWER_FIELDS as readonly string[]).includes(field);
+  return (
+    Object.keys(v).every(known) &&
+    VIEWER_FIELDS.every((field) => typeof v[field] === 'string' && (v[field] as string).length > 0) &&
+    OPTIONAL_VIEWER_FIELDS.every(
+      (field) =>
+        v[field] === undefined || (typeof v[field] === 'string' && ID_PATTERN.test(v[field] as string)),
+    )
+  );
+}
 
 /** Shapes of remote arguments. Bodies and queries were validated by their DTOs at the gateway. */
 export const arg = {
@@ -59,14 +76,12 @@ export const arg = {
   /** An object that `check` accepts, described as `what` in the message. */
   shaped: <T>(name: string, check: (value: unknown) => value is T, what: string) =>
     argument<T>(name, (v) => (check(v) ? undefined : `must be ${what}`)),
-  /** The authenticated caller (`Viewer`): exactly its string fields. */
+  /** The authenticated caller (`Viewer`): its string fields, and nothing else. */
   viewer: () =>
     argument<Viewer>('viewer', (v) =>
-      isPlainObject(v) &&
-      Object.keys(v).length === VIEWER_FIELDS.length &&
-      VIEWER_FIELDS.every((field) => typeof v[field] === 'string' && (v[field] as string).length > 0)
+      isViewer(v)
         ? undefined
-        : `must be an object of exactly ${VIEWER_FIELDS.join(', ')}, non-empty strings`,
+        : `must be an object of ${VIEWER_FIELDS.join(', ')} (non-empty strings) and optionally organization (an id)`,
     ),
   optional: <T>(inner: RemoteArg<T>): RemoteArg<T | undefined> => ({ ...inner, optional: true }),
 };

@@ -138,6 +138,8 @@ export class SamlSignInService {
         label: `SAML sign-in (${provider.label})`,
         at,
         expiresAt,
+        // The provider vouches for this organization only: the token acts nowhere else.
+        organization,
       },
       ctx,
     );
