@@ -2,21 +2,16 @@ import { Access, type Viewer } from '@app/platform/auth/access';
 import { notFound } from '@app/platform/domain/decider';
 import { decodeOffset, type ListQuery, offsetPage } from '@app/platform/http/pagination';
 import { Urls } from '@app/platform/http/urls';
+import { VIEW_CHANGES, type ViewChanges } from '@app/platform/projector/view-changes';
 import { READ_STORE, type ReadStore } from '@app/platform/readstore/read-store.port';
 import { arg, Remote } from '@app/platform/rpc/remote-method';
 import { SPACES } from '@app/spaces/read/space.projection';
-import { Inject, Injectable } from '@nestjs/common';
-import { type Posting, type RankedPage, rank, SNIPPET_LENGTH, snippet, terms } from '../domain/search';
+import { Inject, Injectable, Optional } from '@nestjs/common';
+import { type Posting, type RankedPage, rank, SNIPPET_LENGTH, snippetOf, terms } from '../domain/search';
 import type { Hash } from '../domain/tree/hash';
-import { getPage, type PageView } from '../domain/tree/page-tree';
 import { ContentObjects } from './content-store';
-import {
-  indexLanguage,
-  SEARCH_INDEXES,
-  SEARCH_PAGES,
-  SEARCH_POSTINGS,
-  type SearchIndexDoc,
-} from './search.projection';
+import { indexLanguage, SEARCH_INDEXES, SEARCH_PAGES, type SearchIndexDoc } from './search.projection';
+import { AnalysedTexts, KeptPages, KeptPostings, readPostings, type TermPostings } from './search-memory';
 
 export interface SearchQuery extends ListQuery {
   query: string;
@@ -42,6 +37,9 @@ export interface RankedSpace {
   holding: Map<string, number>;
 }
 
+/** A term's best postings in a space: read from the views, or from those kept. */
+export type PostingsReader = (space: string, term: string, candidates: number) => Promise<TermPostings>;
+
 /**
  * The pages of a space's index ranked for `text`, reading the best `candidates` postings of each term;
  * null when nothing can match (no index, no pages, no term in the query).
@@ -51,30 +49,20 @@ export async function rankSpace(
   spaceId: string,
   text: string,
   candidates = CANDIDATES_PER_TERM,
+  read: PostingsReader = (space, term, n) => readPostings(views, space, term, n),
 ): Promise<RankedSpace | null> {
   const index = await views.get(SEARCH_INDEXES, spaceId);
   // Analysed as the pages were: in the language of the space's index.
   const language = indexLanguage(index);
   const wanted = terms(text, language);
   if (!index || index.pages === 0 || wanted.length === 0) return null;
-  const byTerm = new Map<string, Posting[]>();
+  const byTerm = new Map<string, readonly Posting[]>();
   const holding = new Map<string, number>();
   await Promise.all(
     [...new Set(wanted)].map(async (term) => {
-      const found = await views.find(SEARCH_POSTINGS, {
-        where: { space: spaceId, term },
-        orderBy: 'impact',
-        direction: 'desc',
-        limit: candidates,
-      });
+      const found = await read(spaceId, term, candidates);
       holding.set(term, found.count);
-      byTerm.set(
-        term,
-        found.items.map((p) => ({
-          ...p,
-          sections: Object.fromEntries(p.sections.map((s) => [s.id, s.hits])),
-        })),
-      );
+      byTerm.set(term, found.postings);
     }),
   );
   const ranked = rank(
@@ -93,12 +81,20 @@ export async function rankSpace(
  */
 @Injectable()
 export class SearchQueries {
+  private readonly postings: KeptPostings;
+  private readonly pages: KeptPages;
+  private readonly texts = new AnalysedTexts();
+
   constructor(
     @Inject(READ_STORE) private readonly views: ReadStore,
     private readonly access: Access,
-    private readonly objects: ContentObjects,
+    objects: ContentObjects,
     private readonly urls: Urls,
-  ) {}
+    @Optional() @Inject(VIEW_CHANGES) changes?: ViewChanges,
+  ) {
+    this.postings = new KeptPostings(views, changes);
+    this.pages = new KeptPages(objects);
+  }
 
   @Remote(arg.id('spaceId'), arg.object<SearchQuery>('query'), arg.viewer())
   async search(spaceId: string, query: SearchQuery, viewer: Viewer) {
@@ -107,7 +103,9 @@ export class SearchQueries {
     await this.access.content(spaceId, viewer, 'Space');
     // A bad page token is a 400 even when there is nothing to search.
     decodeOffset(query.page);
-    const found = await rankSpace(this.views, spaceId, query.query);
+    const found = await rankSpace(this.views, spaceId, query.query, CANDIDATES_PER_TERM, (s, term, n) =>
+      this.postings.of(s, term, n),
+    );
     if (!found) return { count: 0, items: [] };
     const { index, wanted, language, ranked, holding } = found;
     const { offset, items: shown, next } = offsetPage(ranked, query, DEFAULT_LIMIT);
@@ -131,7 +129,7 @@ export class SearchQueries {
     app: string,
   ) {
     const [page, stored] = await Promise.all([
-      getPage(this.objects, root, result.pageId),
+      this.pages.page(root, result.pageId),
       this.views.get(SEARCH_PAGES, `${spaceId}:${result.pageId}`),
     ]);
     const path = page?.path ?? '';
@@ -152,23 +150,17 @@ export class SearchQueries {
           path: ranked.id ? `${path}#${ranked.id}` : path,
           score: ranked.score,
           resultType: 'section' as const,
-          body: snippet(section?.body ?? '', wanted, language, SNIPPET_LENGTH, ranked.matched),
+          body: snippetOf(
+            this.texts.of(section?.body ?? '', language),
+            wanted,
+            SNIPPET_LENGTH,
+            ranked.matched,
+          ),
           urls: { app: ranked.id ? `${pageUrl}#${ranked.id}` : pageUrl },
         };
       }),
-      ancestors: await this.ancestors(root, page),
+      ancestors: await this.pages.ancestors(root, page),
       urls: { app: pageUrl },
     };
-  }
-
-  private async ancestors(root: Hash, page: PageView | undefined): Promise<{ title: string }[]> {
-    const out: { title: string }[] = [];
-    for (let parent = page?.parent ?? null; parent !== null && out.length < 100; ) {
-      const above = await getPage(this.objects, root, parent);
-      if (!above) break;
-      out.unshift({ title: above.title });
-      parent = above.parent;
-    }
-    return out;
   }
 }

@@ -69,8 +69,6 @@ const NOT_WORD = /[^\p{L}\p{N}\p{M}]+/u;
 const CJK = /[\p{scx=Han}\p{scx=Hiragana}\p{scx=Katakana}\p{scx=Hangul}]/u;
 /** What belongs to the character before it: combining marks, and half-width kana's voiced marks (ﾞ ﾟ). */
 const MARK = /[\p{M}\uFF9E\uFF9F]/u;
-/** A word (letters, digits, marks) of ASCII only: one run, nothing CJK. */
-const ASCII = /^[0-9A-Za-z]*$/;
 /** Only Latin and Greek marks are diacritics to fold: elsewhere (Cyrillic й, Indic vowel signs) they are letters. */
 const FOLDABLE = /([\p{Script=Latin}\p{Script=Greek}])\p{M}+/gu;
 /** Latin letters that Unicode does not decompose into a base letter and a mark. */
@@ -162,27 +160,50 @@ export function fold(text: string): string {
  * typed without accents finds the accented words.
  */
 export function tokens(text: string, language?: string): Token[] {
-  return [...eachToken(text, language)];
+  const out: Token[] = [];
+  scanTerms(text, language, (term, start, end) => {
+    out.push({ term, start, end });
+  });
+  return out;
 }
 
-/** `tokens`, one at a time: a reader that has what it needs stops there. */
-export function* eachToken(text: string, language?: string): Generator<Token> {
+/**
+ * The terms of `text` (as `tokens` reads them) handed to `visit` one at a time with their span, until it
+ * answers true: a reader that has what it needs stops there, and one that wants few terms makes no
+ * token of the others.
+ */
+export function scanTerms(
+  text: string,
+  language: string | undefined,
+  visit: (term: string, start: number, end: number) => boolean | undefined,
+): void {
   const words = analyzer(language);
-  for (const match of text.matchAll(WORD)) {
+  // A regular expression of its own: its position is the scan's.
+  const pattern = new RegExp(WORD);
+  for (let match = pattern.exec(text); match !== null; match = pattern.exec(text)) {
+    const word = match[0];
     // Most words are ASCII: one run, no CJK, nothing to split by script.
-    const runs = ASCII.test(match[0])
-      ? [{ cjk: false, text: match[0], start: match.index, units: [] }]
-      : scriptRuns(match[0], match.index);
-    for (const run of runs) {
+    if (isAscii(word)) {
+      const end = match.index + word.length;
+      for (const term of wordTerms(words, word)) if (visit(term, match.index, end)) return;
+      continue;
+    }
+    for (const run of scriptRuns(word, match.index)) {
       if (run.cjk) {
-        yield* bigrams(run.units);
+        for (const pair of bigrams(run.units)) if (visit(pair.term, pair.start, pair.end)) return;
         continue;
       }
       const end = run.start + run.text.length;
       // Folding may unfold a symbol into several words (½ is 1⁄2): each keeps the span of the whole.
-      for (const term of wordTerms(words, run.text)) yield { term, start: run.start, end };
+      for (const term of wordTerms(words, run.text)) if (visit(term, run.start, end)) return;
     }
   }
+}
+
+/** Whether a word (letters, digits, marks) is ASCII only, so letters and digits only. */
+function isAscii(word: string): boolean {
+  for (let i = 0; i < word.length; i++) if (word.charCodeAt(i) > 0x7f) return false;
+  return true;
 }
 
 /** The terms of a text, in order (repeats kept: they are term frequencies). */

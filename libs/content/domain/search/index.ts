@@ -11,4 +11,13 @@ export {
   rank,
   TITLE_WEIGHT,
 } from './ranking';
-export { type Highlight, highlights, SNIPPET_LENGTH, snippet } from './snippet';
+export {
+  type AnalysedText,
+  analyse,
+  type Highlight,
+  highlights,
+  SNIPPET_LENGTH,
+  snippet,
+  snippetOf,
+  TermIds,
+} from './snippet';

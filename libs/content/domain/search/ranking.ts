@@ -83,7 +83,9 @@ export function rank(
       page.score += idf * impact(posting, averageLength);
       page.matched++;
       page.title ||= posting.titleHits > 0;
-      for (const [id, hits] of Object.entries(posting.sections)) {
+      // In the order of Object.entries (own keys only: a posting's sections are a plain record).
+      for (const id in posting.sections) {
+        const hits = posting.sections[id];
         if (hits <= 0) continue;
         const section = page.sections.get(id) ?? { id, score: 0, matched: 0 };
         section.score += idf * saturate(hits);

@@ -1,5 +1,5 @@
 import { terms } from './analysis';
-import { highlights, snippet } from './snippet';
+import { analyse, highlights, snippet, snippetOf } from './snippet';
 
 const query = (text: string) => terms(text, 'en');
 
@@ -56,5 +56,23 @@ describe('snippet', () => {
     const excerpt = snippet(text, query('hit'), 'en', 20);
     expect(excerpt).not.toMatch(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/);
     expect(excerpt).toContain('hit');
+  });
+
+  it('is the same from a text analysed once, for any query', () => {
+    const texts = [
+      long,
+      `Token first. ${'Filler words here. '.repeat(12)}A token limit applies. ${'More filler. '.repeat(12)}`,
+      'Running the Café server: it runs. 用户指南和说明 ½ off',
+      `${'😀'.repeat(100)} hit`,
+    ];
+    const queries = ['webhook', 'token limit', 'run cafe', '用户指南', 'hit', 'absent', '1 2'];
+    for (const text of texts) {
+      const analysed = analyse(text, 'en');
+      for (const q of queries) {
+        for (const holding of [undefined, 1, 2]) {
+          expect(snippetOf(analysed, query(q), 60, holding)).toBe(snippet(text, query(q), 'en', 60, holding));
+        }
+      }
+    }
   });
 });

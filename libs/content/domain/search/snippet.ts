@@ -1,5 +1,5 @@
 /** What a search result shows of a section: where the query's terms are, and an excerpt around them. */
-import { eachToken, type Token, tokens } from './analysis';
+import { scanTerms, type Token, tokens } from './analysis';
 
 /** A span of the original text (UTF-16 offsets, `end` exclusive). */
 export interface Highlight {
@@ -27,6 +27,53 @@ export function highlights(text: string, queryTerms: readonly string[], language
   return spans;
 }
 
+/** Terms by number: a text analysed once is searched for a query's terms by comparing numbers. */
+export class TermIds {
+  private readonly ids = new Map<string, number>();
+  private readonly terms: string[] = [];
+
+  id(term: string): number {
+    let id = this.ids.get(term);
+    if (id === undefined) {
+      id = this.terms.length;
+      this.terms.push(term);
+      this.ids.set(term, id);
+    }
+    return id;
+  }
+
+  /** The number of a term met already; undefined for one no text analysed with these ids holds. */
+  known(term: string): number | undefined {
+    return this.ids.get(term);
+  }
+
+  term(id: number): string {
+    return this.terms[id];
+  }
+}
+
+/** A text's terms with their spans, as `tokens` reads them: analysed once for the snippets of many queries. */
+export interface AnalysedText {
+  text: string;
+  /** Its terms in order, by their number in `ids`. */
+  terms: Int32Array;
+  /** The span of term `i`: from `spans[2 * i]` to `spans[2 * i + 1]`. */
+  spans: Uint32Array;
+  ids: TermIds;
+}
+
+/** `text` analysed, its terms numbered in `ids` (texts analysed with the same ids share the numbers). */
+export function analyse(text: string, language?: string, ids = new TermIds()): AnalysedText {
+  const terms: number[] = [];
+  const spans: number[] = [];
+  scanTerms(text, language, (term, start, end) => {
+    terms.push(ids.id(term));
+    spans.push(start, end);
+    return false;
+  });
+  return { text, terms: Int32Array.from(terms), spans: Uint32Array.from(spans), ids };
+}
+
 /**
  * An excerpt of `text` of at most `maxLength` characters (ellipses aside) around the passage holding
  * the most distinct query terms (the earliest of equals); the text's start when none is there. Cut at
@@ -41,17 +88,52 @@ export function snippet(
   maxLength = SNIPPET_LENGTH,
   holding?: number,
 ): string {
+  const found = hitReader(queryTerms, maxLength, holding);
+  scanTerms(text, language, found.read);
+  return excerpt(text, found.hits, maxLength);
+}
+
+/** `snippet` of a text analysed already (in the language of the query's terms). */
+export function snippetOf(
+  analysed: AnalysedText,
+  queryTerms: readonly string[],
+  maxLength = SNIPPET_LENGTH,
+  holding?: number,
+): string {
+  const found = hitReader(queryTerms, maxLength, holding);
+  const { terms, spans, ids } = analysed;
+  // A query term that no text analysed with these ids holds is not in this one.
+  const wanted: number[] = [];
+  for (const term of new Set(queryTerms)) {
+    const id = ids.known(term);
+    if (id !== undefined) wanted.push(id);
+  }
+  if (wanted.length > 0) {
+    for (let i = 0; i < terms.length; i++) {
+      if (!wanted.includes(terms[i])) continue;
+      if (found.read(ids.term(terms[i]), spans[2 * i], spans[2 * i + 1])) break;
+    }
+  }
+  return excerpt(analysed.text, found.hits, maxLength);
+}
+
+/** The query terms read in a text, in order, up to the first passage holding as many as the text has. */
+function hitReader(queryTerms: readonly string[], maxLength: number, holding: number | undefined) {
   const wanted = new Set(queryTerms);
   const enough = Math.min(holding ?? wanted.size, wanted.size);
   const hits: Token[] = [];
-  for (const token of eachToken(text, language)) {
-    if (!wanted.has(token.term)) continue;
-    hits.push(token);
+  const read = (term: string, start: number, end: number): boolean => {
+    if (!wanted.has(term)) return false;
+    hits.push({ term, start, end });
     const window = new Set<string>();
-    for (let i = hits.length - 1; i >= 0 && token.end - hits[i].start <= maxLength; i--)
-      window.add(hits[i].term);
-    if (window.size >= enough) break;
-  }
+    for (let i = hits.length - 1; i >= 0 && end - hits[i].start <= maxLength; i--) window.add(hits[i].term);
+    return window.size >= enough;
+  };
+  return { hits, read };
+}
+
+/** The excerpt of `text` around the best passage of `hits`. */
+function excerpt(text: string, hits: readonly Token[], maxLength: number): string {
   let best = { start: 0, end: 0, distinct: 0, count: 0 };
   for (let i = 0; i < hits.length; i++) {
     const inWindow = hits.slice(i).filter((hit) => hit.end - hits[i].start <= maxLength);
@@ -76,8 +158,8 @@ export function snippet(
   // A cut inside a word with no space near gets at least not to split a surrogate pair.
   if (isLowSurrogate(text, start)) start--;
   if (isLowSurrogate(text, end)) end--;
-  const excerpt = text.slice(start, end).replace(/\s+/g, ' ').trim();
-  return `${start > 0 ? ELLIPSIS : ''}${excerpt}${end < text.length ? ELLIPSIS : ''}`;
+  const passage = text.slice(start, end).replace(/\s+/g, ' ').trim();
+  return `${start > 0 ? ELLIPSIS : ''}${passage}${end < text.length ? ELLIPSIS : ''}`;
 }
 
 const isLowSurrogate = (text: string, at: number) => /[\uDC00-\uDFFF]/.test(text.charAt(at));

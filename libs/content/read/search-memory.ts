@@ -1,0 +1,217 @@
+import {
+  type ChangedCollections,
+  cacheMayAnswer,
+  type ViewChanges,
+} from '@app/platform/projector/view-changes';
+import type { ReadStore } from '@app/platform/readstore/read-store.port';
+import { type AnalysedText, analyse, type Posting, TermIds } from '../domain/search';
+import type { Hash } from '../domain/tree/hash';
+import type { ObjectStore } from '../domain/tree/objects';
+import { getPage } from '../domain/tree/page-tree';
+import { SEARCH_POSTINGS } from './search.projection';
+
+/** A term's best postings in a space, and how many pages hold it (at least as many as the postings). */
+export interface TermPostings {
+  count: number;
+  postings: readonly Posting[];
+}
+
+/** The best `candidates` postings of `term` in `space`, by impact, as ranking reads them. */
+export async function readPostings(
+  views: ReadStore,
+  space: string,
+  term: string,
+  candidates: number,
+): Promise<TermPostings> {
+  const found = await views.find(SEARCH_POSTINGS, {
+    where: { space, term },
+    orderBy: 'impact',
+    direction: 'desc',
+    limit: candidates,
+  });
+  return {
+    count: found.count,
+    postings: found.items.map((p) => ({
+      term: p.term,
+      pageId: p.pageId,
+      titleHits: p.titleHits,
+      bodyHits: p.bodyHits,
+      sections: Object.fromEntries(p.sections.map((section) => [section.id, section.hits])),
+      length: p.length,
+    })),
+  };
+}
+
+/**
+ * Postings held in memory over every kept list, a bound on memory (about 70 MB): past it the lists
+ * kept first go first. Above the lists of the few thousand terms a space's searches use.
+ */
+const MAX_KEPT_POSTINGS = 400_000;
+
+/**
+ * Terms' best postings by space, kept until the postings view changes (announced by `changes`);
+ * without announcements each is read anew. A query then costs no read for a term searched before, and
+ * a common term's count (every page of the space holding it) is not counted again. Concurrent queries
+ * for one term share its read; a list read while a change was announced is not kept.
+ */
+export class KeptPostings {
+  private readonly kept = new Map<string, TermPostings>();
+  /** Reads under way, shared by the queries that need the same list meanwhile. */
+  private readonly reading = new Map<string, { generation: number; list: Promise<TermPostings> }>();
+  private keptPostings = 0;
+  private generation = 0;
+
+  constructor(
+    private readonly views: ReadStore,
+    private readonly changes: ViewChanges | undefined,
+  ) {
+    changes?.onChange((changed) => this.onChange(changed));
+  }
+
+  /** The best `candidates` postings of `term` in `space` (not to be changed: they are shared). */
+  async of(space: string, term: string, candidates: number): Promise<TermPostings> {
+    if (!cacheMayAnswer(this.changes)) return readPostings(this.views, space, term, candidates);
+    const key = `${space}\u0000${candidates}\u0000${term}`;
+    const found = this.kept.get(key);
+    if (found) return found;
+    const generation = this.generation;
+    let pending = this.reading.get(key);
+    if (!pending || pending.generation !== generation) {
+      const started = { generation, list: readPostings(this.views, space, term, candidates) };
+      pending = started;
+      this.reading.set(key, started);
+      // Kept before any caller resumes: this reaction is the promise's first.
+      started.list
+        .then((list) => this.keep(key, generation, list))
+        .catch(() => {})
+        .finally(() => {
+          if (this.reading.get(key) === started) this.reading.delete(key);
+        });
+    }
+    return pending.list;
+  }
+
+  /** Keeps a list read in `generation` unless a change was announced since. */
+  private keep(key: string, generation: number, list: TermPostings): void {
+    if (generation !== this.generation || this.changes?.active() !== true) return;
+    for (const [oldest, kept] of this.kept) {
+      if (this.keptPostings + list.postings.length <= MAX_KEPT_POSTINGS) break;
+      this.kept.delete(oldest);
+      this.keptPostings -= kept.postings.length;
+    }
+    this.kept.set(key, list);
+    this.keptPostings += list.postings.length;
+  }
+
+  private onChange(changed: ChangedCollections): void {
+    if (changed !== 'all' && !changed.has(SEARCH_POSTINGS)) return;
+    this.drop();
+  }
+
+  private drop(): void {
+    this.generation++;
+    this.kept.clear();
+    this.keptPostings = 0;
+  }
+}
+
+/** What a result shows of a page from its revision's tree. */
+export interface PageFacts {
+  title: string;
+  description?: string;
+  /** Absent where a page or one above it has no slug. */
+  path?: string;
+  parent: string | null;
+}
+
+/** Pages kept at most before they are all dropped: a bound on memory, above a large space's pages. */
+const MAX_KEPT_PAGES = 50_000;
+/** Ancestors shown at most (the tree is never that deep). */
+const MAX_ANCESTORS = 100;
+
+/**
+ * Pages of revisions as results show them, by revision root and page id. A root names immutable
+ * content, so a kept page is never stale and needs no announcement; a query then walks no tree for
+ * its results or their ancestors. A page not found is not kept (its objects may still be on their way).
+ */
+export class KeptPages {
+  /** By root, then page id: a root's key is long, and hashed once per lookup this way. */
+  private readonly kept = new Map<Hash, Map<string, PageFacts>>();
+  private size = 0;
+
+  constructor(private readonly objects: ObjectStore) {}
+
+  /** The page `id` of the revision at `root`, undefined when it has none. */
+  async page(root: Hash, id: string): Promise<PageFacts | undefined> {
+    const found = this.kept.get(root)?.get(id);
+    if (found) return found;
+    const page = await getPage(this.objects, root, id);
+    if (!page) return undefined;
+    const facts: PageFacts = {
+      title: page.title,
+      description: page.description,
+      path: page.path,
+      parent: page.parent,
+    };
+    if (this.size >= MAX_KEPT_PAGES) {
+      this.kept.clear();
+      this.size = 0;
+    }
+    let pages = this.kept.get(root);
+    if (!pages) {
+      pages = new Map();
+      this.kept.set(root, pages);
+    }
+    pages.set(id, facts);
+    this.size++;
+    return facts;
+  }
+
+  /** The titles of the pages above `page`, the top first; up to the first one not found. */
+  async ancestors(root: Hash, page: PageFacts | undefined): Promise<{ title: string }[]> {
+    const out: { title: string }[] = [];
+    for (let parent = page?.parent ?? null; parent !== null && out.length < MAX_ANCESTORS; ) {
+      const above = await this.page(root, parent);
+      if (!above) break;
+      out.unshift({ title: above.title });
+      parent = above.parent;
+    }
+    return out;
+  }
+}
+
+/** Terms held at most over every analysed text before they are all dropped: a bound on memory. */
+const MAX_KEPT_TERMS = 4_000_000;
+
+/**
+ * Section texts analysed once for the snippets of every query that shows them, by language and text.
+ * Keyed by the text itself, a kept analysis is never stale; texts read from kept documents are the
+ * same strings from one query to the next, whose hash is computed once.
+ */
+export class AnalysedTexts {
+  /** By language: the texts analysed in it, their terms numbered by one `TermIds`. */
+  private readonly kept = new Map<string, { ids: TermIds; texts: Map<string, AnalysedText> }>();
+  private terms = 0;
+
+  of(text: string, language: string): AnalysedText {
+    const found = this.kept.get(language)?.texts.get(text);
+    if (found) return found;
+    let analysed = this.kept.get(language);
+    if (!analysed) {
+      analysed = { ids: new TermIds(), texts: new Map() };
+      this.kept.set(language, analysed);
+    }
+    const result = analyse(text, language, analysed.ids);
+    if (this.terms + result.terms.length > MAX_KEPT_TERMS) {
+      // A text above the bound alone is not kept.
+      if (this.terms === 0) return result;
+      // The numbering goes too, so that the terms of dropped texts do not stay.
+      this.kept.clear();
+      this.terms = 0;
+      return this.of(text, language);
+    }
+    analysed.texts.set(text, result);
+    this.terms += result.terms.length;
+    return result;
+  }
+}
