@@ -8,7 +8,7 @@ import { arg, Remote } from '@app/platform/rpc/remote-method';
 import { SPACES, type SpaceDoc } from '@app/spaces/read/space.projection';
 import { Inject, Injectable } from '@nestjs/common';
 import { DEFAULT_LANGUAGE, type RankedPage, TITLE_WEIGHT, terms } from '../domain/search';
-import { type RankedSpace, rankSpace, SearchQueries, type SearchQuery } from './search.queries';
+import { type RankedSpace, SearchQueries, type SearchQuery } from './search.queries';
 
 /** Spaces per page of results. */
 const DEFAULT_LIMIT = 20;
@@ -165,7 +165,7 @@ export class OrganizationSearchQueries {
     for (let from = 0; from < chosen.length; from += CONCURRENCY) {
       await Promise.all(
         chosen.slice(from, from + CONCURRENCY).map(async (candidate) => {
-          candidate.found = await rankSpace(this.views, candidate.space.id, text, CANDIDATES_PER_TERM);
+          candidate.found = await this.spaces.rank(candidate.space.id, text, CANDIDATES_PER_TERM);
           candidate.pages = candidate.found?.ranked.slice(0, PAGES_PER_SPACE) ?? [];
         }),
       );

@@ -96,6 +96,11 @@ export class SearchQueries {
     this.pages = new KeptPages(objects);
   }
 
+  /** The space's pages ranked for `text` (`rankSpace`), from the postings kept in memory. */
+  rank(spaceId: string, text: string, candidates = CANDIDATES_PER_TERM): Promise<RankedSpace | null> {
+    return rankSpace(this.views, spaceId, text, candidates, (s, term, n) => this.postings.of(s, term, n));
+  }
+
   @Remote(arg.id('spaceId'), arg.object<SearchQuery>('query'), arg.viewer())
   async search(spaceId: string, query: SearchQuery, viewer: Viewer) {
     const space = await this.views.get(SPACES, spaceId);
@@ -103,9 +108,7 @@ export class SearchQueries {
     await this.access.content(spaceId, viewer, 'Space');
     // A bad page token is a 400 even when there is nothing to search.
     decodeOffset(query.page);
-    const found = await rankSpace(this.views, spaceId, query.query, CANDIDATES_PER_TERM, (s, term, n) =>
-      this.postings.of(s, term, n),
-    );
+    const found = await this.rank(spaceId, query.query);
     if (!found) return { count: 0, items: [] };
     const { index, wanted, language, ranked, holding } = found;
     const { offset, items: shown, next } = offsetPage(ranked, query, DEFAULT_LIMIT);
