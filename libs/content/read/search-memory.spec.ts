@@ -1,4 +1,4 @@
-import type { ChangedCollections, ViewChanges } from '@app/platform/projector/view-changes';
+import { announcedChanges } from '@app/platform/projector/view-changes.testing';
 import type { ReadStore } from '@app/platform/readstore/read-store.port';
 import { analyse } from '../domain/search';
 import { CountingStore, edit, newStore } from '../domain/tree/content.testing';
@@ -33,15 +33,7 @@ describe('KeptPostings', () => {
         return { items: stored, count: 7 };
       },
     } as unknown as ReadStore;
-    const listeners: ((changed: ChangedCollections) => void)[] = [];
-    const changes: ViewChanges = {
-      onChange: (listener) => listeners.push(listener),
-      active: () => active,
-      covers: () => true,
-    };
-    const announce = (changed: ChangedCollections) => {
-      for (const listener of listeners) listener(changed);
-    };
+    const { changes, announce } = announcedChanges(active);
     return { postings: new KeptPostings(views, changes), reads, announce };
   }
 

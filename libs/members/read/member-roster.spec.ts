@@ -1,6 +1,6 @@
 import { USERS, type UserDoc } from '@app/identity/read/identity.projection';
 import { MEMBERS, type MemberDoc } from '@app/platform/auth/access';
-import type { ChangedCollections, ViewChanges } from '@app/platform/projector/view-changes';
+import { announcedChanges } from '@app/platform/projector/view-changes.testing';
 import type { ReadStore } from '@app/platform/readstore/read-store.port';
 import { Roster, type RosterEntry, Rosters } from './member-roster';
 
@@ -135,15 +135,7 @@ describe('Rosters', () => {
       },
       get: async (_collection: string, id: string) => users.get(id) ?? null,
     } as unknown as ReadStore;
-    const listeners: ((changed: ChangedCollections) => void)[] = [];
-    const changes: ViewChanges = {
-      onChange: (listener) => listeners.push(listener),
-      active: () => active,
-      covers: () => true,
-    };
-    const announce = (changed: ChangedCollections) => {
-      for (const listener of listeners) listener(changed);
-    };
+    const { changes, announce } = announcedChanges(active);
     return { rosters: new Rosters(views, changes), reads, announce };
   }
 
