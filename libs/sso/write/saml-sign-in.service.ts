@@ -195,8 +195,6 @@ export class SamlSignInService {
     const known = (await this.views.find(USERS, { where: { email: identity.email }, limit: 1 })).items[0];
     if (known) return known.id;
     const userId = userIdFor(identity.email);
-    const { state } = await this.runner.load(userDecider, userStream(userId));
-    if (state.status === 'active') return userId;
     try {
       await this.runner.run(
         userDecider,
@@ -205,7 +203,7 @@ export class SamlSignInService {
         { userId, source: 'api', correlationId, causationId: null },
       );
     } catch (error) {
-      // A sign-in of the same person at the same moment created them first.
+      // Created already (the views not there yet), or by a sign-in of the same person at the same moment.
       if (!(error instanceof DomainError && error.kind === 'conflict')) throw error;
     }
     return userId;
