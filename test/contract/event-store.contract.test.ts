@@ -94,6 +94,32 @@ describe('SqliteEventStore', () => {
     }
   });
 
+  it('stores large data deflated and small data as JSON text, and reads a log of text as it is', async () => {
+    const target = sqliteTarget();
+    const store = target.open();
+    try {
+      const stream = streamName();
+      const large = { text: 'a page of prose, '.repeat(200) };
+      await store.append(stream, [newEvent('Large', large), newEvent('Small', { title: 'a' })], 'no_stream');
+      await store.close();
+      const db = new Database(target.path);
+      const stored = db.prepare('SELECT type, typeof(data) AS kind, length(data) AS bytes FROM events').all();
+      expect(stored).toEqual([
+        { type: 'Large', kind: 'blob', bytes: expect.any(Number) },
+        { type: 'Small', kind: 'text', bytes: '{"title":"a"}'.length },
+      ]);
+      expect((stored[0] as { bytes: number }).bytes).toBeLessThan(JSON.stringify(large).length / 10);
+      // A log written before data was packed holds large data as text.
+      db.prepare("UPDATE events SET data = ? WHERE type = 'Large'").run(JSON.stringify(large));
+      db.close();
+      const reopened = target.open();
+      expect((await reopened.readStream(stream)).map((event) => event.data)).toEqual([large, { title: 'a' }]);
+      await reopened.close();
+    } finally {
+      await target.dispose();
+    }
+  });
+
   it('with types, leaves the other events out, unread, and reports progress past them', async () => {
     const target = sqliteTarget();
     const store = target.open();

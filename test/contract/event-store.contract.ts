@@ -74,6 +74,21 @@ export function eventStoreContract(createTarget: () => EventStoreTarget): void {
     expect(result.position).toBe(read[1].position);
   });
 
+  it('reads large data back exactly as written, from the stream and from the log', async () => {
+    const stream = streamName();
+    const objects = Object.fromEntries(
+      Array.from({ length: 40 }, (_, i) => [
+        `k${i}`,
+        `{"text":"ünïcødé ${i} ✓ ${'lorem ipsum '.repeat(i)}"}`,
+      ]),
+    );
+    const event = newEvent('Stored', { objects });
+    const { position } = await store.append(stream, [event], 'no_stream');
+    expect((await store.readStream(stream))[0].data).toEqual({ objects });
+    const [read] = await store.readAll(position - 1, 1);
+    expect([read.id, read.data]).toEqual([event.id, { objects }]);
+  });
+
   it('rejects no_stream on an existing stream and writes nothing', async () => {
     const stream = streamName();
     await store.append(stream, [newEvent()], 'no_stream');

@@ -1,10 +1,10 @@
 import { type AppendResult, type ExpectedRevision, WrongExpectedRevisionError } from './event-store.port';
 
-/** An event as the log stores it: data and metadata already JSON. */
+/** An event as the log stores it: data and metadata already JSON, the data maybe packed (`packData`). */
 export interface SerializedEvent {
   id: string;
   type: string;
-  data: string;
+  data: string | Uint8Array;
   metadata: string;
 }
 

@@ -20,6 +20,7 @@ import {
   WrongExpectedRevisionError,
 } from './event-store.port';
 import { type EventWriter, fromWireError, type SerializedEvent } from './event-writer';
+import { bindable, packData, unpackData } from './packed-data';
 
 export interface SqliteEventStoreOptions {
   /** SQLite file; created when missing. Several processes may share it. */
@@ -75,7 +76,7 @@ type EventRow = [
   stream: string,
   revision: number,
   type: string,
-  data: string,
+  data: string | Buffer,
   metadata: string,
 ];
 
@@ -150,7 +151,7 @@ export class SqliteEventStore implements EventStore {
     return new Promise((resolve, reject) => {
       try {
         assertAppendable(events, expected, serializedBytes(events));
-        this.pending.push({ stream, expected, events, resolve, reject });
+        this.pending.push({ stream, expected, events: events.map(packed), resolve, reject });
         if (this.writer && this.pending.length >= WRITER_GROUP_SIZE) this.flush();
         else this.scheduleFlush();
       } catch (error) {
@@ -303,7 +304,7 @@ export class SqliteEventStore implements EventStore {
         stream,
         revision,
         event.type,
-        event.data,
+        bindable(event.data),
         event.metadata,
       );
       position = Number(info.lastInsertRowid);
@@ -437,7 +438,7 @@ function prepareStatements(db: Database.Database) {
     streamRevision: db
       .prepare<[string], number | null>('SELECT MAX(revision) FROM events WHERE stream = ?')
       .pluck(),
-    insertEvent: db.prepare<[string, string, number, string, string, string]>(
+    insertEvent: db.prepare<[string, string, number, string, string | Buffer, string]>(
       'INSERT INTO events (id, stream, revision, type, data, metadata) VALUES (?, ?, ?, ?, ?, ?)',
     ),
     readStream: db
@@ -476,6 +477,11 @@ function serialize(event: NewEvent): SerializedEvent {
   };
 }
 
+/** The event with its data as the log stores it (already so when it comes from another thread). */
+function packed(event: SerializedEvent): SerializedEvent {
+  return typeof event.data === 'string' ? { ...event, data: packData(event.data) } : event;
+}
+
 function toRecorded(row: EventRow): RecordedEvent {
   return {
     id: row[1],
@@ -483,7 +489,7 @@ function toRecorded(row: EventRow): RecordedEvent {
     revision: row[3],
     position: row[0],
     type: row[4],
-    data: JSON.parse(row[5]) as unknown,
+    data: JSON.parse(unpackData(row[5])) as unknown,
     metadata: JSON.parse(row[6]) as EventMetadata,
   };
 }
