@@ -7,7 +7,15 @@ import { READ_STORE, type ReadStore } from '@app/platform/readstore/read-store.p
 import { arg, Remote } from '@app/platform/rpc/remote-method';
 import { SPACES } from '@app/spaces/read/space.projection';
 import { Inject, Injectable, Optional } from '@nestjs/common';
-import { type Posting, type RankedPage, rank, SNIPPET_LENGTH, snippetOf, terms } from '../domain/search';
+import {
+  type Posting,
+  type RankedPage,
+  rank,
+  SNIPPET_LENGTH,
+  sectionsOf,
+  snippetOf,
+  terms,
+} from '../domain/search';
 import type { Hash } from '../domain/tree/hash';
 import { ContentObjects } from './content-store';
 import { indexLanguage, SEARCH_INDEXES, SEARCH_PAGES, type SearchIndexDoc } from './search.projection';
@@ -145,23 +153,25 @@ export class SearchQueries {
       score: result.score,
       rank: position,
       resultType: result.titleMatch ? ('page' as const) : ('section' as const),
-      sections: result.sections.slice(0, SECTIONS_SHOWN).map((ranked) => {
-        const section = stored?.sections.find((s) => s.id === ranked.id);
-        return {
-          id: ranked.id,
-          title: section?.title || (page?.title ?? ''),
-          path: ranked.id ? `${path}#${ranked.id}` : path,
-          score: ranked.score,
-          resultType: 'section' as const,
-          body: snippetOf(
-            this.texts.of(section?.body ?? '', language),
-            wanted,
-            SNIPPET_LENGTH,
-            ranked.matched,
-          ),
-          urls: { app: ranked.id ? `${pageUrl}#${ranked.id}` : pageUrl },
-        };
-      }),
+      sections: sectionsOf(result)
+        .slice(0, SECTIONS_SHOWN)
+        .map((ranked) => {
+          const section = stored?.sections.find((s) => s.id === ranked.id);
+          return {
+            id: ranked.id,
+            title: section?.title || (page?.title ?? ''),
+            path: ranked.id ? `${path}#${ranked.id}` : path,
+            score: ranked.score,
+            resultType: 'section' as const,
+            body: snippetOf(
+              this.texts.of(section?.body ?? '', language),
+              wanted,
+              SNIPPET_LENGTH,
+              ranked.matched,
+            ),
+            urls: { app: ranked.id ? `${pageUrl}#${ranked.id}` : pageUrl },
+          };
+        }),
       ancestors: await this.pages.ancestors(root, page),
       urls: { app: pageUrl },
     };

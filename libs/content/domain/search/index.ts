@@ -9,6 +9,8 @@ export {
   type RankedPage,
   type RankedSection,
   rank,
+  sectionsOf,
+  type TermMatch,
   TITLE_WEIGHT,
 } from './ranking';
 export {

@@ -1,6 +1,6 @@
 import { terms } from './analysis';
 import { type IndexedPage, type Posting, postings } from './indexing';
-import { impact, K1, rank } from './ranking';
+import { impact, K1, rank, sectionsOf } from './ranking';
 
 /** What the read model would hold for these pages: postings by term, and the page count and mean length. */
 function index(pages: IndexedPage[]) {
@@ -118,13 +118,13 @@ describe('rank', () => {
         ],
       },
     ];
-    expect(search('token limit', pages)[0].sections.map((section) => section.id)).toEqual([
+    expect(sectionsOf(search('token limit', pages)[0]).map((section) => section.id)).toEqual([
       'limits',
       'tokens',
     ]);
-    expect(search('create', pages)[0].sections.map((section) => section.id)).toEqual(['tokens']);
+    expect(sectionsOf(search('create', pages)[0]).map((section) => section.id)).toEqual(['tokens']);
     // A title-only hit has no section.
-    expect(search('guide', pages)[0].sections).toEqual([]);
+    expect(sectionsOf(search('guide', pages)[0])).toEqual([]);
   });
 
   it('copes with stats that lag behind the postings', () => {

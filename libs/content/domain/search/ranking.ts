@@ -27,12 +27,17 @@ export interface RankedSection {
 export interface RankedPage {
   pageId: string;
   score: number;
-  /** The sections with hits, best first. */
-  sections: RankedSection[];
   /** How many distinct query terms the page holds. */
   matchedTerms: number;
   /** Whether a query term is in the page's title (GitBook's `resultType: 'page'`). */
   titleMatch: boolean;
+  /** Each matched term's rarity and hits by section, in term order: what `sectionsOf` ranks. */
+  matches: readonly TermMatch[];
+}
+
+export interface TermMatch {
+  idf: number;
+  sections: Readonly<Record<string, number>>;
 }
 
 /** Term frequency's diminishing return: 1 for one hit, never reaching `K1 + 1`. */
@@ -44,14 +49,19 @@ export function impact(posting: Omit<Posting, 'sections'>, averageLength: number
   return TITLE_WEIGHT * saturate(posting.titleHits) + saturate(posting.bodyHits / (1 - B + B * lengthRatio));
 }
 
-const byScore = <T extends { matched: number; score: number; id: string }>(a: T, b: T) =>
+const byScore = (a: RankedSection, b: RankedSection) =>
   b.matched - a.matched || b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+
+const byRank = (a: RankedPage, b: RankedPage) =>
+  b.matchedTerms - a.matchedTerms ||
+  b.score - a.score ||
+  (a.pageId < b.pageId ? -1 : a.pageId > b.pageId ? 1 : 0);
 
 /**
  * Pages for a query, best first: those holding more of the query's distinct terms first, then by score,
  * then by page id (so equal pages always come in one order). A query term without postings is left out,
- * so the other terms still find their pages. A section scores by its hits alone (its length is unknown).
- * `pagesWithTerm` gives how many pages hold a term when only some of its postings are given (the best).
+ * so the other terms still find their pages. `pagesWithTerm` gives how many pages hold a term when only
+ * some of its postings are given (the best). Sections are ranked apart (`sectionsOf`), for the pages shown.
  */
 export function rank(
   queryTerms: readonly string[],
@@ -59,10 +69,7 @@ export function rank(
   stats: IndexStats,
   pagesWithTerm: ReadonlyMap<string, number> = new Map(),
 ): RankedPage[] {
-  const pages = new Map<
-    string,
-    { id: string; score: number; matched: number; title: boolean; sections: Map<string, ScoredSection> }
-  >();
+  const pages = new Map<string, RankedPage & { matches: TermMatch[] }>();
   const averageLength = stats.averageLength > 0 ? stats.averageLength : 1;
   // Sorted so that scores add up in one order whatever the query's word order.
   for (const term of [...new Set(queryTerms)].sort()) {
@@ -77,34 +84,31 @@ export function rank(
       if (!pageIds.delete(posting.pageId)) continue; // a posting repeated for a page counts once
       let page = pages.get(posting.pageId);
       if (!page) {
-        page = { id: posting.pageId, score: 0, matched: 0, title: false, sections: new Map() };
+        page = { pageId: posting.pageId, score: 0, matchedTerms: 0, titleMatch: false, matches: [] };
         pages.set(posting.pageId, page);
       }
       page.score += idf * impact(posting, averageLength);
-      page.matched++;
-      page.title ||= posting.titleHits > 0;
-      // In the order of Object.entries (own keys only: a posting's sections are a plain record).
-      for (const id in posting.sections) {
-        const hits = posting.sections[id];
-        if (hits <= 0) continue;
-        const section = page.sections.get(id) ?? { id, score: 0, matched: 0 };
-        section.score += idf * saturate(hits);
-        section.matched++;
-        page.sections.set(id, section);
-      }
+      page.matchedTerms++;
+      page.titleMatch ||= posting.titleHits > 0;
+      page.matches.push({ idf, sections: posting.sections });
     }
   }
-  return [...pages.values()].sort(byScore).map((page) => ({
-    pageId: page.id,
-    score: page.score,
-    sections: [...page.sections.values()].sort(byScore),
-    matchedTerms: page.matched,
-    titleMatch: page.title,
-  }));
+  return [...pages.values()].sort(byRank);
 }
 
-interface ScoredSection {
-  id: string;
-  score: number;
-  matched: number;
+/** A ranked page's sections that hold hits, best first. A section scores by its hits alone (its length is unknown). */
+export function sectionsOf(page: RankedPage): RankedSection[] {
+  const sections = new Map<string, RankedSection>();
+  for (const { idf, sections: hitsById } of page.matches) {
+    // In the order of Object.entries (own keys only: a posting's sections are a plain record).
+    for (const id in hitsById) {
+      const hits = hitsById[id];
+      if (hits <= 0) continue;
+      const section = sections.get(id) ?? { id, score: 0, matched: 0 };
+      section.score += idf * saturate(hits);
+      section.matched++;
+      sections.set(id, section);
+    }
+  }
+  return [...sections.values()].sort(byScore);
 }
