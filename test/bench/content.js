@@ -31,18 +31,20 @@ const PAGE_BYTES = 2000;
 const PAGE_WORDS = Math.round(PAGE_BYTES / 7.5);
 const MERGE_LOAD = join(__dirname, 'merge-load.js');
 const SEARCH_QUERIES = 400_000;
+/** B12's throughput target, at which its latency target is measured. */
+const SEARCH_RATE = 500;
 
 const NAMES = {
   B10: `\`getPageByPath\` in a space of ${L.fmtInt(SIZES.pages)} pages, random page, 100 connections`,
   B11: `one-page \`updateChangeRequestContent\` then merge, space of ${L.fmtInt(SIZES.pages)} pages`,
-  B12: `search over ${L.fmtInt(SIZES.searchPages)} generated pages (about 2 KB of Markdown each), 100 connections`,
+  B12: `search over ${L.fmtInt(SIZES.searchPages)} generated pages (about 2 KB of Markdown each)`,
   B13: `a page of a revision ${L.fmtInt(SIZES.revisions)} revisions old, random page, 100 connections`,
   STORE: `storage per one-page revision in a ${L.fmtInt(SIZES.pages)}-page space`,
 };
 const TARGETS = {
   B10: '≥ 45% of bare Fastify req/s; p99 ≤ 25 ms',
   B11: `≥ 100 merges/s; p99 ≤ 200 ms; within 20% with ${L.fmtInt(SIZES.revisions)} earlier revisions`,
-  B12: '≥ 500 queries/s; p99 ≤ 50 ms',
+  B12: '≥ 500 queries/s; p99 ≤ 50 ms at 500 queries/s',
   B13: 'p99 ≤ 25 ms',
   STORE: '< 10 KB plus the changed page',
 };
@@ -301,6 +303,14 @@ async function contentScenarios(results, h) {
       results.B12 = await h.scenario('B12', [
         { kind: 'app', server: state.app, config: () => ({ mode: 'get-paths', paths, token }) },
       ]);
+      // The latency target holds at the throughput target: queries sent at that rate, open loop.
+      results.B12.paced = await h.scenario(`B12 at ${SEARCH_RATE} queries/s`, [
+        {
+          kind: 'app',
+          server: state.app,
+          config: () => ({ mode: 'get-paths', paths, token, rate: SEARCH_RATE }),
+        },
+      ]);
       results.B12.seedMs = S.seedMs;
       // A query drawn twice in a run may be answered from the cache: at most this share of the requests.
       const sent = Math.max(...results.B12.runs.app.map((r) => r.total));
@@ -352,15 +362,22 @@ function evaluateContent(results, row) {
     );
   }
   if (B12) {
+    const paced = B12.paced.app;
+    const clean = (r) => r.non2xx === 0 && r.errors === 0;
     row(
       'B12',
       NAMES.B12,
-      `${L.fmtInt(B12.app.okPerSec)} queries/s; p50 ${ms(B12.app.p50)}, p99 ${ms(B12.app.p99)}`,
+      `${L.fmtInt(B12.app.okPerSec)} queries/s (p50 ${ms(B12.app.p50)}, p99 ${ms(B12.app.p99)}); at ` +
+        `${SEARCH_RATE} queries/s: p50 ${ms(paced.p50)}, p99 ${ms(paced.p99)}`,
       '—',
       '—',
       TARGETS.B12,
-      B12.app.okPerSec >= 500 && B12.app.p99 <= 50 && B12.app.non2xx === 0 && B12.app.errors === 0,
-      `${L.fmtInt(SEARCH_QUERIES)} distinct queries of 1 to 3 words (cache hits: ${L.pct(B12.repeats)} of requests at most); ${L.pct(B12.found)} of them find pages; filled in ${L.fmt(B12.seedMs / 1000, 0)} s`,
+      B12.app.okPerSec >= SEARCH_RATE &&
+        paced.okPerSec >= SEARCH_RATE * 0.97 &&
+        paced.p99 <= 50 &&
+        clean(B12.app) &&
+        clean(paced),
+      `throughput with 100 connections, each sending its next query on an answer; latency with queries sent at ${SEARCH_RATE}/s (Poisson arrivals, counted from when each was due, over at most 100 connections); ${L.fmtInt(SEARCH_QUERIES)} distinct queries of 1 to 3 words (cache hits: ${L.pct(B12.repeats)} of requests at most); ${L.pct(B12.found)} of them find pages; filled in ${L.fmt(B12.seedMs / 1000, 0)} s`,
     );
   }
   if (B13) {
@@ -438,6 +455,10 @@ function method(CFG) {
     `  taken ${L.fmtInt(SIZES.revisions)} merges; each time a ${CFG.warmup} s warm-up and ${CFG.runs} runs of ${CFG.seconds} s, the median by merges/s.`,
     `- B12: \`GET /v1/spaces/{id}/search?query=…\`, a random one of ${L.fmtInt(SEARCH_QUERIES)} distinct queries of one to three words drawn`,
     '  from ranks 10 to 5,000: more than a run sends, so that the response cache (which answers a repeated GET) rarely can.',
+    `  Throughput with 100 connections as fast as answers come; then the latency with queries sent at ${SEARCH_RATE}/s, the`,
+    '  throughput target, open loop (`test/bench/paced-load.js`: Poisson arrivals, each counted from when it was due). With',
+    '  100 connections always waiting, every query waits for the 99 ahead of it: that p99 measures the queue the load',
+    '  generator keeps full, not how long a query takes at the target rate.',
     '- B13: `GET /v1/spaces/{id}/revisions/{revisionId}/page/{pageId}` of the revision the space had when filled,',
     `  read after the ${L.fmtInt(SIZES.revisions)} merges of B11.`,
     `- Storage: ${SIZES.storageMerges} one-page merges one at a time; the server is stopped before and after, and the bytes in`,

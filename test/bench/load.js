@@ -18,6 +18,7 @@
 const { readFileSync, writeFileSync } = require('node:fs');
 const { performance } = require('node:perf_hooks');
 const autocannon = require('autocannon');
+const { pacedLoad } = require('./paced-load');
 
 const [configFile, resultFile] = process.argv.slice(2);
 const config = JSON.parse(readFileSync(configFile, 'utf8'));
@@ -121,56 +122,68 @@ function summarizeWrites() {
   return { spaces, titles2xx: ok2xx, unanswered: writes.filter((w) => w.status === 0).length };
 }
 
-const instance = autocannon(
-  {
-    url: `http://127.0.0.1:${config.port}`,
-    connections: config.connections,
-    duration: config.seconds,
-    headers,
-    requests: requestsFor(config.mode),
-    timeout: 10,
-  },
-  (error, result) => {
-    if (error) {
-      process.stderr.write(`autocannon: ${error.message}\n`);
-      process.exit(1);
-    }
-    const codes = Object.fromEntries(
-      Object.entries(result.statusCodeStats ?? {}).map(([code, { count }]) => [code, Number(count)]),
-    );
-    const ok = result['2xx'];
-    const out = {
-      mode: config.mode,
-      seconds: result.duration,
-      connections: result.connections,
-      total: result.requests.total,
-      ok,
-      non2xx: result.non2xx,
-      errors: result.errors,
-      timeouts: result.timeouts,
-      statusCodes: codes,
-      okPerSec: ok / result.duration,
-      reqPerSec: result.requests.total / result.duration,
-      latency: {
-        p50: result.latency.p50,
-        p90: result.latency.p90,
-        p99: result.latency.p99,
-        mean: result.latency.mean,
-        max: result.latency.max,
-      },
-      bytesPerSec: result.throughput.average,
-    };
-    if (config.recordFile) {
-      const summary = summarizeWrites();
-      writeFileSync(config.recordFile, JSON.stringify(summary));
-      out.recorded = {
-        writes: writes.length,
-        spaces: Object.keys(summary.spaces).length,
-        unanswered: summary.unanswered,
-      };
-    }
+if (config.rate) {
+  // A fixed offered rate: an open-loop load of its own (see paced-load.js).
+  pacedLoad(config, () => pick(config.paths)).then((out) => {
     writeFileSync(resultFile, JSON.stringify(out));
     process.exit(0);
-  },
-);
-instance.on('error', () => {});
+  });
+} else {
+  runAutocannon();
+}
+
+function runAutocannon() {
+  const instance = autocannon(
+    {
+      url: `http://127.0.0.1:${config.port}`,
+      connections: config.connections,
+      duration: config.seconds,
+      headers,
+      requests: requestsFor(config.mode),
+      timeout: 10,
+    },
+    (error, result) => {
+      if (error) {
+        process.stderr.write(`autocannon: ${error.message}\n`);
+        process.exit(1);
+      }
+      const codes = Object.fromEntries(
+        Object.entries(result.statusCodeStats ?? {}).map(([code, { count }]) => [code, Number(count)]),
+      );
+      const ok = result['2xx'];
+      const out = {
+        mode: config.mode,
+        seconds: result.duration,
+        connections: result.connections,
+        total: result.requests.total,
+        ok,
+        non2xx: result.non2xx,
+        errors: result.errors,
+        timeouts: result.timeouts,
+        statusCodes: codes,
+        okPerSec: ok / result.duration,
+        reqPerSec: result.requests.total / result.duration,
+        latency: {
+          p50: result.latency.p50,
+          p90: result.latency.p90,
+          p99: result.latency.p99,
+          mean: result.latency.mean,
+          max: result.latency.max,
+        },
+        bytesPerSec: result.throughput.average,
+      };
+      if (config.recordFile) {
+        const summary = summarizeWrites();
+        writeFileSync(config.recordFile, JSON.stringify(summary));
+        out.recorded = {
+          writes: writes.length,
+          spaces: Object.keys(summary.spaces).length,
+          unanswered: summary.unanswered,
+        };
+      }
+      writeFileSync(resultFile, JSON.stringify(out));
+      process.exit(0);
+    },
+  );
+  instance.on('error', () => {});
+}
