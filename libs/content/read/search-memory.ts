@@ -1,8 +1,5 @@
-import {
-  type ChangedCollections,
-  cacheMayAnswer,
-  type ViewChanges,
-} from '@app/platform/projector/view-changes';
+import { KeptReads } from '@app/platform/projector/kept-reads';
+import type { ViewChanges } from '@app/platform/projector/view-changes';
 import type { ReadStore } from '@app/platform/readstore/read-store.port';
 import { type AnalysedText, analyse, type Posting, TermIds } from '../domain/search';
 import type { Hash } from '../domain/tree/hash';
@@ -49,70 +46,29 @@ export async function readPostings(
  */
 const MAX_KEPT_POSTINGS = 600_000;
 
-/**
- * Terms' best postings by space, kept until the postings view changes (announced by `changes`);
- * without announcements each is read anew. A query then costs no read for a term searched before, and
- * a common term's count (every page of the space holding it) is not counted again. Concurrent queries
- * for one term share its read; a list read while a change was announced is not kept.
- */
+/** Terms' best postings by space, kept until the postings view changes (see `KeptReads`). */
 export class KeptPostings {
-  private readonly kept = new Map<string, TermPostings>();
-  /** Reads under way, shared by the queries that need the same list meanwhile. */
-  private readonly reading = new Map<string, { generation: number; list: Promise<TermPostings> }>();
-  private keptPostings = 0;
-  private generation = 0;
+  private readonly kept: KeptReads<TermPostings>;
 
   constructor(
     private readonly views: ReadStore,
-    private readonly changes: ViewChanges | undefined,
+    changes: ViewChanges | undefined,
   ) {
-    changes?.onChange((changed) => this.onChange(changed));
+    this.kept = new KeptReads(changes, {
+      collections: [SEARCH_POSTINGS],
+      capacity: MAX_KEPT_POSTINGS,
+      weight: (list) => list.postings.length,
+    });
   }
 
-  /** The best `candidates` postings of `term` in `space` (not to be changed: they are shared). */
-  async of(space: string, term: string, candidates: number): Promise<TermPostings> {
-    if (!cacheMayAnswer(this.changes)) return readPostings(this.views, space, term, candidates);
-    const key = `${space}\u0000${candidates}\u0000${term}`;
-    const found = this.kept.get(key);
-    if (found) return found;
-    const generation = this.generation;
-    let pending = this.reading.get(key);
-    if (!pending || pending.generation !== generation) {
-      const started = { generation, list: readPostings(this.views, space, term, candidates) };
-      pending = started;
-      this.reading.set(key, started);
-      // Kept before any caller resumes: this reaction is the promise's first.
-      started.list
-        .then((list) => this.keep(key, generation, list))
-        .catch(() => {})
-        .finally(() => {
-          if (this.reading.get(key) === started) this.reading.delete(key);
-        });
-    }
-    return pending.list;
-  }
-
-  /** Keeps a list read in `generation` unless a change was announced since. */
-  private keep(key: string, generation: number, list: TermPostings): void {
-    if (generation !== this.generation || this.changes?.active() !== true) return;
-    for (const [oldest, kept] of this.kept) {
-      if (this.keptPostings + list.postings.length <= MAX_KEPT_POSTINGS) break;
-      this.kept.delete(oldest);
-      this.keptPostings -= kept.postings.length;
-    }
-    this.kept.set(key, list);
-    this.keptPostings += list.postings.length;
-  }
-
-  private onChange(changed: ChangedCollections): void {
-    if (changed !== 'all' && !changed.has(SEARCH_POSTINGS)) return;
-    this.drop();
-  }
-
-  private drop(): void {
-    this.generation++;
-    this.kept.clear();
-    this.keptPostings = 0;
+  /**
+   * The best `candidates` postings of `term` in `space` (not to be changed: they are shared). A query
+   * then costs no read for a term searched before, and a common term's count is not counted again.
+   */
+  of(space: string, term: string, candidates: number): Promise<TermPostings> {
+    return this.kept.of(`${space}\u0000${candidates}\u0000${term}`, () =>
+      readPostings(this.views, space, term, candidates),
+    );
   }
 }
 

@@ -1,17 +1,14 @@
 import { USERS, type UserDoc } from '@app/identity/read/identity.projection';
 import { MEMBERS, type MemberDoc } from '@app/platform/auth/access';
 import { memberKey } from '@app/platform/auth/member-key';
-import {
-  type ChangedCollections,
-  cacheMayAnswer,
-  type ViewChanges,
-} from '@app/platform/projector/view-changes';
+import { KeptReads } from '@app/platform/projector/kept-reads';
+import type { ViewChanges } from '@app/platform/projector/view-changes';
 import type { ReadStore } from '@app/platform/readstore/read-store.port';
 
 /** More members than an organization has: a roster reads them in one query. */
 export const ROSTER_LIMIT = 50_000;
 
-/** Members held in memory over every kept roster before they are all dropped: a bound on memory. */
+/** Members held in memory over every kept roster: a bound on memory (the rosters kept first go first). */
 const MAX_KEPT_MEMBERS = 100_000;
 
 /** Substrings up to this many characters are indexed whole; a longer search is checked on candidates. */
@@ -151,53 +148,25 @@ function gramKey(text: string, at: number, n: number): number {
 /** The least `gramKey` of GRAM characters: the keys of shorter substrings are below it. */
 const LONGEST_KEYS = GRAM * 65_536 ** GRAM;
 
-/**
- * Rosters of organizations, kept until the members or users views change (announced by `changes`);
- * without announcements each is read anew. A roster read while such a change was announced is not kept.
- */
+/** Rosters of organizations, kept until the members or users views change (see `KeptReads`). */
 export class Rosters {
-  private readonly kept = new Map<string, Roster>();
-  /** Reads under way, shared by the requests that need the same roster meanwhile. */
-  private readonly reading = new Map<string, { generation: number; roster: Promise<Roster> }>();
-  private keptMembers = 0;
-  private generation = 0;
+  private readonly kept: KeptReads<Roster>;
 
   constructor(
     private readonly views: ReadStore,
-    private readonly changes: ViewChanges | undefined,
+    changes: ViewChanges | undefined,
   ) {
-    changes?.onChange((changed) => this.onChange(changed));
+    this.kept = new KeptReads(changes, {
+      collections: [MEMBERS, USERS],
+      capacity: MAX_KEPT_MEMBERS,
+      weight: (roster) => roster.entries.length,
+    });
   }
 
   /** The roster of `organization`, and whether it is kept (so worth indexing). */
   async of(organization: string): Promise<{ roster: Roster; kept: boolean }> {
-    if (!cacheMayAnswer(this.changes)) return { roster: await this.read(organization), kept: false };
-    const found = this.kept.get(organization);
-    if (found) return { roster: found, kept: true };
-    const generation = this.generation;
-    let pending = this.reading.get(organization);
-    if (!pending || pending.generation !== generation) {
-      const started = { generation, roster: this.read(organization) };
-      pending = started;
-      this.reading.set(organization, started);
-      // Kept before any caller resumes: this reaction is the promise's first.
-      started.roster
-        .then((roster) => this.keep(organization, generation, roster))
-        .catch(() => {})
-        .finally(() => {
-          if (this.reading.get(organization) === started) this.reading.delete(organization);
-        });
-    }
-    const roster = await pending.roster;
-    return { roster, kept: this.kept.get(organization) === roster };
-  }
-
-  /** Keeps a roster read in `generation` unless a change was announced since. */
-  private keep(organization: string, generation: number, roster: Roster): void {
-    if (generation !== this.generation || this.changes?.active() !== true) return;
-    if (this.keptMembers + roster.entries.length > MAX_KEPT_MEMBERS) this.drop();
-    this.kept.set(organization, roster);
-    this.keptMembers += roster.entries.length;
+    const roster = await this.kept.of(organization, () => this.read(organization));
+    return { roster, kept: this.kept.holds(organization, roster) };
   }
 
   private async read(organization: string): Promise<Roster> {
@@ -213,20 +182,9 @@ export class Rosters {
     entries.sort((a, b) => byJoinedAt(a.member, b.member));
     return new Roster(entries);
   }
-
-  private onChange(changed: ChangedCollections): void {
-    if (changed !== 'all' && !changed.has(MEMBERS) && !changed.has(USERS)) return;
-    this.drop();
-  }
-
-  private drop(): void {
-    this.generation++;
-    this.kept.clear();
-    this.keptMembers = 0;
-  }
 }
 
-/** Items kept at most before they are all dropped: a bound on memory. */
+/** Items kept at most: a bound on memory. */
 const MAX_KEPT_ITEMS = 50_000;
 
 /**
@@ -234,37 +192,19 @@ const MAX_KEPT_ITEMS = 50_000;
  * members is otherwise 50 reads of details, 50 counts of teams and 50 counts of spaces reached.
  */
 export class KeptItems<T> {
-  private readonly items = new Map<string, T>();
-  private generation = 0;
+  private readonly items: KeptReads<T>;
 
-  constructor(
-    private readonly changes: ViewChanges | undefined,
-    collections: readonly string[],
-  ) {
-    changes?.onChange((changed) => {
-      if (changed !== 'all' && !collections.some((c) => changed.has(c))) return;
-      this.generation++;
-      this.items.clear();
-    });
+  constructor(changes: ViewChanges | undefined, collections: readonly string[]) {
+    this.items = new KeptReads(changes, { collections, capacity: MAX_KEPT_ITEMS });
   }
 
   /** The items kept for `keys` (undefined where none is): a list of kept items is made without waiting. */
   kept(keys: readonly string[]): (T | undefined)[] {
-    if (!cacheMayAnswer(this.changes)) return keys.map(() => undefined);
-    return keys.map((key) => this.items.get(key));
+    return keys.map((key) => this.items.peek(key));
   }
 
   /** The item of `key`, or what `make` makes (kept when no change raced with it). */
-  async item(key: string, make: () => Promise<T>): Promise<T> {
-    const cacheable = cacheMayAnswer(this.changes);
-    const kept = cacheable ? this.items.get(key) : undefined;
-    if (kept !== undefined) return kept;
-    const generation = this.generation;
-    const item = await make();
-    if (cacheable && generation === this.generation && this.changes?.active()) {
-      if (this.items.size >= MAX_KEPT_ITEMS) this.items.clear();
-      this.items.set(key, item);
-    }
-    return item;
+  item(key: string, make: () => Promise<T>): Promise<T> {
+    return this.items.of(key, make);
   }
 }
