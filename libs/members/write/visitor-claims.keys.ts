@@ -1,4 +1,5 @@
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import { chmodSync, existsSync, linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Config } from '@app/platform/config/config';
 import { CONFIG } from '@app/platform/config/config.module';
@@ -40,11 +41,16 @@ export class VisitorClaimsKeys {
     const file = join(this.config.dataDir, DEV_KEY_FILE);
     if (!existsSync(file)) {
       mkdirSync(this.config.dataDir, { recursive: true });
-      // Exclusive: of two processes sharing the directory, the second reads what the first wrote.
+      // Written aside, then linked into place, which fails if the file exists: of two processes sharing
+      // the directory, the second reads the first one's key, and never a file still being written.
+      const drawn = `${file}.${randomUUID()}.tmp`;
+      writeFileSync(drawn, newClaimsKeyPem(), { mode: 0o600 });
       try {
-        writeFileSync(file, newClaimsKeyPem(), { flag: 'wx', mode: 0o600 });
+        linkSync(drawn, file);
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      } finally {
+        rmSync(drawn, { force: true });
       }
       chmodSync(file, 0o600);
     }
