@@ -37,9 +37,9 @@ describe('KeptPostings', () => {
     return { postings: new KeptPostings(views, changes), reads, announce };
   }
 
-  it('reads a list once for concurrent queries, as ranking reads it, and keeps it until postings change', async () => {
+  it('reads a list once for concurrent queries, as ranking reads it, and keeps it for its index version', async () => {
     const { postings, reads, announce } = setup();
-    const [a, b] = await Promise.all([postings.of('s', 'word', 100), postings.of('s', 'word', 100)]);
+    const [a, b] = await Promise.all([postings.of('s', 'word', 100, 7), postings.of('s', 'word', 100, 7)]);
     expect(reads.count).toBe(1);
     expect(a).toBe(b);
     expect(a).toEqual({
@@ -55,26 +55,28 @@ describe('KeptPostings', () => {
         },
       ],
     });
-    await postings.of('s', 'word', 100);
+    await postings.of('s', 'word', 100, 7);
     expect(reads.count).toBe(1);
     // Another number of candidates is another list.
-    await postings.of('s', 'word', 25);
+    await postings.of('s', 'word', 25, 7);
     expect(reads.count).toBe(2);
-    announce(new Set([SEARCH_INDEXES, SEARCH_PAGES, 'spaces']));
-    await postings.of('s', 'word', 100);
+    // Postings changed (another space's, or this one's at a later version): the list of version 7 holds.
+    announce(new Set([SEARCH_INDEXES, SEARCH_PAGES, SEARCH_POSTINGS, 'spaces']));
+    await postings.of('s', 'word', 100, 7);
     expect(reads.count).toBe(2);
-    announce(new Set([SEARCH_POSTINGS]));
-    await postings.of('s', 'word', 100);
+    // The space's index moved: its lists are read again.
+    await postings.of('s', 'word', 100, 9);
     expect(reads.count).toBe(3);
+    // Views switched (a rebuild): nothing kept holds.
     announce('all');
-    await postings.of('s', 'word', 100);
+    await postings.of('s', 'word', 100, 9);
     expect(reads.count).toBe(4);
   });
 
   it('keeps nothing while changes are not announced', async () => {
     const { postings, reads } = setup(false);
-    await postings.of('s', 'word', 100);
-    await postings.of('s', 'word', 100);
+    await postings.of('s', 'word', 100, 7);
+    await postings.of('s', 'word', 100, 7);
     expect(reads.count).toBe(2);
   });
 });

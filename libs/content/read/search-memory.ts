@@ -46,7 +46,12 @@ export async function readPostings(
  */
 const MAX_KEPT_POSTINGS = 600_000;
 
-/** Terms' best postings by space, kept until the postings view changes (see `KeptReads`). */
+/**
+ * Terms' best postings by space and version of its index (the log position of the event that last
+ * moved it, which every change of its postings moves too): a kept list is never stale for its version,
+ * so a change of another space's postings keeps it, where dropping every list on any change left a
+ * space's search cold while others were edited. Lists of versions left behind go as the bound requires.
+ */
 export class KeptPostings {
   private readonly kept: KeptReads<TermPostings>;
 
@@ -55,18 +60,19 @@ export class KeptPostings {
     changes: ViewChanges | undefined,
   ) {
     this.kept = new KeptReads(changes, {
-      collections: [SEARCH_POSTINGS],
+      collections: [],
       capacity: MAX_KEPT_POSTINGS,
       weight: (list) => list.postings.length,
     });
   }
 
   /**
-   * The best `candidates` postings of `term` in `space` (not to be changed: they are shared). A query
-   * then costs no read for a term searched before, and a common term's count is not counted again.
+   * The best `candidates` postings of `term` in `space` at index `version` (not to be changed: they are
+   * shared). A query then costs no read for a term searched before, and a common term's count is not
+   * counted again.
    */
-  of(space: string, term: string, candidates: number): Promise<TermPostings> {
-    return this.kept.of(`${space}\u0000${candidates}\u0000${term}`, () =>
+  of(space: string, term: string, candidates: number, version: number): Promise<TermPostings> {
+    return this.kept.of(`${space}\u0000${version}\u0000${candidates}\u0000${term}`, () =>
       readPostings(this.views, space, term, candidates),
     );
   }

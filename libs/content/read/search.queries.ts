@@ -45,8 +45,16 @@ export interface RankedSpace {
   holding: Map<string, number>;
 }
 
-/** A term's best postings in a space: read from the views, or from those kept. */
-export type PostingsReader = (space: string, term: string, candidates: number) => Promise<TermPostings>;
+/**
+ * A term's best postings in a space whose index is at log position `version`: read from the views, or
+ * from those kept for that version.
+ */
+export type PostingsReader = (
+  space: string,
+  term: string,
+  candidates: number,
+  version: number,
+) => Promise<TermPostings>;
 
 /**
  * The pages of a space's index ranked for `text`, reading the best `candidates` postings of each term;
@@ -68,7 +76,7 @@ export async function rankSpace(
   const holding = new Map<string, number>();
   await Promise.all(
     [...new Set(wanted)].map(async (term) => {
-      const found = await read(spaceId, term, candidates);
+      const found = await read(spaceId, term, candidates, index.position);
       holding.set(term, found.count);
       byTerm.set(term, found.postings);
     }),
@@ -106,7 +114,9 @@ export class SearchQueries {
 
   /** The space's pages ranked for `text` (`rankSpace`), from the postings kept in memory. */
   rank(spaceId: string, text: string, candidates = CANDIDATES_PER_TERM): Promise<RankedSpace | null> {
-    return rankSpace(this.views, spaceId, text, candidates, (s, term, n) => this.postings.of(s, term, n));
+    return rankSpace(this.views, spaceId, text, candidates, (s, term, n, version) =>
+      this.postings.of(s, term, n, version),
+    );
   }
 
   @Remote(arg.id('spaceId'), arg.object<SearchQuery>('query'), arg.viewer())

@@ -1,7 +1,11 @@
 import { type ChangedCollections, cacheMayAnswer, type ViewChanges } from './view-changes';
 
 export interface KeptReadsOptions<V> {
-  /** The views the values are read from: a change to one of them drops every kept value. */
+  /**
+   * The views the values are read from: a change to one of them drops every kept value (with none, only
+   * a change of unknown scope does, such as a switch to rebuilt views: values whose keys say which state
+   * they were read from).
+   */
   collections: readonly string[];
   /** A bound on memory, in the units of `weight`: past it the values kept first go first. */
   capacity: number;
