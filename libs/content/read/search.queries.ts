@@ -19,7 +19,7 @@ import {
 import type { Hash } from '../domain/tree/hash';
 import { ContentObjects } from './content-store';
 import { indexLanguage, SEARCH_INDEXES, SEARCH_PAGES, type SearchIndexDoc } from './search.projection';
-import { AnalysedTexts, KeptPages, KeptPostings, readPostings, type TermPostings } from './search-memory';
+import { AnalysedTexts, KeptPages, KeptPostings } from './search-memory';
 
 export interface SearchQuery extends ListQuery {
   query: string;
@@ -46,51 +46,6 @@ export interface RankedSpace {
 }
 
 /**
- * A term's best postings in a space whose index is at log position `version`: read from the views, or
- * from those kept for that version.
- */
-export type PostingsReader = (
-  space: string,
-  term: string,
-  candidates: number,
-  version: number,
-) => Promise<TermPostings>;
-
-/**
- * The pages of a space's index ranked for `text`, reading the best `candidates` postings of each term;
- * null when nothing can match (no index, no pages, no term in the query).
- */
-export async function rankSpace(
-  views: ReadStore,
-  spaceId: string,
-  text: string,
-  candidates = CANDIDATES_PER_TERM,
-  read: PostingsReader = (space, term, n) => readPostings(views, space, term, n),
-): Promise<RankedSpace | null> {
-  const index = await views.get(SEARCH_INDEXES, spaceId);
-  // Analysed as the pages were: in the language of the space's index.
-  const language = indexLanguage(index);
-  const wanted = terms(text, language);
-  if (!index || index.pages === 0 || wanted.length === 0) return null;
-  const byTerm = new Map<string, readonly Posting[]>();
-  const holding = new Map<string, number>();
-  await Promise.all(
-    [...new Set(wanted)].map(async (term) => {
-      const found = await read(spaceId, term, candidates, index.position);
-      holding.set(term, found.count);
-      byTerm.set(term, found.postings);
-    }),
-  );
-  const ranked = rank(
-    wanted,
-    byTerm,
-    { pages: index.pages, averageLength: index.totalLength / index.pages },
-    holding,
-  );
-  return { index, wanted, language, ranked, holding };
-}
-
-/**
  * Search in a space's current revision: the query's terms (analysed as the index analysed the pages, in
  * the space's language), their postings, BM25 ranking; pages come with their best sections and an
  * excerpt of each. Pages are paged by rank (the page token is the offset in the ranked list).
@@ -112,11 +67,32 @@ export class SearchQueries {
     this.pages = new KeptPages(objects);
   }
 
-  /** The space's pages ranked for `text` (`rankSpace`), from the postings kept in memory. */
-  rank(spaceId: string, text: string, candidates = CANDIDATES_PER_TERM): Promise<RankedSpace | null> {
-    return rankSpace(this.views, spaceId, text, candidates, (s, term, n, version) =>
-      this.postings.of(s, term, n, version),
+  /**
+   * The pages of a space's index ranked for `text`, from the best `candidates` postings of each term
+   * (kept in memory); null when nothing can match (no index, no pages, no term in the query).
+   */
+  async rank(spaceId: string, text: string, candidates = CANDIDATES_PER_TERM): Promise<RankedSpace | null> {
+    const index = await this.views.get(SEARCH_INDEXES, spaceId);
+    // Analysed as the pages were: in the language of the space's index.
+    const language = indexLanguage(index);
+    const wanted = terms(text, language);
+    if (!index || index.pages === 0 || wanted.length === 0) return null;
+    const byTerm = new Map<string, readonly Posting[]>();
+    const holding = new Map<string, number>();
+    await Promise.all(
+      [...new Set(wanted)].map(async (term) => {
+        const found = await this.postings.of(spaceId, term, candidates, index.position);
+        holding.set(term, found.count);
+        byTerm.set(term, found.postings);
+      }),
     );
+    const ranked = rank(
+      wanted,
+      byTerm,
+      { pages: index.pages, averageLength: index.totalLength / index.pages },
+      holding,
+    );
+    return { index, wanted, language, ranked, holding };
   }
 
   @Remote(arg.id('spaceId'), arg.object<SearchQuery>('query'), arg.viewer())

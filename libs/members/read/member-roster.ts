@@ -183,28 +183,3 @@ export class Rosters {
     return new Roster(entries);
   }
 }
-
-/** Items kept at most: a bound on memory. */
-const MAX_KEPT_ITEMS = 50_000;
-
-/**
- * Presented list items by key, kept until one of the views they are made from changes: a page of 50
- * members is otherwise 50 reads of details, 50 counts of teams and 50 counts of spaces reached.
- */
-export class KeptItems<T> {
-  private readonly items: KeptReads<T>;
-
-  constructor(changes: ViewChanges | undefined, collections: readonly string[]) {
-    this.items = new KeptReads(changes, { collections, capacity: MAX_KEPT_ITEMS });
-  }
-
-  /** The items kept for `keys` (undefined where none is): a list of kept items is made without waiting. */
-  kept(keys: readonly string[]): (T | undefined)[] {
-    return keys.map((key) => this.items.peek(key));
-  }
-
-  /** The item of `key`, or what `make` makes (kept when no change raced with it). */
-  item(key: string, make: () => Promise<T>): Promise<T> {
-    return this.items.of(key, make);
-  }
-}

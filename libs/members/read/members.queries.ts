@@ -15,6 +15,7 @@ import {
   pageQuery,
   toList,
 } from '@app/platform/http/pagination';
+import { KeptReads } from '@app/platform/projector/kept-reads';
 import { FAN_OUT_LIMIT } from '@app/platform/projector/projection';
 import { VIEW_CHANGES, type ViewChanges } from '@app/platform/projector/view-changes';
 import { READ_STORE, type ReadStore } from '@app/platform/readstore/read-store.port';
@@ -26,7 +27,7 @@ import { TEAM_MEMBERS, TEAMS } from '@app/teams/read/team.projection';
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { MemberPresenter } from './member.presenter';
 import { MEMBER_DETAILS } from './member.projection';
-import { KeptItems, type Roster, type RosterEntry, Rosters } from './member-roster';
+import { type Roster, type RosterEntry, Rosters } from './member-roster';
 
 export type MemberSort = 'joinedAt' | 'lastSeenAt' | 'name';
 
@@ -54,25 +55,24 @@ export interface MemberSpacesQuery extends ListQuery {
 const ALL = 10_000;
 const DEFAULT_LIMIT = 50;
 
+/** Member items kept at most: a bound on memory. */
+const MAX_KEPT_ITEMS = 50_000;
+
 /** What the member lists keep in memory until the views they come from change. */
 class MemberCaches {
   /** Organizations' members with their users, for filtered and searched lists. */
   readonly rosters: Rosters;
   /** Member items as presented, by membership. */
-  readonly items: KeptItems<MemberItem>;
+  readonly items: KeptReads<MemberItem>;
   /** The access of the organization's live spaces. */
   readonly spaceAccess: AccessCache;
 
   constructor(views: ReadStore, changes: ViewChanges | undefined) {
     this.rosters = new Rosters(views, changes);
-    this.items = new KeptItems(changes, [
-      MEMBERS,
-      USERS,
-      MEMBER_DETAILS,
-      TEAM_MEMBERS,
-      SPACES,
-      CONTENT_ACCESS,
-    ]);
+    this.items = new KeptReads(changes, {
+      collections: [MEMBERS, USERS, MEMBER_DETAILS, TEAM_MEMBERS, SPACES, CONTENT_ACCESS],
+      capacity: MAX_KEPT_ITEMS,
+    });
     this.spaceAccess = new AccessCache(changes, [SPACES, CONTENT_ACCESS]);
   }
 }
@@ -124,7 +124,7 @@ export class MemberQueries {
     user?: UserDoc | null,
   ): Promise<MemberItem> {
     const key = memberKey(member.organization, member.userId);
-    return this.caches.items.item(key, async () => {
+    return this.caches.items.of(key, async () => {
       const [found, details, teams] = await Promise.all([
         user === undefined ? this.views.get(USERS, member.userId) : user,
         this.views.get(MEMBER_DETAILS, key),
@@ -155,7 +155,8 @@ export class MemberQueries {
    * only then the organization's spaces read).
    */
   private async presentEntries(organization: string, roster: Roster, indexes: readonly number[]) {
-    const items = this.caches.items.kept(indexes.map((i) => roster.keys[i]));
+    // Kept items are taken without waiting.
+    const items = indexes.map((i) => this.caches.items.peek(roster.keys[i]));
     if (!items.includes(undefined)) return items as MemberItem[];
     const spaces = await this.spaceAccess(organization);
     return Promise.all(
