@@ -228,6 +228,21 @@ export function eventStoreContract(createTarget: () => EventStoreTarget): void {
     expect(await store.readStream(streamName())).toEqual([]);
   });
 
+  it('reads at most maxCount events of a stream from a revision', async () => {
+    const stream = streamName();
+    const events = [newEvent(), newEvent(), newEvent(), newEvent()];
+    await store.append(stream, events, 'no_stream');
+
+    const [one, ...rest] = await store.readStream(stream, 2, 1);
+
+    expect(rest).toEqual([]);
+    expect(one.id).toBe(events[2].id);
+    expect(one.revision).toBe(2);
+    expect((await store.readStream(stream, 1, 2)).map((event) => event.revision)).toEqual([1, 2]);
+    expect(await store.readStream(stream, 3, 10)).toHaveLength(1);
+    expect(await store.readStream(streamName(), 0, 1)).toEqual([]);
+  });
+
   it('reads the log in global order after an exclusive position, at most maxCount events', async () => {
     const before = await store.headPosition();
     const [a, b] = [streamName(), streamName()];

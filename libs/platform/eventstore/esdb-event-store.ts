@@ -86,8 +86,11 @@ export class EventStoreDbEventStore implements EventStore {
     }
   }
 
-  async readStream(stream: string, fromRevision = 0): Promise<RecordedEvent[]> {
-    return this.read(stream, { fromRevision: BigInt(fromRevision) });
+  async readStream(stream: string, fromRevision = 0, maxCount?: number): Promise<RecordedEvent[]> {
+    return this.read(stream, {
+      fromRevision: BigInt(fromRevision),
+      ...(maxCount === undefined ? {} : { maxCount: BigInt(maxCount) }),
+    });
   }
 
   async readAll(afterPosition: number, maxCount: number): Promise<RecordedEvent[]> {

@@ -77,8 +77,11 @@ export interface EventStore {
    * only have read after the first append had succeeded.
    */
   append(stream: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult>;
-  /** Events of one stream in revision order, from `fromRevision` (inclusive). Empty when it does not exist. */
-  readStream(stream: string, fromRevision?: number): Promise<RecordedEvent[]>;
+  /**
+   * Events of one stream in revision order, from `fromRevision` (inclusive), at most `maxCount` of them
+   * (absent: to its end). Empty when it does not exist.
+   */
+  readStream(stream: string, fromRevision?: number, maxCount?: number): Promise<RecordedEvent[]>;
   /** Up to `maxCount` events of the whole log after `afterPosition` (exclusive), in global order. */
   readAll(afterPosition: number, maxCount: number): Promise<RecordedEvent[]>;
   /**

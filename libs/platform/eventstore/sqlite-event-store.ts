@@ -160,8 +160,9 @@ export class SqliteEventStore implements EventStore {
     });
   }
 
-  async readStream(stream: string, fromRevision = 0): Promise<RecordedEvent[]> {
-    return this.statements.readStream.all(stream, fromRevision).map(toRecorded);
+  async readStream(stream: string, fromRevision = 0, maxCount?: number): Promise<RecordedEvent[]> {
+    // A negative limit is SQLite's "no limit".
+    return this.statements.readStream.all(stream, fromRevision, maxCount ?? -1).map(toRecorded);
   }
 
   async readAll(afterPosition: number, maxCount: number): Promise<RecordedEvent[]> {
@@ -442,8 +443,8 @@ function prepareStatements(db: Database.Database) {
       'INSERT INTO events (id, stream, revision, type, data, metadata) VALUES (?, ?, ?, ?, ?, ?)',
     ),
     readStream: db
-      .prepare<[string, number], EventRow>(
-        `SELECT ${EVENT_COLUMNS} FROM events WHERE stream = ? AND revision >= ? ORDER BY revision`,
+      .prepare<[string, number, number], EventRow>(
+        `SELECT ${EVENT_COLUMNS} FROM events WHERE stream = ? AND revision >= ? ORDER BY revision LIMIT ?`,
       )
       .raw(),
     readAll: db

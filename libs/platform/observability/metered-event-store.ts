@@ -28,8 +28,8 @@ export class MeteredEventStore implements EventStore {
     return result;
   }
 
-  readStream(stream: string, fromRevision?: number): Promise<RecordedEvent[]> {
-    return this.inner.readStream(stream, fromRevision);
+  readStream(stream: string, fromRevision?: number, maxCount?: number): Promise<RecordedEvent[]> {
+    return this.inner.readStream(stream, fromRevision, maxCount);
   }
 
   readAll(afterPosition: number, maxCount: number): Promise<RecordedEvent[]> {
