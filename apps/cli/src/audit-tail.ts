@@ -1,3 +1,4 @@
+import { auditDetails } from '@app/audit/domain/audit-entry';
 import { AuditCatalog } from '@app/audit/domain/audited-events';
 import { AuditPresenter } from '@app/audit/read/audit.presenter';
 import { AuditStream } from '@app/audit/read/audit-stream';
@@ -6,6 +7,7 @@ import type { Storage } from '@app/composition/storage';
 import { loadConfig } from '@app/platform/config/config';
 import { invalid } from '@app/platform/domain/decider';
 import type { RecordedEvent } from '@app/platform/eventstore/event-store.port';
+import { upcast } from '@app/platform/eventstore/upcasters';
 import { Urls } from '@app/platform/http/urls';
 
 export interface AuditTailOptions {
@@ -75,7 +77,12 @@ export async function auditTail(
       if (event.position <= printed) continue;
       for (const entry of await stream.push(event)) {
         if (options.org !== undefined && entry.organization !== options.org) continue;
-        out(JSON.stringify({ ...presenter.details(entry), position: event.position }));
+        out(
+          JSON.stringify({
+            ...presenter.details(entry, auditDetails(upcast(event))),
+            position: event.position,
+          }),
+        );
       }
       printed = event.position;
     }

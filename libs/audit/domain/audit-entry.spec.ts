@@ -1,5 +1,5 @@
 import type { RecordedEvent } from '@app/platform/eventstore/event-store.port';
-import { auditEntry, auditSource, entryId, sortKeyOf } from './audit-entry';
+import { auditDetails, auditEntry, auditSource, entryId, sortKeyOf } from './audit-entry';
 import { REDACTED } from './redact';
 
 const event = (overrides: Partial<RecordedEvent['metadata']> = {}, data: unknown = { spaceId: 's1' }) =>
@@ -47,6 +47,20 @@ describe('auditEntry', () => {
       targetType: 'space',
       targetId: 's1',
       targetLabel: 'Handbook',
+      stream: 'space-s1',
+      revision: 1,
+    });
+  });
+
+  it('stores times in UTC with milliseconds so that text order is time order', () => {
+    const entry = auditEntry(event({ occurredAt: '2026-01-02T05:04:05+02:00' }), 'o', target, actor);
+    expect(entry.occurredAt).toBe('2026-01-02T03:04:05.000Z');
+  });
+});
+
+describe('auditDetails', () => {
+  it('gives what caused the event and its payload', () => {
+    expect(auditDetails(event())).toEqual({
       correlationId: 'req-1',
       causedByEventId: null,
       schemaVersion: 1,
@@ -56,17 +70,12 @@ describe('auditEntry', () => {
 
   it('names the causing event only when the causation is an event id', () => {
     const cause = '6a1d7f0e-3c2b-4e5f-8a9b-0c1d2e3f4a5b';
-    expect(auditEntry(event({ causationId: cause }), 'o', target, actor).causedByEventId).toBe(cause);
-    expect(auditEntry(event({ causationId: 'request-7' }), 'o', target, actor).causedByEventId).toBeNull();
-  });
-
-  it('stores times in UTC with milliseconds so that text order is time order', () => {
-    const entry = auditEntry(event({ occurredAt: '2026-01-02T05:04:05+02:00' }), 'o', target, actor);
-    expect(entry.occurredAt).toBe('2026-01-02T03:04:05.000Z');
+    expect(auditDetails(event({ causationId: cause })).causedByEventId).toBe(cause);
+    expect(auditDetails(event({ causationId: 'request-7' })).causedByEventId).toBeNull();
   });
 
   it('redacts secrets in the payload', () => {
-    expect(auditEntry(event({}, { tokenHash: 'abc', tokenId: 't' }), 'o', target, actor).payload).toEqual({
+    expect(auditDetails(event({}, { tokenHash: 'abc', tokenId: 't' })).payload).toEqual({
       tokenHash: REDACTED,
       tokenId: 't',
     });

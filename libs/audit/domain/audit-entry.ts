@@ -20,7 +20,11 @@ export function auditSource(source: EventSource): AuditSource {
   return source === 'system' ? 'workflow' : source;
 }
 
-/** One audit event as stored: one per domain event and organization it is recorded in. */
+/**
+ * One audit event as stored: one per domain event and organization it is recorded in. What only an
+ * event's details show (its payload, what caused it) is not copied: `stream` and `revision` find the
+ * event in the log, and `auditDetails` reads it from there.
+ */
 export interface AuditEntry extends Doc {
   organization: string;
   eventId: string;
@@ -36,6 +40,13 @@ export interface AuditEntry extends Doc {
   targetType: string;
   targetId: string;
   targetLabel: string | null;
+  /** Where the event is in the log. */
+  stream: string;
+  revision: number;
+}
+
+/** What an audit event's details add to it, from the event itself (GitBook's `AuditEventDetails`). */
+export interface AuditDetails {
   correlationId: string;
   causedByEventId: string | null;
   schemaVersion: number;
@@ -73,10 +84,7 @@ function canonicalTime(value: string): string {
   return Number.isNaN(ms) ? value : new Date(ms).toISOString();
 }
 
-/**
- * The audit entry of `event` in `organization`. A causation id names the event that caused this one
- * (a purge names its deletion) or is null for a root cause; only an event id (a UUID) is kept.
- */
+/** The audit entry of `event` in `organization`. */
 export function auditEntry(
   event: RecordedEvent,
   organization: string,
@@ -84,7 +92,6 @@ export function auditEntry(
   actor: Labelled<ActorType>,
 ): AuditEntry {
   const occurredAt = canonicalTime(event.metadata.occurredAt);
-  const cause = event.metadata.causationId;
   return {
     id: entryId(organization, event.id),
     organization,
@@ -99,6 +106,19 @@ export function auditEntry(
     targetType: target.type,
     targetId: target.id,
     targetLabel: target.label,
+    stream: event.stream,
+    revision: event.revision,
+  };
+}
+
+/**
+ * The details of an audit event, from the event (as upcast). A causation id names the event that caused
+ * this one (a purge names its deletion) or is null for a root cause; only an event id (a UUID) is kept.
+ * Secrets in the payload are redacted.
+ */
+export function auditDetails(event: RecordedEvent): AuditDetails {
+  const cause = event.metadata.causationId;
+  return {
     correlationId: event.metadata.correlationId,
     causedByEventId: cause && isEventId(cause) ? cause : null,
     schemaVersion: event.metadata.schemaVersion,

@@ -1,6 +1,6 @@
 import { Urls } from '@app/platform/http/urls';
 import { Injectable } from '@nestjs/common';
-import type { AuditEntry, Labelled } from '../domain/audit-entry';
+import type { AuditDetails, AuditEntry, Labelled } from '../domain/audit-entry';
 
 /** A label is optional in GitBook's actor and target; an unknown one is left out rather than empty. */
 const labelled = <T extends string>({ type, id, label }: Labelled<T>) => ({
@@ -28,13 +28,13 @@ export class AuditPresenter {
   }
 
   /** The event with what caused it and its payload (the event's data, secrets redacted). */
-  details(entry: AuditEntry) {
+  details(entry: AuditEntry, details: AuditDetails) {
     return {
       ...this.event(entry),
-      correlationId: entry.correlationId,
-      ...(entry.causedByEventId ? { causedByEventId: entry.causedByEventId } : {}),
-      schemaVersion: entry.schemaVersion,
-      payload: entry.payload,
+      correlationId: details.correlationId,
+      ...(details.causedByEventId ? { causedByEventId: details.causedByEventId } : {}),
+      schemaVersion: details.schemaVersion,
+      payload: details.payload,
     };
   }
 

@@ -1,9 +1,11 @@
 import { notFound } from '@app/platform/domain/decider';
+import { EVENT_STORE, type EventStore } from '@app/platform/eventstore/event-store.port';
+import { upcast } from '@app/platform/eventstore/upcasters';
 import { decodePage, encodePage } from '@app/platform/http/pagination';
 import { READ_STORE, type ReadStore, type Scalar } from '@app/platform/readstore/read-store.port';
 import { arg, Remote } from '@app/platform/rpc/remote-method';
 import { Inject, Injectable } from '@nestjs/common';
-import { type AuditEntry, entryId, isEventId } from '../domain/audit-entry';
+import { type AuditDetails, type AuditEntry, auditDetails, entryId, isEventId } from '../domain/audit-entry';
 import { AUDIT_CATALOG, type AuditCatalog } from '../domain/audited-events';
 import { AuditPresenter } from './audit.presenter';
 import { AUDIT_EVENTS } from './audit.projection';
@@ -30,6 +32,7 @@ export const DEFAULT_AUDIT_PAGE_SIZE = 20;
 export class AuditQueries {
   constructor(
     @Inject(READ_STORE) private readonly views: ReadStore,
+    @Inject(EVENT_STORE) private readonly events: EventStore,
     @Inject(AUDIT_CATALOG) private readonly catalog: AuditCatalog,
     private readonly presenter: AuditPresenter,
   ) {}
@@ -65,7 +68,16 @@ export class AuditQueries {
   async get(organization: string, auditEventId: string) {
     const entry = await this.views.get<AuditEntry>(AUDIT_EVENTS, entryId(organization, auditEventId));
     if (!entry) throw notFound('Audit event not found');
-    return this.presenter.details(entry);
+    return this.presenter.details(entry, await this.detailsOf(entry));
+  }
+
+  /** The details of an entry's event, read from the log (entries projected before that hold them). */
+  private async detailsOf(entry: AuditEntry): Promise<AuditDetails> {
+    if (entry.stream === undefined) return entry as AuditEntry & AuditDetails;
+    const [event] = await this.events.readStream(entry.stream, entry.revision, 1);
+    if (event?.id !== entry.eventId)
+      throw new Error(`audit event ${entry.eventId} is not at ${entry.stream}@${entry.revision} in the log`);
+    return auditDetails(upcast(event));
   }
 
   @Remote()
