@@ -1,6 +1,6 @@
 import type { RecordedEvent } from '@app/platform/eventstore/event-store.port';
 import { upcast } from '@app/platform/eventstore/upcasters';
-import type { Projection, ProjectionContext } from '@app/platform/projector/projection';
+import type { LogReads, Projection, ProjectionContext } from '@app/platform/projector/projection';
 import { type Doc, documentKey, type Scalar } from '@app/platform/readstore/read-store.port';
 import type { AuditEntry } from '../domain/audit-entry';
 import type { AuditCatalog } from '../domain/audited-events';
@@ -17,7 +17,10 @@ export class AuditStream {
   private readonly projection: Projection;
   private readonly handled: Set<string>;
 
-  constructor(catalog: AuditCatalog) {
+  constructor(
+    catalog: AuditCatalog,
+    private readonly log: LogReads,
+  ) {
     this.projection = auditProjection(catalog);
     this.handled = new Set(this.projection.handles);
   }
@@ -40,6 +43,7 @@ export class AuditStream {
       delete: async (collection, id) => {
         this.docs.delete(documentKey(collection, id));
       },
+      log: this.log,
     };
     await this.projection.apply(upcast(event), ctx);
     return entries;

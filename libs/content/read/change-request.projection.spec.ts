@@ -1,3 +1,4 @@
+import { deflateRawSync } from 'node:zlib';
 import { givenProjection, recorderOf } from '@app/platform/projector/projection.testing';
 import type { SpaceEvent } from '@app/spaces/domain/space.decider';
 import { type ContentObjectsEvent, contentObjectsStream } from '../domain/content-objects.decider';
@@ -223,32 +224,41 @@ describe('revisions projection', () => {
 });
 
 describe('content objects projection', () => {
-  it('stores each object by its hash, once however often it is stored', async () => {
-    const stored = (objects: Record<string, string>) =>
-      objectsEvent(
-        'ContentObjectsStored',
-        { spaceId: 's1', objects },
-        { stream: contentObjectsStream('s1') },
-      );
+  const stored = (objects: Record<string, string>) =>
+    objectsEvent('ContentObjectsStored', { spaceId: 's1', objects }, { stream: contentObjectsStream('s1') });
+
+  it('finds each object by its hash in the latest event that stores it', async () => {
     const scenario = givenProjection(contentObjectProjection).given(
       stored({ h1: '{"a":1}', h2: '{"b":2}' }),
       stored({ h2: '{"b":2}' }),
     );
+    const stream = contentObjectsStream('s1');
     await scenario.thenDocuments(CONTENT_OBJECTS, [
-      { id: 'h1', json: '{"a":1}' },
-      { id: 'h2', json: '{"b":2}' },
+      { id: 'h1', stream, revision: 0 },
+      { id: 'h2', stream, revision: 1 },
     ]);
     await scenario.thenReplayChangesNothing();
   });
 
-  it('stores a large object deflated, and reads it back as it was', () => {
+  it('reads an object from the event the view points to, and one a view projected before holds', async () => {
     const json = JSON.stringify({
       nodes: Array.from({ length: 40 }, (_, i) => ({ object: 'block', text: `Line ${i}` })),
     });
-    const doc = contentObjectDoc('h3', json);
-    expect(doc.json).toBeUndefined();
-    expect(doc.deflated?.length).toBeLessThan(json.length / 2);
-    expect(readContentObject(doc)).toEqual(JSON.parse(json));
-    expect(readContentObject(contentObjectDoc('h4', '{"a":1}'))).toEqual({ a: 1 });
+    const event = { ...stored({ h3: json, h4: '{"a":1}' }), revision: 7 };
+    let reads = 0;
+    const log = {
+      eventAt: async (stream: string, revision: number) => {
+        reads++;
+        return stream === event.stream && revision === 7 ? event : undefined;
+      },
+    };
+    expect(await readContentObject(contentObjectDoc('h3', event), log)).toEqual(JSON.parse(json));
+    expect(await readContentObject(contentObjectDoc('h4', event), log)).toEqual({ a: 1 });
+    expect(reads).toBe(1);
+    await expect(readContentObject(contentObjectDoc('h5', event), log)).rejects.toThrow(/h5 is not in/);
+    const deflated = deflateRawSync(json).toString('base64');
+    expect(await readContentObject({ id: 'h3', deflated }, log)).toEqual(JSON.parse(json));
+    expect(await readContentObject({ id: 'h4', json: '{"a":1}' }, log)).toEqual({ a: 1 });
+    expect(reads).toBe(1);
   });
 });

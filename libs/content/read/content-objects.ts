@@ -1,46 +1,102 @@
-import { deflateRawSync, inflateRawSync } from 'node:zlib';
-import { projection } from '@app/platform/projector/projection';
+import { inflateRawSync } from 'node:zlib';
+import type { RecordedEvent } from '@app/platform/eventstore/event-store.port';
+import { upcast } from '@app/platform/eventstore/upcasters';
+import { type LogReads, projection } from '@app/platform/projector/projection';
 import { collectionName, type Doc } from '@app/platform/readstore/read-store.port';
+import type { ContentObjectsEvent } from '../domain/content-objects.decider';
 import { EMPTY_CONTENT } from '../domain/tree/content';
 import { canonicalJson, type Hash, hashOfJson } from '../domain/tree/hash';
 
 /**
- * One immutable content object, as the canonical JSON its hash names: as it is, or (a document, most of
- * a revision's bytes) deflated, in base64, which stores a page in about a third of its JSON.
+ * Where one immutable content object is: the `ContentObjectsStored` event at `revision` of `stream`,
+ * whose data holds the canonical JSON its hash names. An object is stored once, in the log; the view
+ * only finds it there (a revision's objects, mostly hashes, were half of what a revision cost).
+ * Views projected before objects were found this way hold the object itself, as JSON or (a large one)
+ * deflated in base64: `readContentObject` reads those as they are.
  */
 export interface ContentObjectDoc extends Doc {
+  stream?: string;
+  revision?: number;
   json?: string;
   deflated?: string;
 }
 
 export const CONTENT_OBJECTS = collectionName<ContentObjectDoc>('content_objects');
 
-/** Below this, deflating saves too little to pay for the inflating on a read. */
-const DEFLATE_FROM = 512;
+/** Where `event` (a `ContentObjectsStored`) puts the object `id`. */
+export const contentObjectDoc = (
+  id: Hash,
+  event: Pick<RecordedEvent, 'stream' | 'revision'>,
+): ContentObjectDoc => ({
+  id,
+  stream: event.stream,
+  revision: event.revision,
+});
 
-export function contentObjectDoc(id: Hash, json: string): ContentObjectDoc {
-  if (json.length < DEFLATE_FROM) return { id, json };
-  return { id, deflated: deflateRawSync(json).toString('base64') };
+/**
+ * Events whose objects are kept, parsed from the log, for each log read: a revision's objects are read
+ * together. Each log has its own (one process may read several, as tests do).
+ */
+const KEPT_EVENTS = 64;
+type KeptEvents = Map<string, Promise<Record<Hash, string> | undefined>>;
+const keptByLog = new WeakMap<LogReads, KeptEvents>();
+
+function keptFor(log: LogReads): KeptEvents {
+  const kept = keptByLog.get(log);
+  if (kept) return kept;
+  const fresh: KeptEvents = new Map();
+  keptByLog.set(log, fresh);
+  return fresh;
 }
 
-/** The object a stored document holds. */
-export function readContentObject(doc: ContentObjectDoc): unknown {
-  const json = doc.json ?? inflateRawSync(Buffer.from(doc.deflated ?? '', 'base64')).toString('utf8');
+/** The objects of the event at `revision` of `stream` (canonical JSON by hash), read once for a while. */
+function objectsOf(
+  log: LogReads,
+  stream: string,
+  revision: number,
+): Promise<Record<Hash, string> | undefined> {
+  const kept = keptFor(log);
+  const key = `${stream}@${revision}`;
+  let objects = kept.get(key);
+  if (!objects) {
+    const forget = () => kept.delete(key);
+    objects = log.eventAt(stream, revision).then((event) => {
+      if (event) return (upcast(event).data as ContentObjectsEvent['data']).objects;
+      forget();
+      return undefined;
+    });
+    // A failed read is forgotten, so the next one tries again.
+    objects.catch(forget);
+    kept.set(key, objects);
+    if (kept.size > KEPT_EVENTS) kept.delete(kept.keys().next().value as string);
+  }
+  return objects;
+}
+
+/** The object a stored document finds (or, projected before, holds). */
+export async function readContentObject(doc: ContentObjectDoc, log: LogReads): Promise<unknown> {
+  if (doc.json !== undefined) return JSON.parse(doc.json);
+  if (doc.deflated !== undefined)
+    return JSON.parse(inflateRawSync(Buffer.from(doc.deflated, 'base64')).toString('utf8'));
+  const json =
+    doc.stream === undefined ? undefined : (await objectsOf(log, doc.stream, doc.revision ?? 0))?.[doc.id];
+  if (json === undefined)
+    throw new Error(`content object ${doc.id} is not in ${doc.stream}@${doc.revision} of the log`);
   return JSON.parse(json);
 }
 
 /**
- * The objects of every space's content, by hash (`ContentObjectsStored`). An object never changes, so
- * writing it again is the same write: it needs no replay guard, and no read of the stored one.
+ * Where each object of every space's content is (`ContentObjectsStored`). An object never changes:
+ * stored again, it is found in its latest event, which a replay in log order finds again; so the
+ * write needs no replay guard, and no read of the stored document.
  */
 export const contentObjectProjection = projection(
   'content-objects',
   [],
   {
     ContentObjectsStored: async (e, ctx) => {
-      const objects = e.data.objects as Record<Hash, string>;
-      for (const id in objects)
-        await ctx.put(CONTENT_OBJECTS, contentObjectDoc(id, objects[id]), { selfGuarded: true });
+      for (const id in e.data.objects as Record<Hash, string>)
+        await ctx.put(CONTENT_OBJECTS, contentObjectDoc(id, e), { selfGuarded: true });
     },
   },
   [CONTENT_OBJECTS],

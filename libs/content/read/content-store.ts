@@ -1,3 +1,5 @@
+import { EVENT_STORE, type EventStore } from '@app/platform/eventstore/event-store.port';
+import { type LogReads, logReadsOf } from '@app/platform/projector/projection';
 import { READ_STORE, type ReadStore } from '@app/platform/readstore/read-store.port';
 import { Inject, Injectable } from '@nestjs/common';
 import { EMPTY_CONTENT } from '../domain/tree/content';
@@ -11,8 +13,8 @@ const CACHE_SIZE = 100_000;
 const ARRIVAL_TIMEOUT_MS = 5_000;
 
 /**
- * Content objects for reads and writes: parsed once and kept (the oldest kept go first), read from the
- * views otherwise. A writer also keeps the objects it stores, so its next change reads them at once;
+ * Content objects for reads and writes: parsed once and kept (the oldest kept go first), found through
+ * the views in the log otherwise. A writer also keeps the objects it stores, so its next change reads them at once;
  * an object it needs that another process stored is on its way to the views (it was appended before
  * the change that names it), so `get` waits for it, bounded, rather than failing.
  */
@@ -20,7 +22,14 @@ const ARRIVAL_TIMEOUT_MS = 5_000;
 export class ContentObjects implements ObjectStore {
   private readonly cache = new Map<Hash, unknown>([[EMPTY_ROOT, EMPTY_CONTENT]]);
 
-  constructor(@Inject(READ_STORE) private readonly views: ReadStore) {}
+  private readonly log: LogReads;
+
+  constructor(
+    @Inject(READ_STORE) private readonly views: ReadStore,
+    @Inject(EVENT_STORE) events: EventStore,
+  ) {
+    this.log = logReadsOf(events);
+  }
 
   get(hash: Hash): unknown | Promise<unknown> {
     const cached = this.cache.get(hash);
@@ -37,7 +46,7 @@ export class ContentObjects implements ObjectStore {
     const deadline = Date.now() + ARRIVAL_TIMEOUT_MS;
     for (let wait = 5; ; wait = Math.min(wait * 2, 200)) {
       const doc = await this.views.get(CONTENT_OBJECTS, hash);
-      if (doc) return this.keep(hash, readContentObject(doc));
+      if (doc) return this.keep(hash, await readContentObject(doc, this.log));
       if (Date.now() + wait > deadline) return undefined;
       await new Promise((resolve) => setTimeout(resolve, wait));
     }

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { collectionProjection } from '@app/collections/read/collection.projection';
 import { Access, MEMBERS } from '@app/platform/auth/access';
 import type { Config } from '@app/platform/config/config';
+import type { EventStore } from '@app/platform/eventstore/event-store.port';
 import { Urls } from '@app/platform/http/urls';
 import type { ReadStore, Write } from '@app/platform/readstore/read-store.port';
 import { SqliteReadStore } from '@app/platform/readstore/sqlite-read-store';
@@ -95,7 +96,9 @@ describe('organization search bounds its work', () => {
     }) as ReadStore;
     const access = new Access(views);
     const urls = new Urls({ publicUrl: 'http://localhost' } as Config);
-    const spaces = new SearchQueries(counted, access, new ContentObjects(views), urls);
+    // Search reads no content object (results come from the index), so the log is an empty one.
+    const log = { readStream: async () => [] } as unknown as EventStore;
+    const spaces = new SearchQueries(counted, access, new ContentObjects(views, log), urls);
     queries = new OrganizationSearchQueries(counted, access, spaces, urls);
   });
   afterAll(async () => {

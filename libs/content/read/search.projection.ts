@@ -215,7 +215,7 @@ function objectsIn(ctx: ProjectionContext): ObjectStore {
     get: async (hash: Hash) => {
       if (hash === EMPTY_ROOT) return EMPTY_CONTENT;
       const doc = await ctx.get(CONTENT_OBJECTS, hash);
-      return doc ? readContentObject(doc) : undefined;
+      return doc ? readContentObject(doc, ctx.log) : undefined;
     },
   };
 }

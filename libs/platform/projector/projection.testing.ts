@@ -10,7 +10,7 @@ import type {
   Scalar,
   Write,
 } from '../readstore/read-store.port';
-import type { Projection, ProjectionContext } from './projection';
+import type { LogReads, Projection, ViewContext } from './projection';
 import { RebuildBuffer } from './rebuild-buffer';
 import { UnitOfWork } from './unit-of-work';
 
@@ -156,7 +156,12 @@ class MemoryViews implements Pick<ReadStore, 'get' | 'find' | 'commit' | 'all'> 
  * a context that refuses writes outside `projection.collections`: a one-projection rebuild replaces
  * exactly those, so a write elsewhere would survive it stale.
  */
-async function applyOne(projection: Projection, raw: RecordedEvent, ctx: ProjectionContext): Promise<void> {
+async function applyOne(
+  projection: Projection,
+  raw: RecordedEvent,
+  ctx: ViewContext,
+  log: LogReads,
+): Promise<void> {
   const event = upcast(raw);
   if (!projection.handles.includes(event.type)) return;
   const confine = (collection: string) => {
@@ -177,13 +182,26 @@ async function applyOne(projection: Projection, raw: RecordedEvent, ctx: Project
       confine(collection);
       await ctx.delete(collection, id);
     },
+    log,
   });
 }
 
+/** The scenario's events as the log a projection may read (by stream and revision). */
+function logOf(events: readonly RecordedEvent[]): LogReads {
+  return {
+    eventAt: async (stream, revision) => events.find((e) => e.stream === stream && e.revision === revision),
+  };
+}
+
 /** The writes the live projector would commit for `event` applied alone over `views`. */
-async function writesOf(projection: Projection, event: RecordedEvent, views: MemoryViews): Promise<Write[]> {
+async function writesOf(
+  projection: Projection,
+  event: RecordedEvent,
+  views: MemoryViews,
+  log: LogReads,
+): Promise<Write[]> {
   const uow = new UnitOfWork(views);
-  await applyOne(projection, event, uow.forEvent(event));
+  await applyOne(projection, event, uow.forEvent(event), log);
   return uow.writes();
 }
 
@@ -192,12 +210,13 @@ async function applyLive(
   projection: Projection,
   events: readonly RecordedEvent[],
   views: MemoryViews,
+  log: LogReads,
   batchSize = 1,
 ): Promise<MemoryViews> {
   for (let i = 0; i < events.length; i += batchSize) {
     const uow = new UnitOfWork(views);
     for (const event of events.slice(i, i + batchSize))
-      await applyOne(projection, event, uow.forEvent(event));
+      await applyOne(projection, event, uow.forEvent(event), log);
     await views.commit(uow.writes());
   }
   return views;
@@ -207,6 +226,7 @@ async function applyLive(
 async function applyRebuild(
   projection: Projection,
   events: readonly RecordedEvent[],
+  log: LogReads,
   batchSize: number,
   capacity?: number,
 ): Promise<MemoryViews> {
@@ -220,7 +240,7 @@ async function applyRebuild(
   };
   for (let i = 0; i < events.length; i += batchSize) {
     for (const event of events.slice(i, i + batchSize))
-      await applyOne(projection, event, buffer.at(event.position));
+      await applyOne(projection, event, buffer.at(event.position), log);
     await send(buffer.endBatch());
   }
   for (const part of buffer.drain()) await send(part);
@@ -285,6 +305,7 @@ export function givenProjection(projection: Projection, options: { batchSize?: n
   return {
     given(...given: RecordedEvent[]): ProjectionScenario {
       const events = inLog(given);
+      const log = logOf(events);
       events.forEach((event, i) => {
         // The replay guard would drop a write from an event at or before the document's position.
         if (i > 0 && event.position <= events[i - 1].position)
@@ -294,7 +315,7 @@ export function givenProjection(projection: Projection, options: { batchSize?: n
       });
       let live: Promise<MemoryViews> | undefined;
       const views = () => {
-        live ??= applyLive(projection, events, new MemoryViews(), options.batchSize);
+        live ??= applyLive(projection, events, new MemoryViews(), log, options.batchSize);
         return live;
       };
       const scenario: ProjectionScenario = {
@@ -313,7 +334,7 @@ export function givenProjection(projection: Projection, options: { batchSize?: n
         async thenReplayChangesNothing() {
           const final = await (await views()).dump();
           const replay = async (from: number, landed: MemoryViews) =>
-            (await applyLive(projection, events.slice(from), landed)).dump();
+            (await applyLive(projection, events.slice(from), landed, log)).dump();
           const before = new MemoryViews();
           for (let k = 0; k < events.length; k++) {
             const at = `${events[k].type} at position ${events[k].position}`;
@@ -322,7 +343,7 @@ export function givenProjection(projection: Projection, options: { batchSize?: n
               final,
               `replayed from ${at} over the final views`,
             );
-            const writes = await writesOf(projection, events[k], before);
+            const writes = await writesOf(projection, events[k], before, log);
             for (let landed = 0; landed <= writes.length; landed++) {
               const crashed = before.copy();
               await crashed.commit(writes.slice(0, landed));
@@ -340,7 +361,7 @@ export function givenProjection(projection: Projection, options: { batchSize?: n
             { batchSize: 1, capacity: 1 },
           ];
           for (const { batchSize, capacity } of variants) {
-            const rebuilt = await (await applyRebuild(projection, events, batchSize, capacity)).dump();
+            const rebuilt = await (await applyRebuild(projection, events, log, batchSize, capacity)).dump();
             const context = `rebuilt ${batchSize} events a batch, holding ${capacity ?? 'the default number of'} documents`;
             sameViews(rebuilt, final, context);
           }

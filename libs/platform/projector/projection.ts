@@ -1,17 +1,35 @@
-import type { RecordedEvent } from '../eventstore/event-store.port';
+import type { EventStore, RecordedEvent } from '../eventstore/event-store.port';
 import type { CollectionName, Doc, IndexSpec, Scalar } from '../readstore/read-store.port';
 
 /** Documents a projection's `find` answers at most: it serves small fan-outs, not scans. */
 export const FAN_OUT_LIMIT = 10_000;
 
-/** What a projection sees while applying one event: reads include the batch's earlier writes. */
-export interface ProjectionContext {
+/**
+ * What a projection may read of the log itself: the event at a stream's revision, as stored (not upcast).
+ * For views that point into the log rather than copy it (content objects are stored once, in their event).
+ */
+export interface LogReads {
+  eventAt(stream: string, revision: number): Promise<RecordedEvent | undefined>;
+}
+
+/** The log as `LogReads` sees it: one event of a stream read alone. */
+export const logReadsOf = (events: Pick<EventStore, 'readStream'>): LogReads => ({
+  eventAt: async (stream, revision) => (await events.readStream(stream, revision, 1))[0],
+});
+
+/** What a projection sees of the views while applying one event: reads include the batch's earlier writes. */
+export interface ViewContext {
   get<T extends Doc>(collection: CollectionName<T>, id: string): Promise<T | null>;
   /** Every document matching the equality filter (projections use it for small fan-outs). */
   find<T extends Doc>(collection: CollectionName<T>, where: Record<string, Scalar>): Promise<T[]>;
   /** Hands `doc` over: the context may keep it as it is (and stamp it), so build a new one for each write. */
   put<T extends Doc>(collection: CollectionName<T>, doc: T, options?: WriteOptions): Promise<void>;
   delete(collection: string, id: string, options?: WriteOptions): Promise<void>;
+}
+
+/** What a projection sees while applying one event: the views, and the log for what they point to. */
+export interface ProjectionContext extends ViewContext {
+  readonly log: LogReads;
 }
 
 export interface WriteOptions {

@@ -16,7 +16,13 @@ import {
 } from '../readstore/read-store.port';
 import { DeferredIndexes } from './deferred-indexes';
 import { PositionWaits } from './position-waits';
-import type { Projection, ProjectionContext } from './projection';
+import {
+  type LogReads,
+  logReadsOf,
+  type Projection,
+  type ProjectionContext,
+  type ViewContext,
+} from './projection';
 import { RebuildBuffer } from './rebuild-buffer';
 import { UnitOfWork } from './unit-of-work';
 import {
@@ -113,26 +119,31 @@ function confined(p: Projection): Projection {
   return { ...p, apply: (event, ctx) => p.apply(event, guard(ctx)) };
 }
 
-/** Applies events, upcast, to the projections `route` gives, each through the context `contextFor` gives. */
+/**
+ * Applies events, upcast, to the projections `route` gives, each through the views `contextFor` gives
+ * and the log.
+ */
 async function applyEvents(
   events: RecordedEvent[],
   route: Route,
-  contextFor: (event: RecordedEvent) => ProjectionContext,
+  contextFor: (event: RecordedEvent) => ViewContext,
+  log: LogReads,
 ): Promise<void> {
   for (const raw of events) {
     const event = upcast(raw);
-    for (const p of route(event)) await p.apply(event, contextFor(event));
+    for (const p of route(event)) await p.apply(event, { ...contextFor(event), log });
   }
 }
 
 /** Applies events through one unit of work and returns its writes. */
 async function project(
   reads: Pick<ReadStore, 'get' | 'find'>,
+  log: LogReads,
   events: RecordedEvent[],
   route: Route,
 ): Promise<Write[]> {
   const uow = new UnitOfWork(reads);
-  await applyEvents(events, route, (event) => uow.forEvent(event));
+  await applyEvents(events, route, (event) => uow.forEvent(event), log);
   return uow.writes();
 }
 
@@ -150,6 +161,7 @@ export class Projector implements LiveProjector {
   private subscription?: Subscription;
   private readonly waits = new PositionWaits(() => this.position);
   private readonly byType: Map<string, Projection[]>;
+  private readonly log: LogReads;
   /** Serializes live batches with the switch-over that ends a rebuild in this process. */
   private exclusive: Promise<unknown> = Promise.resolve();
   /** The live generation of the views as this projector last knew it. */
@@ -165,6 +177,7 @@ export class Projector implements LiveProjector {
   ) {
     this.byType = byType(projections);
     this.collectionsByType = collectionsByType(projections);
+    this.log = logReadsOf(events);
   }
 
   /** Called after each commit to the live views, before a wait for its position resolves. */
@@ -351,7 +364,7 @@ export class Projector implements LiveProjector {
       const batch = await this.events.readAll(position, batchSize);
       if (batch.length > 0) {
         position = batch[batch.length - 1].position;
-        await applyEvents(batch, route, (event) => buffer.at(event.position));
+        await applyEvents(batch, route, (event) => buffer.at(event.position), this.log);
         await send(buffer.endBatch());
         applied += batch.length;
         onProgress?.(position, Math.max(head, position), applied);
@@ -410,7 +423,7 @@ export class Projector implements LiveProjector {
   private async applyFresh(events: RecordedEvent[]): Promise<void> {
     const last = events[events.length - 1].position;
     const route: Route = (event) => this.byType.get(event.type) ?? [];
-    const writes = await project(this.views, events, route);
+    const writes = await project(this.views, this.log, events, route);
     const checkpoint = {
       name: CHECKPOINT,
       position: last,

@@ -1,5 +1,5 @@
 import type { Doc, ReadStore, Scalar, Write } from '../readstore/read-store.port';
-import { FAN_OUT_LIMIT, type ProjectionContext } from './projection';
+import { FAN_OUT_LIMIT, type ViewContext } from './projection';
 
 /**
  * Documents held back at most: the benchmark log's working set (100,000 spaces and as many entries of
@@ -111,7 +111,7 @@ export class RebuildBuffer {
   }
 
   /** One context for every event, so that applying one allocates nothing for it; `at` moves it on. */
-  private readonly context: ProjectionContext = {
+  private readonly context: ViewContext = {
     get: (collection, id) => this.get(collection, id),
     find: (collection, where) => this.find(collection, where),
     put: async (collection, doc) => this.write(collection, doc.id, doc),
@@ -119,7 +119,7 @@ export class RebuildBuffer {
   };
 
   /** The context to apply the event at `position` through. */
-  at(position: number): ProjectionContext {
+  at(position: number): ViewContext {
     this.position = position;
     return this.context;
   }

@@ -1,6 +1,6 @@
 import type { RecordedEvent } from '../eventstore/event-store.port';
 import { type Doc, documentKey, type ReadStore, type Scalar, type Write } from '../readstore/read-store.port';
-import { FAN_OUT_LIMIT, type ProjectionContext, type WriteOptions } from './projection';
+import { FAN_OUT_LIMIT, type ViewContext, type WriteOptions } from './projection';
 
 function matches(doc: Doc, where: Record<string, Scalar>): boolean {
   return Object.entries(where).every(([key, value]) => (doc[key] ?? null) === value);
@@ -19,7 +19,7 @@ export class UnitOfWork {
 
   constructor(private readonly store: Pick<ReadStore, 'get' | 'find'>) {}
 
-  forEvent(event: RecordedEvent): ProjectionContext {
+  forEvent(event: RecordedEvent): ViewContext {
     return {
       get: (collection, id) => this.get(collection, id),
       find: (collection, where) => this.find(collection, where),
