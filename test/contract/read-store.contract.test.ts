@@ -773,6 +773,35 @@ describe('SqliteReadStore specifics', () => {
     }
   });
 
+  it("stores a document's JSON without its id (the row's key) and reads it back with the id first", async () => {
+    const quoted = 'say "hi"\\ \u00e9';
+    await store.commit([
+      put('pages', { id: 'a', title: 'A', n: 1 }),
+      put('pages', { id: quoted }),
+      { collection: 'pages', id: 'c', doc: { id: 'other', title: 'C' } },
+    ]);
+    const db = (store as unknown as { core: { db: import('better-sqlite3').Database } }).core.db;
+    const stored = db.prepare('SELECT id, doc FROM "docs:pages" ORDER BY id').all();
+    expect(stored).toEqual([
+      { id: 'a', doc: '{"title":"A","n":1}' },
+      { id: 'c', doc: '{"title":"C"}' },
+      { id: quoted, doc: '{}' },
+    ]);
+    expect(Object.keys((await store.get('pages', 'a')) ?? {})).toEqual(['id', 'title', 'n']);
+    expect(await store.get('pages', quoted)).toEqual({ id: quoted });
+    expect(await store.get('pages', 'c')).toEqual({ id: 'c', title: 'C' });
+    // A row written before, its id in its JSON too, reads the same.
+    db.prepare('INSERT INTO "docs:pages" (id, doc) VALUES (?, ?)').run('d', '{"id":"d","title":"D"}');
+    expect(await store.get('pages', 'd')).toEqual({ id: 'd', title: 'D' });
+    expect((await store.find('pages', { limit: 10 })).items.map((doc) => doc.id)).toEqual([
+      'a',
+      'c',
+      'd',
+      quoted,
+    ]);
+    expect((await store.all('pages')).at(-1)).toEqual({ id: quoted });
+  });
+
   it('drops indexes on JSON expressions left by earlier versions', async () => {
     await store.commit([put('pages', { id: 'a', space: 's' })]);
     const db = (store as unknown as { core: { db: import('better-sqlite3').Database } }).core.db;

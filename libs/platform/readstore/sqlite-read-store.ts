@@ -12,7 +12,15 @@ import {
 import { SqliteCore } from './sqlite/connection';
 import type { Generation } from './sqlite/generation';
 import { explainPage, pageRead, readPage } from './sqlite/paging';
-import { type Bind, checkField, columnName, columnValue, sameValue, sqlIdentifier } from './sqlite/schema';
+import {
+  type Bind,
+  checkField,
+  columnName,
+  columnValue,
+  sameValue,
+  sqlIdentifier,
+  storedJson,
+} from './sqlite/schema';
 
 /*
  * The SQLite views, by concern under sqlite/: schema.ts (names and column values), paging.ts (what
@@ -232,8 +240,7 @@ export class SqliteReadStore implements ReadStore {
       g.table(collection)?.delete.run(id);
       return;
     }
-    const stored = doc.id === id ? doc : { ...doc, id };
-    this.putRow(g, collection, id, JSON.stringify(stored), created, (field) => stored[field]);
+    this.putRow(g, collection, id, storedJson(doc), created, (field) => doc[field]);
   }
 
   /** Stores a document as `json`, with its column values read by `fieldValue`. */

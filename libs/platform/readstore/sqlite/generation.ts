@@ -3,6 +3,7 @@ import { uniqueOrderKey } from './paging';
 import {
   CHECKPOINTS,
   columnName,
+  DOC_JSON,
   DOCS,
   type FieldSql,
   generationPrefix,
@@ -186,8 +187,8 @@ export class Generation {
       fields,
       indexed: indexNames.length > 0,
       uniqueOrders: this.uniqueOrders(indexNames),
-      get: this.core.prepare(`SELECT doc FROM ${table} WHERE id = ?`).pluck(),
-      all: this.core.prepare(`SELECT doc FROM ${table} ORDER BY id`).pluck(),
+      get: this.core.prepare(`SELECT ${DOC_JSON} FROM ${table} WHERE id = ?`).pluck(),
+      all: this.core.prepare(`SELECT ${DOC_JSON} FROM ${table} ORDER BY id`).pluck(),
       columnsOf: this.core.prepare(`SELECT ${columns.join(', ') || 'NULL'} FROM ${table} WHERE id = ?`).raw(),
       insert: this.core.prepare(insert),
       upsert: this.core.prepare(

@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { Doc, FindQuery, Page, Scalar } from '../read-store.port';
 import type { Generation } from './generation';
-import { type Bind, checkField, columnValue, type FieldSql, type Stmt } from './schema';
+import { type Bind, checkField, columnValue, DOC_JSON, type FieldSql, type Stmt } from './schema';
 
 /*
  * How `find` reads a page: keyset pagination over the index that covers its `where` and `orderBy`,
@@ -194,7 +194,7 @@ function segmentStatement(
     const sql = g.fieldSql(collection);
     const { terms, order } = segmentSql(segment, orderBy, direction, sql);
     const filter = whereSql([...whereTerms(where, sql), ...terms]);
-    return `SELECT doc FROM ${g.tableName(collection)}${filter} ORDER BY ${order} LIMIT ?`;
+    return `SELECT ${DOC_JSON} FROM ${g.tableName(collection)}${filter} ORDER BY ${order} LIMIT ?`;
   });
 }
 

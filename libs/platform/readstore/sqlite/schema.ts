@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import type { Doc } from '../read-store.port';
 
 /*
  * Storage: one table per collection, `"docs:<collection>" (id TEXT PRIMARY KEY, doc TEXT)`, rather
@@ -30,6 +31,18 @@ const TRUE = Buffer.from([1]);
 
 /** The SQL expression reading a field of a collection's documents (its column, when it has one). */
 export type FieldSql = (field: string) => string;
+
+/**
+ * A row's document as stored: its JSON without `id`, which the row's key holds (a document's id was a
+ * tenth of an audit entry). Rows written before kept it in their JSON too, which reads back the same.
+ */
+export function storedJson(doc: Doc): string {
+  const { id: _id, ...body } = doc;
+  return JSON.stringify(body);
+}
+
+/** The SQL of a row's document as JSON with its `id` first, as the document was put. */
+export const DOC_JSON = `'{"id":' || json_quote(id) || CASE WHEN doc = '{}' THEN '}' ELSE ',' || substr(doc, 2) END`;
 
 export function checkField(field: string): string {
   if (!FIELD_NAME.test(field)) throw new Error(`Unsupported field name for a read-store query: ${field}`);
