@@ -232,10 +232,9 @@ describe('content objects projection', () => {
       stored({ h1: '{"a":1}', h2: '{"b":2}' }),
       stored({ h2: '{"b":2}' }),
     );
-    const stream = contentObjectsStream('s1');
     await scenario.thenDocuments(CONTENT_OBJECTS, [
-      { id: 'h1', stream, revision: 0 },
-      { id: 'h2', stream, revision: 1 },
+      { id: 'h1', space: 's1', revision: 0 },
+      { id: 'h2', space: 's1', revision: 1 },
     ]);
     await scenario.thenReplayChangesNothing();
   });
@@ -255,7 +254,9 @@ describe('content objects projection', () => {
     expect(await readContentObject(contentObjectDoc('h3', event), log)).toEqual(JSON.parse(json));
     expect(await readContentObject(contentObjectDoc('h4', event), log)).toEqual({ a: 1 });
     expect(reads).toBe(1);
-    await expect(readContentObject(contentObjectDoc('h5', event), log)).rejects.toThrow(/h5 is not in/);
+    await expect(readContentObject(contentObjectDoc('h5', event), log)).rejects.toThrow(
+      /h5 is not in space-objects-s1@7/,
+    );
     const deflated = deflateRawSync(json).toString('base64');
     expect(await readContentObject({ id: 'h3', deflated }, log)).toEqual(JSON.parse(json));
     expect(await readContentObject({ id: 'h4', json: '{"a":1}' }, log)).toEqual({ a: 1 });

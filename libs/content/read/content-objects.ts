@@ -3,19 +3,20 @@ import type { RecordedEvent } from '@app/platform/eventstore/event-store.port';
 import { upcast } from '@app/platform/eventstore/upcasters';
 import { type LogReads, projection } from '@app/platform/projector/projection';
 import { collectionName, type Doc } from '@app/platform/readstore/read-store.port';
-import type { ContentObjectsEvent } from '../domain/content-objects.decider';
+import { type ContentObjectsEvent, contentObjectsStream } from '../domain/content-objects.decider';
 import { EMPTY_CONTENT } from '../domain/tree/content';
 import { canonicalJson, type Hash, hashOfJson } from '../domain/tree/hash';
 
 /**
- * Where one immutable content object is: the `ContentObjectsStored` event at `revision` of `stream`,
- * whose data holds the canonical JSON its hash names. An object is stored once, in the log; the view
- * only finds it there (a revision's objects, mostly hashes, were half of what a revision cost).
- * Views projected before objects were found this way hold the object itself, as JSON or (a large one)
- * deflated in base64: `readContentObject` reads those as they are.
+ * Where one immutable content object is: the `ContentObjectsStored` event at `revision` of the space's
+ * objects stream (`space-objects-{space}`), whose data holds the canonical JSON its hash names. An
+ * object is stored once, in the log; the view only finds it there (a revision's objects, mostly
+ * hashes, were half of what a revision cost). Views projected before objects were found this way hold
+ * the object itself, as JSON or (a large one) deflated in base64: `readContentObject` reads those as
+ * they are.
  */
 export interface ContentObjectDoc extends Doc {
-  stream?: string;
+  space?: string;
   revision?: number;
   json?: string;
   deflated?: string;
@@ -26,12 +27,8 @@ export const CONTENT_OBJECTS = collectionName<ContentObjectDoc>('content_objects
 /** Where `event` (a `ContentObjectsStored`) puts the object `id`. */
 export const contentObjectDoc = (
   id: Hash,
-  event: Pick<RecordedEvent, 'stream' | 'revision'>,
-): ContentObjectDoc => ({
-  id,
-  stream: event.stream,
-  revision: event.revision,
-});
+  event: Pick<RecordedEvent<string, ContentObjectsEvent['data']>, 'data' | 'revision'>,
+): ContentObjectDoc => ({ id, space: event.data.spaceId, revision: event.revision });
 
 /**
  * Events whose objects are kept, parsed from the log, for each log read: a revision's objects are read
@@ -78,10 +75,10 @@ export async function readContentObject(doc: ContentObjectDoc, log: LogReads): P
   if (doc.json !== undefined) return JSON.parse(doc.json);
   if (doc.deflated !== undefined)
     return JSON.parse(inflateRawSync(Buffer.from(doc.deflated, 'base64')).toString('utf8'));
-  const json =
-    doc.stream === undefined ? undefined : (await objectsOf(log, doc.stream, doc.revision ?? 0))?.[doc.id];
+  const stream = doc.space === undefined ? undefined : contentObjectsStream(doc.space);
+  const json = stream === undefined ? undefined : (await objectsOf(log, stream, doc.revision ?? 0))?.[doc.id];
   if (json === undefined)
-    throw new Error(`content object ${doc.id} is not in ${doc.stream}@${doc.revision} of the log`);
+    throw new Error(`content object ${doc.id} is not in ${stream}@${doc.revision} of the log`);
   return JSON.parse(json);
 }
 
