@@ -28,7 +28,6 @@ const SIZES = {
 };
 const SECTION = 50;
 const PAGE_BYTES = 2000;
-const PAGE_WORDS = Math.round(PAGE_BYTES / 7.5);
 const MERGE_LOAD = join(__dirname, 'merge-load.js');
 const SEARCH_QUERIES = 400_000;
 /** B12's throughput target, at which its latency target is measured. */
@@ -127,7 +126,8 @@ async function settled(app) {
 /** Where a table or index's bytes count: the log, or the view it belongs to. */
 function partOf(file, table) {
   if (file === 'events.sqlite') return 'log';
-  const name = /"?docs:(\w+)|\["(\w+)"/.exec(table);
+  // A table `docs:NAME`, its primary key's index `sqlite_autoindex_docs:NAME_1`, or an index `ix["NAME",…]`.
+  const name = /docs:(\w+?)(?:_\d+)?$|\["(\w+)"/.exec(table);
   const collection = name?.[1] ?? name?.[2] ?? '';
   if (collection === 'content_objects' || collection === 'revisions') return 'content views';
   if (collection.startsWith('audit_')) return 'audit log view';
@@ -166,7 +166,7 @@ async function mergeLoad(h, app, space, config) {
       spaceId: space.id,
       pages: space.documents.map((d) => d.id),
       workers: SIZES.workers,
-      words: PAGE_WORDS,
+      bytes: PAGE_BYTES,
       tag: `b11-${h.counter}`,
       ...config,
     }),
@@ -260,7 +260,7 @@ async function contentScenarios(results, h) {
       results.STORE = {
         merges: stored.merged,
         parts,
-        pageBytes: Buffer.byteLength(text.paragraphs(1, PAGE_WORDS)),
+        pageBytes: Buffer.byteLength(text.pageMarkdown(1, PAGE_BYTES)),
       };
 
       const more = Math.max(0, SIZES.revisions - P.merges);
@@ -451,8 +451,9 @@ function method(CFG) {
     '  50 (a section page and 49 pages under it), each merged.',
     '- B10: `GET /v1/spaces/{id}/content/path/{path}` for a random page; the bare server answers the same bodies by URL.',
     `- B11: \`test/bench/merge-load.js\`, ${SIZES.workers} workers each looping create change request, one \`update_page\` of one of its own`,
-    '  pages, merge; the latency is the update plus the merge. Run on the fresh space, then again after the space has',
-    `  taken ${L.fmtInt(SIZES.revisions)} merges; each time a ${CFG.warmup} s warm-up and ${CFG.runs} runs of ${CFG.seconds} s, the median by merges/s.`,
+    '  pages (new Markdown generated as the pages were), merge; the latency is the update plus the merge. Run on the',
+    `  fresh space, then again after the space has taken ${L.fmtInt(SIZES.revisions)} merges; each time a ${CFG.warmup} s warm-up and`,
+    `  ${CFG.runs} runs of ${CFG.seconds} s, the median by merges/s.`,
     `- B12: \`GET /v1/spaces/{id}/search?query=…\`, a random one of ${L.fmtInt(SEARCH_QUERIES)} distinct queries of one to three words drawn`,
     '  from ranks 10 to 5,000: more than a run sends, so that the response cache (which answers a repeated GET) rarely can.',
     `  Throughput with 100 connections as fast as answers come; then the latency with queries sent at ${SEARCH_RATE}/s, the`,

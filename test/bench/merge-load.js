@@ -3,7 +3,7 @@
  *
  *   node test/bench/merge-load.js CONFIG.json RESULT.json
  *
- * CONFIG: { port, token, spaceId, pages: [id], workers, seconds?, count?, tag, words }
+ * CONFIG: { port, token, spaceId, pages: [id], workers, seconds?, count?, tag, bytes }
  *
  * Each worker loops: create a change request, update one page of its own share of `pages` with new
  * Markdown (`updateChangeRequestContent`, one `update_page`), merge it. Workers never edit the same
@@ -13,7 +13,7 @@
 const { readFileSync, writeFileSync } = require('node:fs');
 const { performance } = require('node:perf_hooks');
 const L = require('./lib');
-const { paragraphs } = require('./text');
+const { pageMarkdown } = require('./text');
 
 const [configFile, resultFile] = process.argv.slice(2);
 const config = JSON.parse(readFileSync(configFile, 'utf8'));
@@ -46,7 +46,9 @@ async function cycle(page) {
   if (cr.status !== 201) return void failed++;
   const base = `/v1/spaces/${spaceId}/change-requests/${cr.body.id}`;
   const t0 = performance.now();
-  const markdown = `${paragraphs(n * 7919 + 1, config.words)}\n`;
+  // A new page like those the space was filled with (sections and all), so the index neither grows nor
+  // shrinks on average as pages are replaced.
+  const markdown = `${pageMarkdown(n * 7919 + 1, config.bytes)}\n`;
   const update = await timed(timings.update, 'POST', `${base}/content`, {
     changes: [{ operation: 'update_page', page, document: { markdown } }],
   });
