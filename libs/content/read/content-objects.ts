@@ -75,8 +75,8 @@ export async function readContentObject(doc: ContentObjectDoc, log: LogReads): P
   if (doc.json !== undefined) return JSON.parse(doc.json);
   if (doc.deflated !== undefined)
     return JSON.parse(inflateRawSync(Buffer.from(doc.deflated, 'base64')).toString('utf8'));
-  const stream = doc.space === undefined ? undefined : contentObjectsStream(doc.space);
-  const json = stream === undefined ? undefined : (await objectsOf(log, stream, doc.revision ?? 0))?.[doc.id];
+  const stream = contentObjectsStream(doc.space ?? '');
+  const json = (await objectsOf(log, stream, doc.revision ?? 0))?.[doc.id];
   if (json === undefined)
     throw new Error(`content object ${doc.id} is not in ${stream}@${doc.revision} of the log`);
   return JSON.parse(json);

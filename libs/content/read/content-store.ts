@@ -13,10 +13,10 @@ const CACHE_SIZE = 100_000;
 const ARRIVAL_TIMEOUT_MS = 5_000;
 
 /**
- * Content objects for reads and writes: parsed once and kept (the oldest kept go first), found through
- * the views in the log otherwise. A writer also keeps the objects it stores, so its next change reads them at once;
- * an object it needs that another process stored is on its way to the views (it was appended before
- * the change that names it), so `get` waits for it, bounded, rather than failing.
+ * Content objects for reads and writes: parsed once and kept (the oldest kept go first), otherwise read
+ * from the log where the views say they are. A writer also keeps the objects it stores, so its next
+ * change reads them at once; an object it needs that another process stored is on its way to the views
+ * (it was appended before the change that names it), so `get` waits for it, bounded, rather than failing.
  */
 @Injectable()
 export class ContentObjects implements ObjectStore {
