@@ -23,14 +23,12 @@ export function auditSource(source: EventSource): AuditSource {
 /**
  * One audit event as stored: one per domain event and organization it is recorded in. What only an
  * event's details show (its payload, what caused it) is not copied: `stream` and `revision` find the
- * event in the log, and `auditDetails` reads it from there. Its event id is in its own id (`entryId`)
- * and its time in its sort key, so neither is stored again (records projected before hold both);
- * `entryOf` gives the entry with them.
+ * event in the log, and `auditDetails` reads it from there.
  */
-export interface AuditRecord extends Doc {
+export interface AuditEntry extends Doc {
   organization: string;
-  eventId?: string;
-  occurredAt?: string;
+  eventId: string;
+  occurredAt: string;
   /** Listing order, newest first: see `sortKeyOf`. */
   sortKey: string;
   action: string;
@@ -45,12 +43,6 @@ export interface AuditRecord extends Doc {
   /** Where the event is in the log. */
   stream: string;
   revision: number;
-}
-
-/** One audit event, as listed and presented. */
-export interface AuditEntry extends AuditRecord {
-  eventId: string;
-  occurredAt: string;
 }
 
 /** What an audit event's details add to it, from the event itself (GitBook's `AuditEventDetails`). */
@@ -70,43 +62,12 @@ export interface Labelled<T extends string> {
 /** Keyed by organization first, so a lookup can only ever find an event of the organization asked about. */
 export const entryId = (organization: string, eventId: string) => `${organization}:${eventId}`;
 
-/** The first instant a sort key counts from (year 0000), so that every time of years 0000–9999 is positive. */
-const YEAR_ZERO_MS = Date.parse('0000-01-01T00:00:00.000Z');
-
-/** `n` in base 36, zero-padded to `width` digits: among numbers of one width, text order is number order. */
-const base36 = (n: number, width: number) => n.toString(36).padStart(width, '0');
-
 /**
- * The time part of a sort key: milliseconds since year 0000 in 10 base-36 digits (enough for year
- * 9999). An entry's sort key starts with it, so a key made of it alone plus `~` (above every digit)
- * is above every entry of that millisecond.
- */
-export function timeKey(time: string): string {
-  const ms = Date.parse(time);
-  return base36(Number.isNaN(ms) ? 0 : Math.max(ms - YEAR_ZERO_MS, 0), 10);
-}
-
-/**
- * Occurrence time, then log position (11 base-36 digits hold any safe integer): newest first is by time
- * as GitBook lists it, and events of the same millisecond keep the order of the log. Unique, so it is a
- * complete keyset cursor on its own; 21 characters, since the key is in the entry and in each of its
- * four indexes.
+ * Occurrence time, then log position: newest first is by time as GitBook lists it, and events of the
+ * same millisecond keep the order of the log. Unique, so it is a complete keyset cursor on its own.
  */
 export const sortKeyOf = (occurredAt: string, position: number) =>
-  `${timeKey(occurredAt)}${base36(position, 11)}`;
-
-/** The time a sort key holds, as stored times are written (UTC, milliseconds). */
-export const timeOfKey = (sortKey: string) =>
-  new Date(Number.parseInt(sortKey.slice(0, 10), 36) + YEAR_ZERO_MS).toISOString();
-
-/** The entry a stored record is. */
-export function entryOf(record: AuditRecord): AuditEntry {
-  return {
-    ...record,
-    eventId: record.eventId ?? record.id.slice(record.organization.length + 1),
-    occurredAt: record.occurredAt ?? timeOfKey(record.sortKey),
-  };
-}
+  `${occurredAt}|${String(position).padStart(16, '0')}`;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -123,17 +84,20 @@ function canonicalTime(value: string): string {
   return Number.isNaN(ms) ? value : new Date(ms).toISOString();
 }
 
-/** The audit entry of `event` in `organization`, as stored. */
-export function auditRecord(
+/** The audit entry of `event` in `organization`. */
+export function auditEntry(
   event: RecordedEvent,
   organization: string,
   target: Labelled<string>,
   actor: Labelled<ActorType>,
-): AuditRecord {
+): AuditEntry {
+  const occurredAt = canonicalTime(event.metadata.occurredAt);
   return {
     id: entryId(organization, event.id),
     organization,
-    sortKey: sortKeyOf(canonicalTime(event.metadata.occurredAt), event.position),
+    eventId: event.id,
+    occurredAt,
+    sortKey: sortKeyOf(occurredAt, event.position),
     action: auditAction(event.type),
     actorType: actor.type,
     actorId: actor.id,

@@ -1,5 +1,5 @@
 import type { AuditEntry } from '../domain/audit-entry';
-import { sortKeyOf, timeKey } from '../domain/audit-entry';
+import { sortKeyOf } from '../domain/audit-entry';
 import { cutPage, instant, startCursor, timeWindow } from './audit-page';
 
 const entry = (occurredAt: string, position: number): AuditEntry =>
@@ -40,10 +40,7 @@ describe('timeWindow', () => {
 
   it('starts below every key of the `to` millisecond and stops at `from`', () => {
     const window = timeWindow('2026-01-01T00:00:00Z', '2026-01-02T00:00:00+01:00');
-    expect(window).toEqual({
-      from: '2026-01-01T00:00:00.000Z',
-      startBelow: `${timeKey('2026-01-01T23:00:00.000Z')}~`,
-    });
+    expect(window).toEqual({ from: '2026-01-01T00:00:00.000Z', startBelow: '2026-01-01T23:00:00.000Z|~' });
     const atTo = sortKeyOf('2026-01-01T23:00:00.000Z', 9_999_999);
     const afterTo = sortKeyOf('2026-01-01T23:00:00.001Z', 1);
     expect(atTo < (window.startBelow as string)).toBe(true);
@@ -52,14 +49,12 @@ describe('timeWindow', () => {
 
   it('clamps bounds that an offset pushes out of the years 0000 to 9999', () => {
     expect(timeWindow('0000-01-01T00:00:00+01:00').from).toBe('0000-01-01T00:00:00.000Z');
-    expect(timeWindow(undefined, '9999-12-31T23:00:00-02:00').startBelow).toBe(
-      `${timeKey('9999-12-31T23:59:59.999Z')}~`,
-    );
+    expect(timeWindow(undefined, '9999-12-31T23:00:00-02:00').startBelow).toBe('9999-12-31T23:59:59.999Z|~');
   });
 });
 
 describe('startCursor', () => {
-  const window = { startBelow: `${timeKey('2026-01-02T00:00:00.000Z')}~` };
+  const window = { startBelow: '2026-01-02T00:00:00.000Z|~' };
 
   it('starts at the window end without a page token', () => {
     expect(startCursor(undefined, window)).toEqual({ value: window.startBelow, id: '' });

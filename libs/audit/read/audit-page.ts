@@ -1,6 +1,6 @@
 import { invalid } from '@app/platform/domain/decider';
 import type { FindQuery } from '@app/platform/readstore/read-store.port';
-import { type AuditEntry, timeKey } from '../domain/audit-entry';
+import type { AuditEntry } from '../domain/audit-entry';
 
 type Cursor = NonNullable<FindQuery['after']>;
 
@@ -40,8 +40,8 @@ export interface TimeWindow {
 export function timeWindow(from?: string, to?: string): TimeWindow {
   return {
     ...(from === undefined ? {} : { from: iso(instant('from', from, 'up')) }),
-    // '~' sorts above the digits of the position that follow the time in a sort key.
-    ...(to === undefined ? {} : { startBelow: `${timeKey(iso(instant('to', to, 'down')))}~` }),
+    // '~' sorts above the '|' and digits that follow the time in a sort key.
+    ...(to === undefined ? {} : { startBelow: `${iso(instant('to', to, 'down'))}|~` }),
   };
 }
 

@@ -2,7 +2,7 @@ import type { RecordedEvent } from '@app/platform/eventstore/event-store.port';
 import { upcast } from '@app/platform/eventstore/upcasters';
 import type { LogReads, Projection, ProjectionContext } from '@app/platform/projector/projection';
 import { type Doc, documentKey, type Scalar } from '@app/platform/readstore/read-store.port';
-import { type AuditEntry, type AuditRecord, entryOf } from '../domain/audit-entry';
+import type { AuditEntry } from '../domain/audit-entry';
 import type { AuditCatalog } from '../domain/audited-events';
 import { AUDIT_EVENTS, auditProjection } from './audit.projection';
 
@@ -37,7 +37,7 @@ export class AuditStream {
           .map(([, doc]) => doc as T)
           .filter((doc) => Object.entries(where).every(([f, v]) => (doc[f] ?? null) === v)),
       put: async (collection, doc) => {
-        if (collection === AUDIT_EVENTS) entries.push(entryOf(doc as unknown as AuditRecord));
+        if (collection === AUDIT_EVENTS) entries.push(doc as unknown as AuditEntry);
         else this.docs.set(documentKey(collection, doc.id), doc);
       },
       delete: async (collection, id) => {

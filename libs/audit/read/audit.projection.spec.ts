@@ -5,7 +5,7 @@ import type { OrganizationEvent } from '@app/organizations/domain/organization.d
 import type { EventOverrides, ProjectionScenario } from '@app/platform/projector/projection.testing';
 import { givenProjection, recorderOf } from '@app/platform/projector/projection.testing';
 import type { SpaceEvent } from '@app/spaces/domain/space.decider';
-import { type ActorType, auditRecord, type Labelled, SYSTEM_ACTOR, sortKeyOf } from '../domain/audit-entry';
+import { type ActorType, auditEntry, type Labelled, SYSTEM_ACTOR } from '../domain/audit-entry';
 import { AuditCatalog } from '../domain/audited-events';
 import { AUDIT_EVENTS, AUDIT_RESOURCES, auditProjection } from './audit.projection';
 
@@ -59,14 +59,14 @@ const spaceCreated = (id: string, organization: string, parent: string | null, t
     byAda,
   );
 
-/** What `auditRecord` makes of the scenario's event `index` (its format has a spec of its own). */
+/** What `auditEntry` makes of the scenario's event `index` (its format has a spec of its own). */
 const entry = (
   scenario: ProjectionScenario,
   index: number,
   organization: string,
   target: Labelled<string>,
   actor = ada,
-) => auditRecord(scenario.events[index], organization, target, actor);
+) => auditEntry(scenario.events[index], organization, target, actor);
 
 describe('audit projection', () => {
   it('registers users by display name and records no entry for them', async () => {
@@ -84,7 +84,9 @@ describe('audit projection', () => {
       {
         id: `o1:${created.id}`,
         organization: 'o1',
-        sortKey: sortKeyOf(created.metadata.occurredAt, 2),
+        eventId: created.id,
+        occurredAt: created.metadata.occurredAt,
+        sortKey: `${created.metadata.occurredAt}|0000000000000002`,
         action: 'organization.created',
         actorType: 'user',
         actorId: 'u1',

@@ -4,8 +4,8 @@ import { type Projection, type ProjectionContext, projection } from '@app/platfo
 import { collectionName, type Doc } from '@app/platform/readstore/read-store.port';
 import {
   type ActorType,
-  type AuditRecord,
-  auditRecord,
+  type AuditEntry,
+  auditEntry,
   type Labelled,
   SYSTEM_ACTOR,
 } from '../domain/audit-entry';
@@ -34,7 +34,7 @@ function organizationAt(known: AuditResourceDoc, position: number): string | nul
   return later ? later.from : known.organization;
 }
 
-export const AUDIT_EVENTS = collectionName<AuditRecord>('audit_events');
+export const AUDIT_EVENTS = collectionName<AuditEntry>('audit_events');
 export const AUDIT_RESOURCES = collectionName<AuditResourceDoc>('audit_resources');
 
 /** Resources are registered by kind and id; users too, for the labels of actors and members. */
@@ -93,7 +93,7 @@ async function record(event: RecordedEvent, subject: Subject, ctx: ProjectionCon
   const target = { type: subject.type, id: subject.id, label: label || null };
   const actor = await actorOf(event, ctx);
   for (const org of subject.destination ? [organization, subject.destination] : [organization]) {
-    await ctx.put(AUDIT_EVENTS, auditRecord(event, org, target, actor));
+    await ctx.put(AUDIT_EVENTS, auditEntry(event, org, target, actor));
   }
   if (registered) {
     const next = { organization: subject.destination ?? organization, label: target.label };

@@ -2,7 +2,7 @@ import type { Config } from '@app/platform/config/config';
 import type { EventStore, RecordedEvent } from '@app/platform/eventstore/event-store.port';
 import { Urls } from '@app/platform/http/urls';
 import type { ReadStore } from '@app/platform/readstore/read-store.port';
-import { type AuditRecord, auditRecord } from '../domain/audit-entry';
+import { type AuditEntry, auditEntry } from '../domain/audit-entry';
 import type { AuditCatalog } from '../domain/audited-events';
 import { REDACTED } from '../domain/redact';
 import { AuditPresenter } from './audit.presenter';
@@ -24,14 +24,14 @@ const event: RecordedEvent = {
   },
 };
 
-const stored = auditRecord(
+const stored = auditEntry(
   event,
   'o1',
   { type: 'space', id: 's1', label: 'Handbook' },
   { type: 'user', id: 'u1', label: 'Ada' },
 );
 
-function queriesOver(entry: Partial<AuditRecord>, log: RecordedEvent[]) {
+function queriesOver(entry: Partial<AuditEntry>, log: RecordedEvent[]) {
   const views = { get: async () => entry } as unknown as ReadStore;
   const events = {
     readStream: async (stream: string, from = 0, max = Number.POSITIVE_INFINITY) =>

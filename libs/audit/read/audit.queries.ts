@@ -5,14 +5,7 @@ import { decodePage, encodePage } from '@app/platform/http/pagination';
 import { READ_STORE, type ReadStore, type Scalar } from '@app/platform/readstore/read-store.port';
 import { arg, Remote } from '@app/platform/rpc/remote-method';
 import { Inject, Injectable } from '@nestjs/common';
-import {
-  type AuditDetails,
-  type AuditEntry,
-  auditDetails,
-  entryId,
-  entryOf,
-  isEventId,
-} from '../domain/audit-entry';
+import { type AuditDetails, type AuditEntry, auditDetails, entryId, isEventId } from '../domain/audit-entry';
 import { AUDIT_CATALOG, type AuditCatalog } from '../domain/audited-events';
 import { AuditPresenter } from './audit.presenter';
 import { AUDIT_EVENTS } from './audit.projection';
@@ -54,14 +47,14 @@ export class AuditQueries {
       ...(query.actor === undefined ? {} : { actorId: query.actor }),
       ...(query.target === undefined ? {} : { targetId: query.target }),
     };
-    const scanned = await this.views.find(AUDIT_EVENTS, {
+    const scanned = await this.views.find<AuditEntry>(AUDIT_EVENTS, {
       where,
       orderBy: 'sortKey',
       direction: 'desc',
       after: startCursor(decodePage(query.page), window),
       limit: limit + 1,
     });
-    const page = cutPage(scanned.items.map(entryOf), limit, window.from);
+    const page = cutPage(scanned.items, limit, window.from);
     // The store counts equality matches only; within a time window that total would be wrong, so none.
     const bounded = query.from !== undefined || query.to !== undefined;
     return {
@@ -73,9 +66,8 @@ export class AuditQueries {
 
   @Remote(arg.id('organization'), arg.shaped('auditEventId', isEventIdText, 'a UUID'))
   async get(organization: string, auditEventId: string) {
-    const record = await this.views.get(AUDIT_EVENTS, entryId(organization, auditEventId));
-    if (!record) throw notFound('Audit event not found');
-    const entry = entryOf(record);
+    const entry = await this.views.get<AuditEntry>(AUDIT_EVENTS, entryId(organization, auditEventId));
+    if (!entry) throw notFound('Audit event not found');
     return this.presenter.details(entry, await this.detailsOf(entry));
   }
 
