@@ -1,6 +1,7 @@
 import type { Config } from '@app/platform/config/config';
 import type { EventStore, RecordedEvent } from '@app/platform/eventstore/event-store.port';
 import { Urls } from '@app/platform/http/urls';
+import { recorded } from '@app/platform/projector/projection.testing';
 import type { ReadStore } from '@app/platform/readstore/read-store.port';
 import { type AuditEntry, auditEntry } from '../domain/audit-entry';
 import type { AuditCatalog } from '../domain/audited-events';
@@ -8,21 +9,15 @@ import { REDACTED } from '../domain/redact';
 import { AuditPresenter } from './audit.presenter';
 import { AuditQueries } from './audit.queries';
 
-const event: RecordedEvent = {
-  id: '0b6f6c1e-8f43-4c43-9a4e-2d8f1c7b9a10',
-  type: 'SpaceDeleted',
-  data: { spaceId: 's1', tokenHash: 'abc' },
-  stream: 'space-s1',
-  revision: 3,
-  position: 42,
-  metadata: {
-    schemaVersion: 1,
-    occurredAt: '2026-01-02T03:04:05.678Z',
-    actor: { userId: 'u1', source: 'api' },
-    correlationId: 'req-1',
-    causationId: '6a1d7f0e-3c2b-4e5f-8a9b-0c1d2e3f4a5b',
+const event = recorded(
+  'SpaceDeleted',
+  { spaceId: 's1', tokenHash: 'abc' },
+  {
+    stream: 'space-s1',
+    revision: 3,
+    metadata: { correlationId: 'req-1', causationId: '6a1d7f0e-3c2b-4e5f-8a9b-0c1d2e3f4a5b' },
   },
-};
+);
 
 const stored = auditEntry(
   event,
