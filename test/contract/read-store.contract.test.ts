@@ -344,6 +344,33 @@ function readStoreContract(name: string, backend: Backend): void {
       expect(page).toEqual({ items: [], count: 2 });
     });
 
+    it('finds by id prefix: the ids starting with it, in id order, counted, paged and filtered', async () => {
+      const ids = [
+        's:a:2',
+        's:a:1',
+        's:a',
+        's:ab:1',
+        's:a;',
+        's:a:\u00e9',
+        's:a:\u{1f600}',
+        't:a:1',
+        's:b:1',
+      ];
+      await store.commit(ids.map((id, i) => put('terms', { id, n: i % 2 })));
+      const found = await store.find('terms', { idPrefix: 's:a:', limit: 10 });
+      expect(found.items.map((doc) => doc.id)).toEqual(['s:a:1', 's:a:2', 's:a:\u00e9', 's:a:\u{1f600}']);
+      expect(found.count).toBe(4);
+      const first = await store.find('terms', { idPrefix: 's:a:', limit: 2 });
+      expect(first.items.map((doc) => doc.id)).toEqual(['s:a:1', 's:a:2']);
+      const rest = await store.find('terms', { idPrefix: 's:a:', after: first.next, limit: 5 });
+      expect(rest.items.map((doc) => doc.id)).toEqual(['s:a:\u00e9', 's:a:\u{1f600}']);
+      const even = await store.find('terms', { idPrefix: 's:a:', where: { n: 0 }, limit: 10 });
+      expect(even.items.map((doc) => doc.id)).toEqual(['s:a:2', 's:a:\u{1f600}']);
+      expect(await store.find('terms', { idPrefix: 's:a:', limit: 0 })).toEqual({ items: [], count: 4 });
+      expect(await store.find('terms', { idPrefix: 'z:', limit: 5 })).toEqual({ items: [], count: 0 });
+      await expect(store.find('terms', { idPrefix: 's:\u00e9', limit: 5 })).rejects.toThrow(/ASCII/);
+    });
+
     it('finds nothing in an unknown collection', async () => {
       expect(await store.find('nothing', { where: { a: 1 }, orderBy: 'b', limit: 5 })).toEqual({
         items: [],
@@ -741,6 +768,13 @@ describe('SqliteReadStore specifics', () => {
     await store.commit([put('pages', { id: 'a' })]);
     const plan = store.explain('pages', { after: { value: 'a', id: 'a' }, limit: 10 }).join('\n');
     expect(plan).toMatch(/USING (COVERING )?INDEX sqlite_autoindex_docs:pages_1 \(id>\?\)/);
+    expect(plan).not.toMatch(/TEMP B-TREE/);
+  });
+
+  it('reads an id prefix as a seek on the primary key, in its order', async () => {
+    await store.commit([put('terms', { id: 's:a:1' })]);
+    const plan = store.explain('terms', { idPrefix: 's:a:', limit: 10 }).join('\n');
+    expect(plan).toMatch(/USING (COVERING )?INDEX sqlite_autoindex_docs:terms_1 \(id>\? AND id<\?\)/);
     expect(plan).not.toMatch(/TEMP B-TREE/);
   });
 

@@ -40,18 +40,8 @@ function space(id: string, title: string, edited: number, position: number): Wri
     },
     {
       collection: SEARCH_POSTINGS,
-      id: `${id}:widget:p1`,
-      doc: {
-        id: `${id}:widget:p1`,
-        space: id,
-        term: 'widget',
-        pageId: 'p1',
-        titleHits: 1,
-        bodyHits: 0,
-        sections: [],
-        length: 3,
-        impact: 1,
-      },
+      id: `${id}:widget:0000:p1`,
+      doc: { id: `${id}:widget:0000:p1`, pageId: 'p1', titleHits: 1, bodyHits: 0, sections: [], length: 3 },
     },
     {
       collection: SEARCH_PAGES,

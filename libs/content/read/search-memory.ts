@@ -5,7 +5,7 @@ import { type AnalysedText, analyse, type Posting, TermIds } from '../domain/sea
 import type { Hash } from '../domain/tree/hash';
 import type { ObjectStore } from '../domain/tree/objects';
 import { getPage } from '../domain/tree/page-tree';
-import { SEARCH_POSTINGS } from './search.projection';
+import { SEARCH_POSTINGS, termPrefix } from './search.projection';
 
 /** A term's best postings in a space, and how many pages hold it (at least as many as the postings). */
 export interface TermPostings {
@@ -20,16 +20,12 @@ export async function readPostings(
   term: string,
   candidates: number,
 ): Promise<TermPostings> {
-  const found = await views.find(SEARCH_POSTINGS, {
-    where: { space, term },
-    orderBy: 'impact',
-    direction: 'desc',
-    limit: candidates,
-  });
+  // Ids order a term's postings best first (see `postingId`).
+  const found = await views.find(SEARCH_POSTINGS, { idPrefix: termPrefix(space, term), limit: candidates });
   return {
     count: found.count,
     postings: found.items.map((p) => ({
-      term: p.term,
+      term,
       pageId: p.pageId,
       titleHits: p.titleHits,
       bodyHits: p.bodyHits,

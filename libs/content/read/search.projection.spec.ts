@@ -12,6 +12,7 @@ import { doc } from '../domain/tree/content.testing';
 import { ContentEditor } from '../domain/tree/editor';
 import type { Hash } from '../domain/tree/hash';
 import { MemoryObjectStore } from '../domain/tree/objects';
+import { getPage } from '../domain/tree/page-tree';
 import { contentObjectProjection, EMPTY_ROOT, serializeObjects } from './content-objects';
 import { SEARCH_INDEXES, SEARCH_PAGES, SEARCH_POSTINGS, searchProjection } from './search.projection';
 
@@ -34,15 +35,18 @@ const search = givenProjection(both(contentObjectProjection, searchProjection));
 
 const store = new MemoryObjectStore();
 
-/** Pages written on `root`: the new root, and the event storing its objects in `space`. */
+/** Pages written on `root` (replaced where they exist): the new root, and the event storing its objects in `space`. */
 async function written(
   space: string,
   root: Hash | null,
   pages: Array<[id: string, title: string, text: string]>,
 ) {
   const editor = await ContentEditor.open(store, root);
-  for (const [id, title, text] of pages)
-    await editor.insertPage({ id, type: 'document', title, slug: id, document: doc([`k-${id}`, text]) });
+  for (const [id, title, text] of pages) {
+    const document = doc([`k-${id}`, text]);
+    if (root !== null && (await getPage(store, root, id))) await editor.updatePage(id, { title, document });
+    else await editor.insertPage({ id, type: 'document', title, slug: id, document });
+  }
   const commit = editor.commit();
   store.add(commit.created);
   const stored = objectsEvent(
@@ -104,11 +108,15 @@ async function indexOf(scenario: ProjectionScenario, space: string) {
     ...rest,
     id: id.slice(space.length + 1),
   });
-  const postings = (await scenario.documents(SEARCH_POSTINGS)).filter((p) => p.space === space);
+  // A posting's id: space, term, impact (inverted), page.
+  const postings = (await scenario.documents(SEARCH_POSTINGS)).flatMap(({ id, ...rest }) => {
+    const [owner, term, rank] = id.split(':');
+    return owner === space ? [{ ...rest, term, rank, id: id.slice(space.length + 1) }] : [];
+  });
   const pages = (await scenario.documents(SEARCH_PAGES)).filter((p) => p.space === space);
   const index = (await scenario.documents(SEARCH_INDEXES)).find((i) => i.id === space);
   return {
-    postings: postings.map(strip),
+    postings,
     pages: pages.map(strip),
     totals: index && { pages: index.pages, totalLength: index.totalLength, language: index.language },
   };
@@ -170,6 +178,42 @@ describe('search projection', () => {
       languageSet('s1', 'en'),
     );
     expect(await indexOf(back, 's1')).toEqual(await indexOf(english, 's1'));
+  });
+
+  it("files a term's postings best first in id order, and takes a replaced page's postings out", async () => {
+    const first = await written('s1', null, [
+      ['p1', 'Horses', 'Horses read the morning papers.'],
+      ['p2', 'Deploying', 'To deploy horses, follow the guide.'],
+    ]);
+    const second = await written('s1', first.root, [['p1', 'Cattle', 'Cattle read the evening papers.']]);
+    const scenario = search.given(
+      created('s1'),
+      first.stored,
+      merged('s1', first.root),
+      second.stored,
+      merged('s1', second.root, 2),
+    );
+    const { postings } = await indexOf(scenario, 's1');
+    const horses = postings.filter((p) => p.term === 'hors');
+    // In the title and the body of p1 before; in p2's body alone now.
+    expect(horses.map((p) => p.pageId)).toEqual(['p2']);
+    const papers = postings.filter((p) => p.term === 'paper');
+    expect(papers.map((p) => p.pageId)).toEqual(['p1']);
+    expect(postings.filter((p) => p.pageId === 'p1').map((p) => p.term)).toEqual(
+      expect.arrayContaining(['cattl', 'even', 'paper']),
+    );
+    expect(postings.some((p) => p.pageId === 'p1' && ['hors', 'morn'].includes(p.term))).toBe(false);
+    const guides = await written('s2', null, [
+      ['a', 'Guide', 'deploy'],
+      ['b', 'Deploy', 'Deploy and deploy again.'],
+      ['c', 'Other', 'deploy deploy'],
+    ]);
+    const ranked = await indexOf(search.given(created('s2'), guides.stored, merged('s2', guides.root)), 's2');
+    const [deploy] = terms('deploy', 'en');
+    const deploys = ranked.postings.filter((p) => p.term === deploy);
+    // Id order: the title hit first, then two body hits, then one.
+    expect(deploys.map((p) => p.pageId)).toEqual(['b', 'c', 'a']);
+    expect([...deploys.map((p) => p.rank)].sort()).toEqual(deploys.map((p) => p.rank));
   });
 
   it('indexes the merges after a change of language in the new language', async () => {

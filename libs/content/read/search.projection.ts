@@ -1,7 +1,14 @@
 import { type ProjectionContext, projection } from '@app/platform/projector/projection';
 import { collectionName, type Doc } from '@app/platform/readstore/read-store.port';
 import type { Document } from '../domain/document';
-import { DEFAULT_LANGUAGE, type IndexedSection, impact, pageForIndex, postings } from '../domain/search';
+import {
+  DEFAULT_LANGUAGE,
+  type IndexedSection,
+  impact,
+  type Posting,
+  pageForIndex,
+  postings,
+} from '../domain/search';
 import { type ContentObject, EMPTY_CONTENT, readContent } from '../domain/tree/content';
 import { diffObjects, type ItemDiff } from '../domain/tree/diff';
 import type { Hash } from '../domain/tree/hash';
@@ -10,21 +17,19 @@ import type { PageObject } from '../domain/tree/page';
 import { getDocument } from '../domain/tree/page-tree';
 import { CONTENT_OBJECTS, EMPTY_ROOT, readContentObject } from './content-objects';
 
-/** One term of one page of a space's current revision. */
+/**
+ * One term of one page of a space's current revision, under the id `postingId` gives: a space's postings
+ * of a term are one range of the id order, best impact first, so a query reads a term's best postings
+ * and counts its pages from the primary key alone, and a posting is one row with no index of its own to
+ * keep (with an index on (space, term, impact), a merge's search writes cost about twice as much).
+ */
 export interface PostingDoc extends Doc {
-  space: string;
-  term: string;
   pageId: string;
   titleHits: number;
   bodyHits: number;
   /** Hits by section (a list: section ids are heading anchors, which need not be storable keys). */
   sections: { id: string; hits: number }[];
   length: number;
-  /**
-   * The posting's score before idf, against a fixed page length (so it depends on the page alone): what a
-   * query reads a common term's best postings by, rather than all of them.
-   */
-  impact: number;
 }
 
 /** What a result shows of a page: its title and sections' text, as indexed. */
@@ -47,7 +52,12 @@ export interface SearchIndexDoc extends Doc {
   position: number;
 }
 
-export const SEARCH_POSTINGS = collectionName<PostingDoc>('search_postings');
+export const SEARCH_POSTINGS = collectionName<PostingDoc>('search_terms');
+/**
+ * Where postings were kept before, by space, term and page, with an index on their impact. Declared so
+ * that a rebuild of this projection empties it; holding documents, it starts that rebuild (`backfillWhen`).
+ */
+const EARLIER_POSTINGS = 'search_postings';
 export const SEARCH_PAGES = collectionName<SearchPageDoc>('search_pages');
 export const SEARCH_INDEXES = collectionName<SearchIndexDoc>('search_indexes');
 
@@ -60,7 +70,26 @@ const SELF_GUARDED = { selfGuarded: true } as const;
 /** The page length impacts are computed against: about a screen of documentation. */
 const IMPACT_LENGTH = 300;
 
-const postingId = (space: string, term: string, pageId: string) => `${space}:${term}:${pageId}`;
+/** Impacts are kept to four base-36 digits: to 1/10,000, up to 167 (one is at most about 10). */
+const IMPACT_SCALE = 10_000;
+const IMPACT_KEY_MAX = 36 ** 4 - 1;
+
+/** A term's postings in a space: ids start with this (terms are words, so hold no colon). */
+export const termPrefix = (space: string, term: string) => `${space}:${term}:`;
+
+/** An impact in four base-36 digits, inverted: the higher the impact, the earlier its key sorts. */
+function impactKey(value: number): string {
+  const scaled = Math.min(IMPACT_KEY_MAX, Math.max(0, Math.round(value * IMPACT_SCALE)));
+  return (IMPACT_KEY_MAX - scaled).toString(36).padStart(4, '0');
+}
+
+/**
+ * A posting's id: its term's prefix, its impact's key, its page; so a term's postings sort best first.
+ * What leaves the index is found by computing the same ids again from the page as it was: a change to
+ * `impact` or to the analysis needs the postings rebuilt (in a new collection).
+ */
+const postingId = (space: string, posting: Omit<Posting, 'sections'>, pageId: string) =>
+  `${termPrefix(space, posting.term)}${impactKey(impact(posting, IMPACT_LENGTH))}:${pageId}`;
 const pageKey = (space: string, pageId: string) => `${space}:${pageId}`;
 
 /** The language a space's index is analysed in (and its queries with it). */
@@ -73,34 +102,35 @@ export const indexLanguage = (index: SearchIndexDoc | null): string => index?.la
  * a duplicate starts indexed with its source's content. Content objects are read from their own view,
  * where they were stored before the event that names them.
  */
-export const searchProjection = projection(
-  'search',
-  [
-    { collection: SEARCH_POSTINGS, fields: ['space', 'term', 'impact'] },
-    { collection: SEARCH_PAGES, fields: ['space'] },
-  ],
-  {
-    SpaceCreated: async (e, ctx) => {
-      const { id, root, language } = e.data;
-      // Most spaces start empty and English: their index waits for their first merge.
-      if (root || language) await reindex(ctx, e.position, id, root ?? EMPTY_ROOT, language);
+export const searchProjection = {
+  ...projection(
+    'search',
+    [{ collection: SEARCH_PAGES, fields: ['space'] }],
+    {
+      SpaceCreated: async (e, ctx) => {
+        const { id, root, language } = e.data;
+        // Most spaces start empty and English: their index waits for their first merge.
+        if (root || language) await reindex(ctx, e.position, id, root ?? EMPTY_ROOT, language);
+      },
+      SpaceUpdated: async (e, ctx) => {
+        const { spaceId, changes } = e.data;
+        if (changes.language !== undefined)
+          await reindex(ctx, e.position, spaceId, undefined, changes.language);
+      },
+      ChangeRequestMerged: async (e, ctx) => {
+        const { spaceId, revision } = e.data;
+        await reindex(ctx, e.position, spaceId, revision.root);
+      },
+      SpacePurged: async (e, ctx) => {
+        await reindex(ctx, e.position, e.data.spaceId, EMPTY_ROOT);
+        await ctx.delete(SEARCH_INDEXES, e.data.spaceId);
+      },
     },
-    SpaceUpdated: async (e, ctx) => {
-      const { spaceId, changes } = e.data;
-      if (changes.language !== undefined)
-        await reindex(ctx, e.position, spaceId, undefined, changes.language);
-    },
-    ChangeRequestMerged: async (e, ctx) => {
-      const { spaceId, revision } = e.data;
-      await reindex(ctx, e.position, spaceId, revision.root);
-    },
-    SpacePurged: async (e, ctx) => {
-      await reindex(ctx, e.position, e.data.spaceId, EMPTY_ROOT);
-      await ctx.delete(SEARCH_INDEXES, e.data.spaceId);
-    },
-  },
-  [SEARCH_POSTINGS, SEARCH_PAGES, SEARCH_INDEXES],
-);
+    [SEARCH_POSTINGS, SEARCH_PAGES, SEARCH_INDEXES, EARLIER_POSTINGS],
+  ),
+  // Views from before the postings moved are indexed again once, from the log.
+  backfillWhen: { own: SEARCH_POSTINGS, witnesses: [EARLIER_POSTINGS] },
+};
 
 /**
  * Indexes the space's `root` (absent: the one indexed) in `language` (absent: the index's own), for the
@@ -145,8 +175,7 @@ async function reindex(
     const old = await indexed(change.before);
     if (old) {
       const stale = postings(old, from);
-      for (const { term } of stale)
-        await ctx.delete(SEARCH_POSTINGS, postingId(space, term, change.id), SELF_GUARDED);
+      for (const p of stale) await ctx.delete(SEARCH_POSTINGS, postingId(space, p, change.id), SELF_GUARDED);
       await ctx.delete(SEARCH_PAGES, pageKey(space, change.id));
       pages -= 1;
       totalLength -= stale[0]?.length ?? 0;
@@ -159,15 +188,12 @@ async function reindex(
       await ctx.put(
         SEARCH_POSTINGS,
         {
-          id: postingId(space, p.term, change.id),
-          space,
-          term: p.term,
+          id: postingId(space, p, change.id),
           pageId: change.id,
           titleHits: p.titleHits,
           bodyHits: p.bodyHits,
           sections: Object.entries(p.sections).map(([id, hits]) => ({ id, hits })),
           length: p.length,
-          impact: impact(p, IMPACT_LENGTH),
         },
         SELF_GUARDED,
       );

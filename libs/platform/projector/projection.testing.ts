@@ -114,11 +114,14 @@ class MemoryViews implements Pick<ReadStore, 'get' | 'find' | 'commit' | 'all'> 
     return json === undefined ? null : (JSON.parse(json) as T);
   }
 
-  /** Equality on top-level fields, `null` matching a missing field; only `where` and `limit` (what projections use). */
+  /** Equality on top-level fields, `null` matching a missing field; only `where`, `idPrefix` and `limit`, in id order. */
   async find<T extends Doc = Doc>(collection: CollectionName<T>, query: FindQuery): Promise<Page<T>> {
     const where: Record<string, Scalar> = query.where ?? {};
-    const matching = (await this.all(collection)).filter((doc) =>
-      Object.entries(where).every(([field, value]) => (doc[field] ?? null) === value),
+    const { idPrefix = '' } = query;
+    const matching = (await this.all(collection)).filter(
+      (doc) =>
+        doc.id.startsWith(idPrefix) &&
+        Object.entries(where).every(([field, value]) => (doc[field] ?? null) === value),
     );
     return { items: matching.slice(0, query.limit), count: matching.length };
   }

@@ -13,6 +13,7 @@ import {
   type Doc,
   type FindQuery,
   type IndexSpec,
+  idRange,
   type Page,
   type ReadStore,
   type Scalar,
@@ -87,9 +88,16 @@ function mongoField(field: string): string {
 }
 
 /** `{ field: null }` in Mongo already matches a missing or null field. */
-function whereFilter(where: Record<string, Scalar> = {}): Filter<StoredDoc> {
+function whereFilter(where: Record<string, Scalar> = {}, idPrefix?: string): Filter<StoredDoc> {
   const filter: Filter<StoredDoc> = {};
   for (const [field, value] of Object.entries(where)) filter[mongoField(field)] = value ?? null;
+  if (idPrefix !== undefined) {
+    // Strings compare by their UTF-8 bytes, as SQLite's do: the same range.
+    const { from, to } = idRange(idPrefix);
+    const range = { $gte: from, $lt: to };
+    if (filter._id === undefined) filter._id = range;
+    else filter.$and = [{ _id: range }];
+  }
   return filter;
 }
 
@@ -314,7 +322,7 @@ export class MongoReadStore implements ReadStore {
 
   async find<T extends Doc = Doc>(collection: string, query: FindQuery): Promise<Page<T>> {
     const { orderBy = 'id', direction = 'asc', after, limit } = query;
-    const where = whereFilter(query.where);
+    const where = whereFilter(query.where, query.idPrefix);
     const docs = this.docs(await this.target(), collection);
     // Mongo reads `limit: 0` as "no limit", so an empty page only counts.
     if (limit <= 0) return { items: [], count: await docs.countDocuments(where) };

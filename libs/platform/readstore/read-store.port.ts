@@ -18,12 +18,29 @@ export const collectionName = <T extends Doc>(name: string) => name as Collectio
 export interface FindQuery {
   /** Equality on top-level fields; `null` matches a missing or null field. */
   where?: Record<string, Scalar>;
+  /**
+   * Only documents whose id starts with this (see `idRange`): a range of the id order, which every store
+   * seeks to, for collections whose ids are built to be read by prefix, no index declared.
+   */
+  idPrefix?: string;
   /** Sort field (top-level, scalar); ties broken by `id`. Default: `id`. */
   orderBy?: string;
   direction?: 'asc' | 'desc';
   /** Keyset cursor: the sort value and id of the last item of the previous page. */
   after?: { value: Scalar; id: string };
   limit: number;
+}
+
+/**
+ * The ids starting with `prefix`, as a half-open range `[from, to)` of the id order: `to` is the prefix
+ * with its last character one higher. That character must be ASCII (below DEL): then the range is the
+ * same in every store's order (code points, UTF-8 bytes and UTF-16 units agree on it).
+ */
+export function idRange(prefix: string): { from: string; to: string } {
+  const last = prefix.charCodeAt(prefix.length - 1);
+  if (!(last < 0x7f))
+    throw new Error(`an id prefix must end with an ASCII character: ${JSON.stringify(prefix)}`);
+  return { from: prefix, to: `${prefix.slice(0, -1)}${String.fromCharCode(last + 1)}` };
 }
 
 export interface Page<T> {

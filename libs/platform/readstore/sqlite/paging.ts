@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { Doc, FindQuery, Page, Scalar } from '../read-store.port';
+import { type Doc, type FindQuery, idRange, type Page, type Scalar } from '../read-store.port';
 import type { Generation } from './generation';
 import { type Bind, checkField, columnValue, DOC_JSON, type FieldSql, type Stmt } from './schema';
 
@@ -26,9 +26,11 @@ export interface PageRead {
 }
 
 interface WhereClause {
-  /** Cache key part: the fields, and which are matched against null (that changes the SQL). */
+  /** Cache key part: the fields, which are matched against null (that changes the SQL), an id range. */
   key: string;
   terms: { field: string; isNull: boolean }[];
+  /** Whether ids are limited to a range (`idPrefix`), whose bounds are the last two `args`. */
+  idRange: boolean;
   args: Bind[];
 }
 
@@ -44,7 +46,7 @@ type Segment =
 
 export function pageRead(collection: string, query: FindQuery): PageRead {
   const { orderBy = 'id', direction = 'asc', after } = query;
-  return { collection, where: whereClause(query.where), orderBy, direction, after };
+  return { collection, where: whereClause(query.where, query.idPrefix), orderBy, direction, after };
 }
 
 /** A page of `limit` documents with the total count, from a generation where the collection has a table. */
@@ -75,7 +77,7 @@ export function uniqueOrderKey(whereFields: string[], orderBy: string): string {
   return JSON.stringify([[...whereFields].sort(), orderBy]);
 }
 
-function whereClause(where: Record<string, Scalar> = {}): WhereClause {
+function whereClause(where: Record<string, Scalar> = {}, idPrefix?: string): WhereClause {
   const keys: string[] = [];
   const terms: WhereClause['terms'] = [];
   const args: Bind[] = [];
@@ -87,11 +89,15 @@ function whereClause(where: Record<string, Scalar> = {}): WhereClause {
     terms.push({ field, isNull });
     if (!isNull) args.push(bind);
   }
-  return { key: keys.join(','), terms, args };
+  if (idPrefix === undefined) return { key: keys.join(','), terms, idRange: false, args };
+  // A range of the primary key: SQLite seeks to it, and counts it from the key alone.
+  const { from, to } = idRange(idPrefix);
+  return { key: `${keys.join(',')}|id-range`, terms, idRange: true, args: [...args, from, to] };
 }
 
 function whereTerms(where: WhereClause, sql: FieldSql): string[] {
-  return where.terms.map(({ field, isNull }) => `${sql(field)} ${isNull ? 'IS NULL' : '= ?'}`);
+  const equal = where.terms.map(({ field, isNull }) => `${sql(field)} ${isNull ? 'IS NULL' : '= ?'}`);
+  return where.idRange ? [...equal, 'id >= ?', 'id < ?'] : equal;
 }
 
 /** The segments a page reads (see segmentsFor), without the `id` tie-breaker where a unique index allows. */
