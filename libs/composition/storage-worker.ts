@@ -41,9 +41,9 @@ async function main(config: StorageConfig): Promise<void> {
     if (!log) throw new Error('only the embedded log is committed here');
     // Appended in one event-loop turn, so they share one group commit with any other group that arrived in it.
     const outcomes = await Promise.all(
-      request.appends.map(({ stream, events: batch, expected }) =>
-        log.appendSerialized(stream, batch, expected).then(
-          (result): WireOutcome => ({ ok: true, result }),
+      request.appends.map((parts) =>
+        log.appendSerialized(parts).then(
+          (results): WireOutcome => ({ ok: true, results }),
           (error: unknown): WireOutcome => ({ ok: false, error: toWireError(error) }),
         ),
       ),

@@ -16,6 +16,7 @@ function sqliteTarget() {
     open: () => new SqliteEventStore({ path, pollIntervalMs: 20 }),
     isolated: true,
     flushesOnClose: true,
+    atomicAcrossStreams: true,
     dispose: async () => removeDir(dir),
   };
 }
@@ -46,6 +47,7 @@ function storageThreadTarget(onHandover?: (appends: number) => void) {
     },
     isolated: true,
     flushesOnClose: true,
+    atomicAcrossStreams: true,
     dispose: async () => removeDir(dir),
   };
 }
@@ -223,6 +225,7 @@ describeIf(Boolean(eventStoreUrl), 'EventStoreDbEventStore contract: EVENTSTORE_
       open: () => new EventStoreDbEventStore({ url: eventStoreUrl ?? '' }),
       isolated: false,
       flushesOnClose: false,
+      atomicAcrossStreams: false,
     }));
   },
 );

@@ -17,6 +17,8 @@ export interface EventStoreTarget {
   isolated: boolean;
   /** close() commits appends that were issued but not yet acknowledged. */
   flushesOnClose: boolean;
+  /** `appendInOrder` is all or nothing (one transaction), not only in order. */
+  atomicAcrossStreams: boolean;
   dispose?(): Promise<void>;
 }
 
@@ -472,6 +474,61 @@ export function eventStoreContract(createTarget: () => EventStoreTarget): void {
     expect(await store.readStream(ok1)).toHaveLength(1);
     expect(await store.readStream(conflicting)).toHaveLength(1);
     expect(await store.readStream(ok2)).toHaveLength(1);
+  });
+
+  it('appends to several streams in order, answering each result in order', async () => {
+    const [objects, change] = [streamName(), streamName()];
+    await store.append(change, [newEvent()], 'no_stream');
+    const stored = [newEvent('Stored', { n: 1 }), newEvent('Stored', { n: 2 })];
+    const made = newEvent('Changed');
+
+    const [first, second] = await store.appendInOrder([
+      { stream: objects, events: stored, expected: 'any' },
+      { stream: change, events: [made], expected: 0 },
+    ]);
+
+    const [readObjects, readChange] = [await store.readStream(objects), await store.readStream(change)];
+    expect(readObjects.map((event) => event.id)).toEqual(stored.map((event) => event.id));
+    expect(first).toEqual({ nextRevision: 1, position: readObjects[1].position });
+    expect(second).toEqual({ nextRevision: 1, position: readChange[1].position });
+    expect(readChange[1].id).toBe(made.id);
+    expect(second.position).toBeGreaterThan(first.position);
+  });
+
+  it('leaves the appends after a failing one of appendInOrder unwritten; the ones before, where it is atomic', async () => {
+    const [before, failing, after] = [streamName(), streamName(), streamName()];
+    await store.append(failing, [newEvent()], 'no_stream');
+
+    const appending = store.appendInOrder([
+      { stream: before, events: [newEvent()], expected: 'no_stream' },
+      { stream: failing, events: [newEvent()], expected: 'no_stream' },
+      { stream: after, events: [newEvent()], expected: 'any' },
+    ]);
+
+    await expect(appending).rejects.toBeInstanceOf(WrongExpectedRevisionError);
+    expect(await store.readStream(after)).toEqual([]);
+    expect(await store.readStream(failing)).toHaveLength(1);
+    expect(await store.readStream(before)).toHaveLength(target.atomicAcrossStreams ? 0 : 1);
+  });
+
+  it('settles an appendInOrder on its own among appends issued with it', async () => {
+    const [ok, taken, other, alone] = [streamName(), streamName(), streamName(), streamName()];
+    await store.append(taken, [newEvent()], 'no_stream');
+
+    const outcomes = await Promise.allSettled([
+      store.append(ok, [newEvent()], 'no_stream'),
+      store.appendInOrder([
+        { stream: other, events: [newEvent()], expected: 'any' },
+        { stream: taken, events: [newEvent()], expected: 'no_stream' },
+      ]),
+      store.appendInOrder([{ stream: alone, events: [newEvent()], expected: 'no_stream' }]),
+    ]);
+
+    expect(outcomes.map((outcome) => outcome.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect(await store.readStream(ok)).toHaveLength(1);
+    expect(await store.readStream(alone)).toHaveLength(1);
+    expect(await store.readStream(taken)).toHaveLength(1);
+    expect(await store.readStream(other)).toHaveLength(target.atomicAcrossStreams ? 0 : 1);
   });
 
   it('commits 500 concurrent appends to different streams, all readable', async () => {

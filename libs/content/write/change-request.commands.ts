@@ -6,7 +6,7 @@ import { Urls } from '@app/platform/http/urls';
 import { READ_STORE, type ReadStore } from '@app/platform/readstore/read-store.port';
 import { arg, Remote } from '@app/platform/rpc/remote-method';
 import { apiContext, type CommandContext, type WriteResult } from '@app/platform/write/command-context';
-import { type CommandOf, CommandRunner } from '@app/platform/write/command-runner';
+import { type CommandOf, CommandRunner, type Prerequisite } from '@app/platform/write/command-runner';
 import { enforceMergeRules, type ReviewStatus } from '@app/spaces/domain/merge-rules';
 import { SPACES } from '@app/spaces/read/space.projection';
 import { Inject, Injectable } from '@nestjs/common';
@@ -90,7 +90,8 @@ class MergeConflicts extends Error {
 /**
  * Change requests: create, update, edit content, update from the space, merge. Content is computed
  * from stored objects on the state each attempt decides on (see `CommandOf`); its new objects are
- * appended to the space's object stream first, so that the change naming them never lands without them.
+ * appended to the space's object stream with the change, before it (`Prerequisite`), so that the change
+ * naming them never lands without them, and a change refused stores none.
  */
 @Injectable()
 export class ChangeRequestService {
@@ -132,17 +133,16 @@ export class ChangeRequestService {
     return { id: space.revision, root: space.root ?? EMPTY_ROOT };
   }
 
-  /** Appends a change's new objects to the space's object stream, and keeps them for the next change. */
-  private async store(spaceId: string, created: ReadonlyMap<Hash, unknown>, ctx: CommandContext) {
-    if (created.size === 0) return;
-    const objects = serializeObjects(created);
-    await this.runner.run(
-      contentObjectsDecider,
-      contentObjectsStream(spaceId),
-      { type: 'StoreContentObjects', spaceId, objects },
-      ctx,
+  /**
+   * A change's new objects, for the space's object stream: appended with the change, first (see
+   * `Prerequisite`), and kept for the next change once they are.
+   */
+  private objectsOf(spaceId: string, created: ReadonlyMap<Hash, unknown>): Prerequisite {
+    const events = contentObjectsDecider.decide(
+      { type: 'StoreContentObjects', spaceId, objects: serializeObjects(created) },
+      null,
     );
-    this.objects.remember(created);
+    return { stream: contentObjectsStream(spaceId), events, appended: () => this.objects.remember(created) };
   }
 
   @Remote(arg.id('spaceId'), arg.object<CreateChangeRequestInput>('body'), arg.viewer())
@@ -217,7 +217,7 @@ export class ChangeRequestService {
     let applied: Awaited<ReturnType<typeof applyContentChanges>> | undefined;
     const result = await this.run(
       spaceId,
-      async (state) => {
+      async (state, prerequisite) => {
         const cr = editableChangeRequest(state, id, ifMatch);
         const editor = await ContentEditor.open(this.objects, cr.revision.root);
         const at = this.runner.now();
@@ -230,7 +230,7 @@ export class ChangeRequestService {
         });
         await this.upload(applied.insertedFiles, editor);
         const commit = editor.commit();
-        await this.store(spaceId, commit.created, ctx);
+        prerequisite(this.objectsOf(spaceId, commit.created));
         return {
           type: 'UpdateChangeRequestContent',
           changeRequestId: id,
@@ -275,12 +275,12 @@ export class ChangeRequestService {
     return this.outcome('merge', async () => {
       const { position } = await this.run(
         spaceId,
-        async (state) => {
+        async (state, prerequisite) => {
           const cr = editableChangeRequest(state, id, undefined);
           // Before the merge is computed, so that a refusal stores nothing.
           enforceMergeRules(mergeRules, cr, viewer.userId);
           const onto = await this.head(spaceId, state);
-          const root = await this.mergedRoot(spaceId, cr, onto, ctx);
+          const root = await this.mergedRoot(spaceId, cr, onto, prerequisite);
           revision = newId();
           return {
             type: 'MergeChangeRequest',
@@ -309,10 +309,10 @@ export class ChangeRequestService {
     return this.outcome('update', async () => {
       const { position } = await this.run(
         spaceId,
-        async (state) => {
+        async (state, prerequisite) => {
           const cr = editableChangeRequest(state, id, undefined);
           const onto = await this.head(spaceId, state);
-          const root = await this.mergedRoot(spaceId, cr, onto, ctx);
+          const root = await this.mergedRoot(spaceId, cr, onto, prerequisite);
           const moved = root !== cr.revision.root;
           revision = moved ? newId() : cr.revision.id;
           return {
@@ -405,11 +405,16 @@ export class ChangeRequestService {
     }
   }
 
-  /** The three-way merge of the change request and the space from the change request's base. */
-  private async mergedRoot(spaceId: string, cr: ChangeRequestFacts, onto: RevisionRef, ctx: CommandContext) {
+  /** The three-way merge of the change request and the space from the change request's base; its new objects go first. */
+  private async mergedRoot(
+    spaceId: string,
+    cr: ChangeRequestFacts,
+    onto: RevisionRef,
+    prerequisite: (objects: Prerequisite) => void,
+  ) {
     const merged = await mergeRevisions(this.objects, cr.base.root, onto.root, cr.revision.root);
     if (merged.result === 'conflicts') throw new MergeConflicts(cr.revision.id);
-    await this.store(spaceId, merged.created, ctx);
+    prerequisite(this.objectsOf(spaceId, merged.created));
     return merged.root;
   }
 

@@ -38,6 +38,7 @@ import {
   type NewEvent,
   RETRY_WINDOW,
   type RecordedEvent,
+  type StreamAppend,
   type Subscription,
   type SubscriptionFailedError,
 } from './event-store.port';
@@ -84,6 +85,14 @@ export class EventStoreDbEventStore implements EventStore {
       if (verdict.kind !== 'new') return settled(stream, verdict);
       throw refusal(stream, expected, error);
     }
+  }
+
+  /** One append after the other: EventStoreDB has no transaction across streams. */
+  async appendInOrder(appends: StreamAppend[]): Promise<AppendResult[]> {
+    const results: AppendResult[] = [];
+    for (const { stream, events, expected } of appends)
+      results.push(await this.append(stream, events, expected));
+    return results;
   }
 
   async readStream(stream: string, fromRevision = 0, maxCount?: number): Promise<RecordedEvent[]> {

@@ -29,6 +29,13 @@ export interface RecordedEvent<T extends string = string, D = unknown> extends N
 /** `no_stream`: the stream must not exist; `any`: no check; a number: the stream's current revision. */
 export type ExpectedRevision = 'any' | 'no_stream' | number;
 
+/** One stream's share of `EventStore.appendInOrder`. */
+export interface StreamAppend {
+  stream: string;
+  events: NewEvent[];
+  expected: ExpectedRevision;
+}
+
 export interface AppendResult {
   /** Revision of the last event of the stream after the append. */
   nextRevision: number;
@@ -77,6 +84,14 @@ export interface EventStore {
    * only have read after the first append had succeeded.
    */
   append(stream: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult>;
+  /**
+   * Appends to several streams, each as `append` would, in order, and answers their results in order.
+   * All or nothing where the store can (the embedded log: one transaction); elsewhere (EventStoreDB has
+   * no transaction across streams) one after the other, each only once the one before succeeded, so an
+   * append that fails leaves those after it unwritten and those before it written. Either way an event
+   * never lands without the events appended before it: what a change names, appended first, is there.
+   */
+  appendInOrder(appends: StreamAppend[]): Promise<AppendResult[]>;
   /**
    * Events of one stream in revision order, from `fromRevision` (inclusive), at most `maxCount` of them
    * (absent: to its end). Empty when it does not exist.

@@ -8,7 +8,7 @@ export interface SerializedEvent {
   metadata: string;
 }
 
-/** One append as it crosses to the thread that commits the log. */
+/** One stream's append as it crosses to the thread that commits the log (appends go over in groups, `WireAppend[]`, all or nothing). */
 export interface WireAppend {
   stream: string;
   expected: ExpectedRevision;
@@ -20,11 +20,14 @@ export type WireError =
   | { kind: 'wrong-expected'; stream: string; expected: ExpectedRevision; actual: number | 'no_stream' }
   | { kind: 'other'; message: string };
 
-export type WireOutcome = { ok: true; result: AppendResult } | { ok: false; error: WireError };
+export type WireOutcome = { ok: true; results: AppendResult[] } | { ok: false; error: WireError };
 
-/** Commits appends to the log elsewhere (another thread), answering one outcome per append, in order. */
+/**
+ * Commits appends to the log elsewhere (another thread), answering one outcome per append, in order. An
+ * append is one stream's or several (`appendInOrder`), written all or nothing.
+ */
 export interface EventWriter {
-  commit(appends: WireAppend[]): Promise<WireOutcome[]>;
+  commit(appends: WireAppend[][]): Promise<WireOutcome[]>;
 }
 
 export function toWireError(error: unknown): WireError {

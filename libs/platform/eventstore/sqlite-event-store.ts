@@ -14,12 +14,13 @@ import {
   type ExpectedRevision,
   type NewEvent,
   type RecordedEvent,
+  type StreamAppend,
   type SubscribeOptions,
   type Subscription,
   type SubscriptionFailedError,
   WrongExpectedRevisionError,
 } from './event-store.port';
-import { type EventWriter, fromWireError, type SerializedEvent } from './event-writer';
+import { type EventWriter, fromWireError, type SerializedEvent, type WireAppend } from './event-writer';
 import { bindable, packData, unpackData } from './packed-data';
 
 export interface SqliteEventStoreOptions {
@@ -86,16 +87,17 @@ interface StoredId {
   position: number;
 }
 
-/** An append waiting for the next group commit, with its events already serialized. */
+/**
+ * Appends waiting for the next group commit, with their events already serialized: one stream's, or the
+ * streams of an `appendInOrder`, written all or nothing.
+ */
 interface PendingAppend {
-  stream: string;
-  expected: ExpectedRevision;
-  events: SerializedEvent[];
-  resolve: (result: AppendResult) => void;
+  parts: WireAppend[];
+  resolve: (results: AppendResult[]) => void;
   reject: (error: unknown) => void;
 }
 
-type Outcome = { ok: true; result: AppendResult } | { ok: false; error: unknown };
+type Outcome = { ok: true; results: AppendResult[] } | { ok: false; error: unknown };
 
 /**
  * Event store in a single SQLite file. Appends issued during one event-loop turn are committed together
@@ -112,7 +114,7 @@ export class SqliteEventStore implements EventStore {
 
   private readonly statements: ReturnType<typeof prepareStatements>;
   private readonly commitBatch: (batch: PendingAppend[]) => Outcome[];
-  private readonly appendOne: (append: PendingAppend) => AppendResult;
+  private readonly appendOne: (append: PendingAppend) => AppendResult[];
   private readonly stopCheckpoints: () => Promise<void>;
   private readonly writer?: EventWriter;
   /** Reads of the events of some types, by how many types they name. */
@@ -137,21 +139,30 @@ export class SqliteEventStore implements EventStore {
     this.commitBatch = (batch) => commit.immediate(batch);
   }
 
-  append(stream: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
-    return this.appendSerialized(stream, events.map(serialize), expected);
+  async append(stream: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
+    const [result] = await this.appendSerialized([{ stream, expected, events: events.map(serialize) }]);
+    return result;
   }
 
-  /** `append` for events already serialized (those another thread hands to this one to commit). */
-  appendSerialized(
-    stream: string,
-    events: SerializedEvent[],
-    expected: ExpectedRevision,
-  ): Promise<AppendResult> {
+  /** In one transaction, with any other appends of the group commit: all or nothing. */
+  appendInOrder(appends: StreamAppend[]): Promise<AppendResult[]> {
+    return this.appendSerialized(
+      appends.map(({ stream, expected, events }) => ({ stream, expected, events: events.map(serialize) })),
+    );
+  }
+
+  /**
+   * `appendInOrder` for events already serialized (those another thread hands to this one to commit):
+   * the streams' appends are written in order, all or nothing.
+   */
+  appendSerialized(parts: WireAppend[]): Promise<AppendResult[]> {
     if (this.closed) return Promise.reject(new Error('event store is closed'));
     return new Promise((resolve, reject) => {
       try {
-        assertAppendable(events, expected, serializedBytes(events));
-        this.pending.push({ stream, expected, events: events.map(packed), resolve, reject });
+        if (parts.length === 0) throw new Error('appendInOrder needs at least one append');
+        for (const { events, expected } of parts) assertAppendable(events, expected, serializedBytes(events));
+        const packedParts = parts.map((part) => ({ ...part, events: part.events.map(packed) }));
+        this.pending.push({ parts: packedParts, resolve, reject });
         if (this.writer && this.pending.length >= WRITER_GROUP_SIZE) this.flush();
         else this.scheduleFlush();
       } catch (error) {
@@ -264,12 +275,12 @@ export class SqliteEventStore implements EventStore {
 
   private commitElsewhere(writer: EventWriter, batch: PendingAppend[]): void {
     const done = writer
-      .commit(batch.map(({ stream, expected, events }) => ({ stream, expected, events })))
+      .commit(batch.map(({ parts }) => parts))
       .then(
         (outcomes) => {
           for (const [i, append] of batch.entries()) {
             const outcome = outcomes[i];
-            if (outcome.ok) append.resolve(outcome.result);
+            if (outcome.ok) append.resolve(outcome.results);
             else append.reject(fromWireError(outcome.error));
           }
           if (outcomes.some((outcome) => outcome.ok)) this.notifier.emit(APPENDED);
@@ -284,14 +295,18 @@ export class SqliteEventStore implements EventStore {
 
   private attempt(append: PendingAppend): Outcome {
     try {
-      return { ok: true, result: this.appendOne(append) };
+      return { ok: true, results: this.appendOne(append) };
     } catch (error) {
       return { ok: false, error };
     }
   }
 
-  private write(append: PendingAppend): AppendResult {
-    const { stream, expected, events } = append;
+  /** Every stream's append of `append`, in order; called in a savepoint, which a failing one rolls back whole. */
+  private write(append: PendingAppend): AppendResult[] {
+    return append.parts.map((part) => this.writeStream(part));
+  }
+
+  private writeStream({ stream, expected, events }: WireAppend): AppendResult {
     const replay = this.findReplay(stream, events);
     if (replay) return replay;
     const current = this.statements.streamRevision.get(stream) ?? undefined;
@@ -314,7 +329,7 @@ export class SqliteEventStore implements EventStore {
   }
 
   /** The original result when every event is already stored in this stream; throws on a partial overlap. */
-  private findReplay(stream: string, events: PendingAppend['events']): AppendResult | undefined {
+  private findReplay(stream: string, events: SerializedEvent[]): AppendResult | undefined {
     const stored = events.map((event) => this.statements.eventById.get(event.id));
     const found = stored.filter((row): row is StoredId => row !== undefined);
     if (found.length === 0) return undefined;
@@ -496,6 +511,6 @@ function toRecorded(row: EventRow): RecordedEvent {
 }
 
 function settle(append: PendingAppend, outcome: Outcome): void {
-  if (outcome.ok) append.resolve(outcome.result);
+  if (outcome.ok) append.resolve(outcome.results);
   else append.reject(outcome.error);
 }

@@ -5,6 +5,7 @@ import type {
   ExpectedRevision,
   NewEvent,
   RecordedEvent,
+  StreamAppend,
   SubscribeOptions,
   Subscription,
 } from '../eventstore/event-store.port';
@@ -26,6 +27,12 @@ export class MeteredEventStore implements EventStore {
     const result = await this.inner.append(stream, events, expected);
     this.metrics.eventsAppendedBy(events.length);
     return result;
+  }
+
+  async appendInOrder(appends: StreamAppend[]): Promise<AppendResult[]> {
+    const results = await this.inner.appendInOrder(appends);
+    this.metrics.eventsAppendedBy(appends.reduce((n, append) => n + append.events.length, 0));
+    return results;
   }
 
   readStream(stream: string, fromRevision?: number, maxCount?: number): Promise<RecordedEvent[]> {

@@ -11,7 +11,7 @@ const RESTART_DELAY_MS = 1000;
 
 /** Requests to the storage thread. */
 export type StorageThreadRequest =
-  | { type: 'append'; id: number; appends: WireAppend[] }
+  | { type: 'append'; id: number; appends: WireAppend[][] }
   | { type: 'start' }
   | { type: 'stop' }
   | { type: 'close' };

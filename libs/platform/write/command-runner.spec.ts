@@ -7,7 +7,7 @@ import { newEventId } from '../eventstore/event-id';
 import { SqliteEventStore } from '../eventstore/sqlite-event-store';
 import { createObservability, type Observability } from '../observability/observability';
 import type { CommandContext } from './command-context';
-import { CommandRunner, MAX_ATTEMPTS, PreconditionFailedError } from './command-runner';
+import { CommandRunner, MAX_ATTEMPTS, PreconditionFailedError, type Prerequisite } from './command-runner';
 
 /** A counter: `Set` records a new value unless it is the current one; `Open` refuses once closed. */
 type Command = { type: 'Set'; value: number } | { type: 'Open' };
@@ -187,5 +187,75 @@ describe('CommandRunner', () => {
     ).rejects.toBeInstanceOf(PreconditionFailedError);
     const result = await runner.run(counter, 'counter-1', { type: 'Set', value: 7 }, { ...ctx, ifMatch: 1 });
     expect(result).toMatchObject({ revision: 2, state: { value: 7 } });
+  });
+
+  describe('prerequisites', () => {
+    const noted = (value: number) => ({ type: 'Noted', data: { value } });
+    const notes = async () => (await store.readStream('notes-1')).map((e) => e.data);
+
+    it('appends them first, with the command, and calls `appended` before the next command runs', async () => {
+      const order: string[] = [];
+      const first = runner.run(
+        counter,
+        'counter-1',
+        async (_state, prerequisite) => {
+          prerequisite({ stream: 'notes-1', events: [noted(1)], appended: () => order.push('appended') });
+          return { type: 'Set' as const, value: 1 };
+        },
+        ctx,
+      );
+      const second = runner.run(
+        counter,
+        'counter-1',
+        async () => {
+          order.push('second decided');
+          return { type: 'Set' as const, value: 2 };
+        },
+        ctx,
+      );
+      await Promise.all([first, second]);
+      expect(order).toEqual(['appended', 'second decided']);
+      const [note] = await store.readStream('notes-1');
+      const [set] = await store.readStream('counter-1');
+      expect(note.data).toEqual({ value: 1 });
+      expect(note.position).toBeLessThan(set.position);
+      expect(note.metadata.correlationId).toBe('c');
+    });
+
+    it('appends none of them for a command refused or changing nothing', async () => {
+      await runner.run(counter, 'counter-1', { type: 'Set', value: 1 }, ctx);
+      const appended = jest.fn();
+      const noting = (command: Command) => async (_state: State, prerequisite: (p: Prerequisite) => void) => {
+        prerequisite({ stream: 'notes-1', events: [noted(9)], appended });
+        return command;
+      };
+      await runner.run(counter, 'counter-1', noting({ type: 'Set', value: 1 }), ctx);
+      await runner.run(counter, 'counter-1', { type: 'Open' }, ctx);
+      await runner.run(counter, 'counter-1', async () => ({ type: 'Set' as const, value: 3 }), ctx);
+      await runner.run(counter, 'counter-1', { type: 'Set', value: 4 }, ctx);
+      await appendElsewhere({ type: 'Closed', data: {} }, 2);
+      await expect(runner.run(counter, 'counter-1', noting({ type: 'Open' }), ctx)).rejects.toThrow('closed');
+      expect(await notes()).toEqual([]);
+      expect(appended).not.toHaveBeenCalled();
+    });
+
+    it('appends only the ones of the attempt that lands, after a concurrent write', async () => {
+      await runner.run(counter, 'counter-1', { type: 'Set', value: 1 }, ctx);
+      let attempt = 0;
+      const result = await runner.run(
+        counter,
+        'counter-1',
+        async (state, prerequisite) => {
+          attempt += 1;
+          // Written elsewhere while the first attempt computes: its append is refused, its notes with it.
+          if (attempt === 1) await appendElsewhere({ type: 'ValueSet', data: { value: 5 } }, 0);
+          prerequisite({ stream: 'notes-1', events: [noted(attempt)] });
+          return { type: 'Set' as const, value: state.value + 10 };
+        },
+        ctx,
+      );
+      expect(result).toMatchObject({ state: { value: 15 } });
+      expect(await notes()).toEqual([{ value: 2 }]);
+    });
   });
 });

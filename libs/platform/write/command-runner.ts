@@ -35,11 +35,25 @@ interface Loaded<S> {
 export class PreconditionFailedError extends Error {}
 
 /**
+ * Events another stream must hold before the command's own events name them (a change's content objects):
+ * appended with them, first, by `appendInOrder` (so all or nothing on the embedded log), with `any` as
+ * their expected revision. Nothing of it is appended when the command is refused or changes nothing.
+ */
+export interface Prerequisite {
+  stream: string;
+  events: DomainEvent[];
+  /** Called once they are appended, before the next command on the stream runs. */
+  appended?: () => void;
+}
+
+/**
  * A command, or how to compute it from the state it will be decided on: a command whose content needs
  * reading outside the stream (a merge reads stored objects) is computed again on each attempt's state,
- * so a retry after a concurrent write never applies a result computed on what that write replaced.
+ * so a retry after a concurrent write never applies a result computed on what that write replaced. The
+ * computation may name prerequisites, which only that attempt appends.
  */
-export type CommandOf<C, S> = C | ((state: S) => Promise<C>);
+export type CommandOf<C, S> = C | ComputedCommand<C, S>;
+export type ComputedCommand<C, S> = (state: S, prerequisite: (events: Prerequisite) => void) => Promise<C>;
 
 /**
  * The one write path: load the stream, fold it, decide, append with the expected revision.
@@ -128,12 +142,15 @@ export class CommandRunner {
       const { state, revision, position } = folded ?? (await this.load(decider, stream));
       folded = undefined;
       let events: E[];
+      const prerequisites: Prerequisite[] = [];
       try {
         if (ctx.ifMatch != null && ctx.ifMatch !== revision) {
           throw new PreconditionFailedError(`revision is ${revision}, If-Match asked for ${ctx.ifMatch}`);
         }
         const decided =
-          typeof command === 'function' ? await (command as (s: S) => Promise<C>)(state) : command;
+          typeof command === 'function'
+            ? await (command as ComputedCommand<C, S>)(state, (p) => prerequisites.push(p))
+            : command;
         events = decider.decide(decided, state);
       } catch (error) {
         if (trusted) continue;
@@ -145,11 +162,8 @@ export class CommandRunner {
         return { position, revision, state: after, events };
       }
       try {
-        const result = await this.store.append(
-          stream,
-          events.map((e) => this.envelope(e, ctx)),
-          revision < 0 ? 'no_stream' : revision,
-        );
+        const result = await this.append(stream, events, revision, prerequisites, ctx);
+        for (const prerequisite of prerequisites) prerequisite.appended?.();
         this.remember(stream, decider, {
           state: after,
           revision: result.nextRevision,
@@ -172,6 +186,31 @@ export class CommandRunner {
         this.observability?.metrics.writeConflict('retried');
       }
     }
+  }
+
+  /** The command's events at the revision it was decided on, after its prerequisites. */
+  private async append(
+    stream: string,
+    events: readonly DomainEvent[],
+    revision: number,
+    prerequisites: readonly Prerequisite[],
+    ctx: CommandContext,
+  ) {
+    const own = {
+      stream,
+      events: events.map((e) => this.envelope(e, ctx)),
+      expected: revision < 0 ? ('no_stream' as const) : revision,
+    };
+    const before = prerequisites
+      .filter((p) => p.events.length > 0)
+      .map((p) => ({
+        stream: p.stream,
+        events: p.events.map((e) => this.envelope(e, ctx)),
+        expected: 'any' as const,
+      }));
+    if (before.length === 0) return this.store.append(own.stream, own.events, own.expected);
+    const results = await this.store.appendInOrder([...before, own]);
+    return results[results.length - 1];
   }
 
   /** The state last folded for `stream` by this decider, if kept. */
