@@ -6,7 +6,6 @@ import { FEATURES } from '@app/composition/features';
 import { OrganizationService } from '@app/organizations/write/organization.commands';
 import { DAY_MS } from '@app/platform/domain/decider';
 import type { RecordedEvent } from '@app/platform/eventstore/event-store.port';
-import { logReadsOf } from '@app/platform/projector/projection';
 import { Projector } from '@app/platform/projector/projector';
 import type { ReadStore } from '@app/platform/readstore/read-store.port';
 import type { AuditEvent, AuditEventDetails } from '@gitbook/api';
@@ -461,7 +460,7 @@ describe('organization audit log', () => {
     expect(hashes.length).toBeGreaterThan(1);
     const stored = JSON.stringify(await app.built.storage.views.all('audit_events'));
     for (const hash of hashes) expect(stored).not.toContain(hash);
-    const stream = new AuditStream(new AuditCatalog(FEATURES), logReadsOf(app.built.storage.events));
+    const stream = new AuditStream(new AuditCatalog(FEATURES));
     const log = await app.built.storage.events.readAll(0, 100_000);
     const tokenEvents = log.filter((e) => e.type.startsWith('ApiToken'));
     expect(tokenEvents.length).toBeGreaterThan(0);

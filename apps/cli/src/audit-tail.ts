@@ -9,7 +9,6 @@ import { invalid } from '@app/platform/domain/decider';
 import type { RecordedEvent } from '@app/platform/eventstore/event-store.port';
 import { upcast } from '@app/platform/eventstore/upcasters';
 import { Urls } from '@app/platform/http/urls';
-import { logReadsOf } from '@app/platform/projector/projection';
 
 export interface AuditTailOptions {
   /** Only this organization's audit events. */
@@ -64,7 +63,7 @@ export async function auditTail(
   const start = first === undefined ? await storage.events.headPosition() : Math.max(first - 1, 0);
   const publicUrl = options['public-url']?.replace(/\/$/, '');
   const presenter = new AuditPresenter(new Urls({ ...loadConfig(), ...(publicUrl ? { publicUrl } : {}) }));
-  const stream = new AuditStream(new AuditCatalog(FEATURES), logReadsOf(storage.events));
+  const stream = new AuditStream(new AuditCatalog(FEATURES));
   for (let after = 0; after < start; ) {
     const batch = (await storage.events.readAll(after, WARM_UP_BATCH)).filter((e) => e.position <= start);
     if (batch.length === 0) break;

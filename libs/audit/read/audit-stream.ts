@@ -6,6 +6,13 @@ import type { AuditEntry } from '../domain/audit-entry';
 import type { AuditCatalog } from '../domain/audited-events';
 import { AUDIT_EVENTS, auditProjection } from './audit.projection';
 
+/** The audit projection reads no event of the log (an entry points to its own): one that tried would be a bug. */
+const NO_LOG: LogReads = {
+  eventAt: async (stream, revision) => {
+    throw new Error(`the audit projection reads no event of the log (asked for ${stream}@${revision})`);
+  },
+};
+
 /**
  * The audit projection run in memory: each event goes through the very handlers the projector uses
  * and comes back as the entries it yields. Only the register is kept; entries are handed out, not
@@ -17,10 +24,7 @@ export class AuditStream {
   private readonly projection: Projection;
   private readonly handled: Set<string>;
 
-  constructor(
-    catalog: AuditCatalog,
-    private readonly log: LogReads,
-  ) {
+  constructor(catalog: AuditCatalog) {
     this.projection = auditProjection(catalog);
     this.handled = new Set(this.projection.handles);
   }
@@ -43,7 +47,7 @@ export class AuditStream {
       delete: async (collection, id) => {
         this.docs.delete(documentKey(collection, id));
       },
-      log: this.log,
+      log: NO_LOG,
     };
     await this.projection.apply(upcast(event), ctx);
     return entries;

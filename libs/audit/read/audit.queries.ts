@@ -2,6 +2,7 @@ import { notFound } from '@app/platform/domain/decider';
 import { EVENT_STORE, type EventStore } from '@app/platform/eventstore/event-store.port';
 import { upcast } from '@app/platform/eventstore/upcasters';
 import { decodePage, encodePage } from '@app/platform/http/pagination';
+import { type LogReads, logReadsOf } from '@app/platform/projector/projection';
 import { READ_STORE, type ReadStore, type Scalar } from '@app/platform/readstore/read-store.port';
 import { arg, Remote } from '@app/platform/rpc/remote-method';
 import { Inject, Injectable } from '@nestjs/common';
@@ -30,12 +31,16 @@ export const DEFAULT_AUDIT_PAGE_SIZE = 20;
 /** The audit log is for organization admins; the routes declare it (`@RequiresRole('admin')`). */
 @Injectable()
 export class AuditQueries {
+  private readonly log: LogReads;
+
   constructor(
     @Inject(READ_STORE) private readonly views: ReadStore,
-    @Inject(EVENT_STORE) private readonly events: EventStore,
+    @Inject(EVENT_STORE) events: EventStore,
     @Inject(AUDIT_CATALOG) private readonly catalog: AuditCatalog,
     private readonly presenter: AuditPresenter,
-  ) {}
+  ) {
+    this.log = logReadsOf(events);
+  }
 
   @Remote(arg.id('organization'), arg.object<AuditEventsQuery>('query'))
   async list(organization: string, query: AuditEventsQuery) {
@@ -74,7 +79,7 @@ export class AuditQueries {
   /** The details of an entry's event, read from the log (entries projected before that hold them). */
   private async detailsOf(entry: AuditEntry): Promise<AuditDetails> {
     if (entry.stream === undefined) return entry as AuditEntry & AuditDetails;
-    const [event] = await this.events.readStream(entry.stream, entry.revision, 1);
+    const event = await this.log.eventAt(entry.stream, entry.revision);
     if (event?.id !== entry.eventId)
       throw new Error(`audit event ${entry.eventId} is not at ${entry.stream}@${entry.revision} in the log`);
     return auditDetails(upcast(event));
