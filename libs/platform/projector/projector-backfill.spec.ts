@@ -1,19 +1,8 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { EventMetadata } from '../eventstore/event-store.port';
-import { SqliteEventStore } from '../eventstore/sqlite-event-store';
-import { SqliteReadStore } from '../readstore/sqlite-read-store';
+import type { SqliteEventStore } from '../eventstore/sqlite-event-store';
+import type { SqliteReadStore } from '../readstore/sqlite-read-store';
+import { type CountedLog, countedLog } from './counted-log.testing';
 import { type Projection, projection } from './projection';
 import { CHECKPOINT, Projector } from './projector';
-
-const metadata: EventMetadata = {
-  schemaVersion: 1,
-  occurredAt: '2026-01-01T00:00:00.000Z',
-  actor: { source: 'system' } as EventMetadata['actor'],
-  correlationId: 'c',
-  causationId: null,
-};
 
 /** Counts per key: each event adds one to its key's document in `collection`. */
 const counting = (name: string, collection: string, others: string[] = []) =>
@@ -37,26 +26,15 @@ const moved = (earlier: string, later: string): Projection => ({
 });
 
 describe('Projector backfill of a projection added or moved on views that hold the log', () => {
-  let dir: string;
+  let log: CountedLog;
   let events: SqliteEventStore;
   let views: SqliteReadStore;
 
   beforeEach(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'projector-backfill-'));
-    events = new SqliteEventStore({ path: join(dir, 'events.sqlite') });
-    views = new SqliteReadStore({ path: join(dir, 'views.sqlite') });
-    for (let i = 0; i < 20; i++)
-      await events.append(
-        `s${i % 3}`,
-        [{ id: `e${i}`, type: 'Counted', data: { key: `k${i % 4}` }, metadata }],
-        'any',
-      );
+    log = await countedLog(20, 4, 3);
+    ({ events, views } = log);
   });
-  afterEach(async () => {
-    await events.close();
-    await views.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  afterEach(() => log.dispose());
 
   async function run(projections: Projection[]): Promise<void> {
     const projector = new Projector(events, views, projections);

@@ -1,20 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { EventMetadata } from '../eventstore/event-store.port';
-import { SqliteEventStore } from '../eventstore/sqlite-event-store';
+import type { SqliteEventStore } from '../eventstore/sqlite-event-store';
 import type { ReadStore, Write } from '../readstore/read-store.port';
-import { SqliteReadStore } from '../readstore/sqlite-read-store';
+import type { SqliteReadStore } from '../readstore/sqlite-read-store';
+import { type CountedLog, countedLog } from './counted-log.testing';
 import { projection } from './projection';
 import { Projector } from './projector';
-
-const metadata: EventMetadata = {
-  schemaVersion: 1,
-  occurredAt: '2026-01-01T00:00:00.000Z',
-  actor: { source: 'system' } as EventMetadata['actor'],
-  correlationId: 'c',
-  causationId: null,
-};
 
 /** Counts per key: each event adds one to its key's document, which it reads first. */
 const counts = projection('counts', [{ collection: 'counts', fields: ['key'] }], {
@@ -26,24 +15,15 @@ const counts = projection('counts', [{ collection: 'counts', fields: ['key'] }],
 });
 
 describe('Projector.rebuild with commits in flight', () => {
-  let dir: string;
+  let log: CountedLog;
   let events: SqliteEventStore;
   let views: SqliteReadStore;
 
   beforeEach(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'projector-rebuild-'));
-    events = new SqliteEventStore({ path: join(dir, 'events.sqlite') });
-    views = new SqliteReadStore({ path: join(dir, 'views.sqlite') });
-    for (let i = 0; i < 60; i++) {
-      const event = { id: `e${i}`, type: 'Counted', data: { key: `k${i % 7}` }, metadata };
-      await events.append(`s${i % 3}`, [event], 'any');
-    }
+    log = await countedLog(60, 7, 3);
+    ({ events, views } = log);
   });
-  afterEach(async () => {
-    await events.close();
-    await views.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  afterEach(() => log.dispose());
 
   /** Most commits of a rebuild handle seen on their way at once. */
   let mostInFlight = 0;
