@@ -11,7 +11,12 @@ import { enforceMergeRules, type ReviewStatus } from '@app/spaces/domain/merge-r
 import { SPACES } from '@app/spaces/read/space.projection';
 import { Inject, Injectable } from '@nestjs/common';
 import { CommandBus, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { applyContentChanges, type ContentChangeInput, type InsertedFile } from '../domain/changes';
+import {
+  applyContentChanges,
+  type ContentChangeInput,
+  type InsertedFile,
+  ParsedBodies,
+} from '../domain/changes';
 import { contentObjectsDecider, contentObjectsStream } from '../domain/content-objects.decider';
 import { mergeRevisions } from '../domain/merge/merge';
 import {
@@ -214,6 +219,8 @@ export class ChangeRequestService {
     await this.space(spaceId);
     const { id } = await findChangeRequest(this.views, spaceId, ref);
     const ctx = apiContext(viewer);
+    // Parsed before the space's change requests are locked for this edit (see ParsedBodies).
+    const bodies = new ParsedBodies(body.changes);
     let applied: Awaited<ReturnType<typeof applyContentChanges>> | undefined;
     const result = await this.run(
       spaceId,
@@ -227,6 +234,7 @@ export class ChangeRequestService {
           baseRoot: cr.base.root,
           store: this.objects,
           revisionRoot: (revision) => this.revisionRoot(spaceId, revision),
+          bodies,
         });
         await this.upload(applied.insertedFiles, editor);
         const commit = editor.commit();

@@ -34,6 +34,38 @@ export function readBody(input: unknown, path: string): PageBody {
   throw invalid(`${path}: must be {markdown: string}, {document: JSONDocument} or {}`);
 }
 
+/**
+ * The bodies of a batch's changes parsed before the batch is applied, each handed out once (`take`):
+ * parsing Markdown is most of an edit's work, and done ahead it happens before the space's change
+ * requests are locked for the edit, rather than while every other edit of the space waits. A body that
+ * does not parse is parsed again where the batch reaches it, which reports it in its turn; a retried
+ * batch parses again too (its documents may have been changed in place).
+ */
+export class ParsedBodies {
+  private readonly bodies = new Map<object, PageBody>();
+
+  constructor(changes: unknown) {
+    if (!Array.isArray(changes)) return;
+    for (const change of changes) {
+      const input = isRecord(change) ? change.document : undefined;
+      if (!isRecord(input)) continue;
+      try {
+        this.bodies.set(input, readBody(input, 'document'));
+      } catch {
+        // Reported by `take` when the batch reaches the change.
+      }
+    }
+  }
+
+  /** The body parsed ahead for `input`, once; else `readBody`. */
+  take(input: unknown, path: string): PageBody {
+    const body = isRecord(input) ? this.bodies.get(input) : undefined;
+    if (!body) return readBody(input, path);
+    this.bodies.delete(input as object);
+    return body;
+  }
+}
+
 /** The text of the document's first block when it is a heading 1: Git Sync's page title. */
 export function leadingHeading(document: Document): string | undefined {
   const [first] = document.nodes;

@@ -5,7 +5,7 @@
  * revert-blocks.ts revert a page, files.ts inserts files, outcomes.ts reports what became of each page.
  */
 export { applyContentChanges, MAX_CHANGES } from './apply';
-export { MAX_BODY_BYTES } from './body';
+export { MAX_BODY_BYTES, ParsedBodies } from './body';
 export { MAX_FILE_BYTES } from './files';
 export { slugify } from './slug';
 export type {

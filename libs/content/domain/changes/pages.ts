@@ -15,6 +15,10 @@ import type { DeletePageInput, InsertPageInput, UpdatePageInput } from './types'
 
 const DEFAULT_TITLE = 'Untitled';
 
+/** A change's body: parsed ahead when the batch was (`ApplyContext.bodies`), else here. */
+const bodyOf = (batch: Batch, input: unknown, path: string): PageBody =>
+  batch.ctx.bodies ? batch.ctx.bodies.take(input, path) : readBody(input, path);
+
 export async function insertPage(batch: Batch, change: InsertPageInput, index: number, path: string) {
   const { editor, ctx } = batch;
   const id = batch.plan.pageIds.get(index) as string;
@@ -22,7 +26,7 @@ export async function insertPage(batch: Batch, change: InsertPageInput, index: n
     change.into === undefined ? undefined : await requirePage(editor, change.into, `${path}.into`);
   const parent = above?.id ?? null;
   const at = optionalIndex(change.at, `${path}.at`);
-  const body = readBody(change.document, `${path}.document`);
+  const body = bodyOf(batch, change.document, `${path}.document`);
   const fields = pageMetadata({ ...change }, body.kind === 'markdown' ? body.frontmatter : {}, path);
   // Git Sync's rule: with no title given, a leading heading 1 is the title (and is not kept in the body).
   const heading = body.kind === 'markdown' ? leadingHeading(body.document) : undefined;
@@ -55,7 +59,7 @@ export async function updatePage(batch: Batch, change: UpdatePageInput, path: st
       ? change.into
       : (await requirePage(editor, change.into, `${path}.into`)).id;
   const at = optionalIndex(change.at, `${path}.at`);
-  const body = change.document === undefined ? undefined : readBody(change.document, `${path}.document`);
+  const body = change.document === undefined ? undefined : bodyOf(batch, change.document, `${path}.document`);
   const fields = pageMetadata({ ...change }, body?.kind === 'markdown' ? body.frontmatter : {}, path);
   const document =
     body && (await pageDocument(batch, body, fields.title ?? page.title, await folderOf(batch, page)));

@@ -8,6 +8,7 @@ import type {
 } from '@gitbook/api';
 import type { FileObject } from '../tree/content';
 import type { ObjectStore } from '../tree/objects';
+import type { ParsedBodies } from './body';
 
 /** One change of GitBook's `updateChangeRequestContent` body, as `@gitbook/api` types it. */
 export type ContentChangeInput = ChangeRequestContentChange;
@@ -29,6 +30,8 @@ export interface ApplyContext {
   baseRoot: string | null;
   /** Where the pages of other revisions are read from (revert_page). */
   store: ObjectStore;
+  /** The batch's bodies parsed ahead (`ParsedBodies`); absent: each parsed where it is applied. */
+  bodies?: ParsedBodies;
 }
 
 /** What became of each page a batch touched (GitBook's ChangeRequestContentUpdateChange, by page id). */
