@@ -261,6 +261,55 @@ describe('change requests and content over HTTP', () => {
     expect(markdown).toContain('Second, edited by B.');
   });
 
+  it('lands every edit and merge of change requests written at once on one space, and one of two that conflict', async () => {
+    const app = current();
+    const space = await newSpace();
+    const setup = await newChangeRequest(space.id);
+    const titles = ['A', 'B', 'C', 'D', 'E', 'F'];
+    const pages = (
+      await edit(
+        space.id,
+        setup.id,
+        titles.map((t) => insert(t, `${t} before.\n`)),
+      )
+    ).changes.map((c) => c.page.id);
+    await app.api().spaces.mergeChangeRequest(space.id, setup.id);
+
+    // Each writer edits its own page then merges; their commands meet on the space's one stream, where
+    // an edit's new objects are read by a merge decided with it before they are stored.
+    const results = await Promise.all(
+      titles.map(async (title, i) => {
+        const cr = await newChangeRequest(space.id, title);
+        await edit(space.id, cr.id, [
+          { operation: 'update_page', page: pages[i], document: { markdown: `${title} after.\n` } },
+        ]);
+        return (await app.api().spaces.mergeChangeRequest(space.id, cr.id)).data.result;
+      }),
+    );
+    expect(results).toEqual(titles.map(() => 'merge'));
+    for (const [i, title] of titles.entries()) {
+      const page = await app.api().spaces.getPageById(space.id, pages[i], { format: 'markdown' });
+      expect((page.data as { markdown: string }).markdown).toBe(`${title} after.\n`);
+    }
+    expect(await spaceOf(space.id)).toMatchObject({ changeRequests: 7, changeRequestsOpen: 0 });
+
+    const rivals = await Promise.all(['X', 'Y'].map((t) => newChangeRequest(space.id, t)));
+    await Promise.all(
+      rivals.map((cr, i) =>
+        edit(space.id, cr.id, [
+          { operation: 'update_page', page: pages[0], document: { markdown: `Rival ${i}.\n` } },
+        ]),
+      ),
+    );
+    const outcomes = await Promise.all(
+      rivals.map(async (cr) => (await app.api().spaces.mergeChangeRequest(space.id, cr.id)).data.result),
+    );
+    expect([...outcomes].sort()).toEqual(['conflicts', 'merge']);
+    const winner = outcomes.indexOf('merge');
+    const page = await app.api().spaces.getPageById(space.id, pages[0], { format: 'markdown' });
+    expect((page.data as { markdown: string }).markdown).toBe(`Rival ${winner}.\n`);
+  });
+
   it('answers conflicts without changing the space, and updates a change request from the space', async () => {
     const app = current();
     const space = await newSpace();

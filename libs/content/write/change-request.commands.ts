@@ -32,6 +32,7 @@ import {
 } from '../domain/space-content.decider';
 import { ContentEditor } from '../domain/tree/editor';
 import type { Hash } from '../domain/tree/hash';
+import { type ObjectStore, withStaged } from '../domain/tree/objects';
 import { findChangeRequest } from '../read/change-requests.queries';
 import { EMPTY_ROOT, serializeObjects } from '../read/content-objects';
 import { ContentObjects } from '../read/content-store';
@@ -147,7 +148,20 @@ export class ChangeRequestService {
       { type: 'StoreContentObjects', spaceId, objects: serializeObjects(created) },
       null,
     );
-    return { stream: contentObjectsStream(spaceId), events, appended: () => this.objects.remember(created) };
+    return {
+      stream: contentObjectsStream(spaceId),
+      events,
+      staged: created,
+      appended: () => this.objects.remember(created),
+    };
+  }
+
+  /** The stored objects, and those of changes decided before this one into the same append (`earlier`). */
+  private objectsAfter(earlier: readonly Prerequisite[]): ObjectStore {
+    return withStaged(
+      this.objects,
+      earlier.flatMap((p) => (p.staged ? [p.staged] : [])),
+    );
   }
 
   @Remote(arg.id('spaceId'), arg.object<CreateChangeRequestInput>('body'), arg.viewer())
@@ -224,15 +238,16 @@ export class ChangeRequestService {
     let applied: Awaited<ReturnType<typeof applyContentChanges>> | undefined;
     const result = await this.run(
       spaceId,
-      async (state, prerequisite) => {
+      async (state, prerequisite, earlier) => {
         const cr = editableChangeRequest(state, id, ifMatch);
-        const editor = await ContentEditor.open(this.objects, cr.revision.root);
+        const objects = this.objectsAfter(earlier);
+        const editor = await ContentEditor.open(objects, cr.revision.root);
         const at = this.runner.now();
         applied = await applyContentChanges(editor, body.changes, {
           newId,
           at: new Date(at).toISOString(),
           baseRoot: cr.base.root,
-          store: this.objects,
+          store: objects,
           revisionRoot: (revision) => this.revisionRoot(spaceId, revision),
           bodies,
         });
@@ -283,12 +298,12 @@ export class ChangeRequestService {
     return this.outcome('merge', async () => {
       const { position } = await this.run(
         spaceId,
-        async (state, prerequisite) => {
+        async (state, prerequisite, earlier) => {
           const cr = editableChangeRequest(state, id, undefined);
           // Before the merge is computed, so that a refusal stores nothing.
           enforceMergeRules(mergeRules, cr, viewer.userId);
           const onto = await this.head(spaceId, state);
-          const root = await this.mergedRoot(spaceId, cr, onto, prerequisite);
+          const root = await this.mergedRoot(spaceId, cr, onto, prerequisite, earlier);
           revision = newId();
           return {
             type: 'MergeChangeRequest',
@@ -317,10 +332,10 @@ export class ChangeRequestService {
     return this.outcome('update', async () => {
       const { position } = await this.run(
         spaceId,
-        async (state, prerequisite) => {
+        async (state, prerequisite, earlier) => {
           const cr = editableChangeRequest(state, id, undefined);
           const onto = await this.head(spaceId, state);
-          const root = await this.mergedRoot(spaceId, cr, onto, prerequisite);
+          const root = await this.mergedRoot(spaceId, cr, onto, prerequisite, earlier);
           const moved = root !== cr.revision.root;
           revision = moved ? newId() : cr.revision.id;
           return {
@@ -419,8 +434,10 @@ export class ChangeRequestService {
     cr: ChangeRequestFacts,
     onto: RevisionRef,
     prerequisite: (objects: Prerequisite) => void,
+    earlier: readonly Prerequisite[],
   ) {
-    const merged = await mergeRevisions(this.objects, cr.base.root, onto.root, cr.revision.root);
+    const objects = this.objectsAfter(earlier);
+    const merged = await mergeRevisions(objects, cr.base.root, onto.root, cr.revision.root);
     if (merged.result === 'conflicts') throw new MergeConflicts(cr.revision.id);
     prerequisite(this.objectsOf(spaceId, merged.created));
     return merged.root;

@@ -7,10 +7,16 @@ import { newEventId } from '../eventstore/event-id';
 import { SqliteEventStore } from '../eventstore/sqlite-event-store';
 import { createObservability, type Observability } from '../observability/observability';
 import type { CommandContext } from './command-context';
-import { CommandRunner, MAX_ATTEMPTS, PreconditionFailedError, type Prerequisite } from './command-runner';
+import {
+  CommandRunner,
+  type ComputedCommand,
+  MAX_ATTEMPTS,
+  PreconditionFailedError,
+  type Prerequisite,
+} from './command-runner';
 
 /** A counter: `Set` records a new value unless it is the current one; `Open` refuses once closed. */
-type Command = { type: 'Set'; value: number } | { type: 'Open' };
+type Command = { type: 'Set'; value: number } | { type: 'Open' } | { type: 'Close' };
 type Event = DomainEvent<'ValueSet', { value: number }> | DomainEvent<'Closed', Record<string, never>>;
 type State = { value: number; closed: boolean };
 
@@ -23,6 +29,7 @@ const counter: Decider<Command, Event, State> = {
       if (state.closed) throw conflict('closed');
       return [];
     }
+    if (command.type === 'Close') return state.closed ? [] : [{ type: 'Closed', data: {} }];
     return command.value === state.value ? [] : [{ type: 'ValueSet', data: { value: command.value } }];
   },
 };
@@ -256,6 +263,149 @@ describe('CommandRunner', () => {
       );
       expect(result).toMatchObject({ state: { value: 15 } });
       expect(await notes()).toEqual([{ value: 2 }]);
+    });
+  });
+  describe('commands that waited on the stream', () => {
+    let appends: { streams: string[]; events: number }[];
+    let release: () => void;
+
+    /** Holds the stream with a first command until `release`, so the next ones wait together. */
+    const holdStream = () => {
+      const gate = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      return runner.run(
+        counter,
+        'counter-1',
+        async () => {
+          await gate;
+          return { type: 'Set' as const, value: 1 };
+        },
+        ctx,
+      );
+    };
+    const settled = (promises: Promise<unknown>[]) => Promise.allSettled(promises);
+
+    beforeEach(() => {
+      appends = [];
+      const append = store.append.bind(store);
+      const appendInOrder = store.appendInOrder.bind(store);
+      store.append = (stream, events, expected) => {
+        appends.push({ streams: [stream], events: events.length });
+        return append(stream, events, expected);
+      };
+      store.appendInOrder = (parts) => {
+        appends.push({
+          streams: parts.map((p) => p.stream),
+          events: parts.reduce((n, p) => n + p.events.length, 0),
+        });
+        return appendInOrder(parts);
+      };
+    });
+
+    it('are decided one after the other on the state each leaves, and appended at once', async () => {
+      const first = holdStream();
+      const waiting = [2, 3, 3, 4].map((value) =>
+        runner.run(counter, 'counter-1', { type: 'Set', value }, ctx),
+      );
+      release();
+      await first;
+      const outcomes = await Promise.all(waiting);
+      expect(outcomes.map((o) => [o.revision, o.events.length, o.state.value])).toEqual([
+        [1, 1, 2],
+        [2, 1, 3],
+        [2, 0, 3],
+        [3, 1, 4],
+      ]);
+      // The first alone, then the four waiting ones together.
+      expect(appends).toEqual([
+        { streams: ['counter-1'], events: 1 },
+        { streams: ['counter-1'], events: 3 },
+      ]);
+      const stored = await store.readStream('counter-1');
+      expect(stored.map((e) => (e.data as { value: number }).value)).toEqual([1, 2, 3, 4]);
+      expect(new Set(outcomes.map((o) => o.position))).toEqual(new Set([stored.at(-1)?.position]));
+    });
+
+    it('answer a refusal or a stale If-Match decided on what the earlier ones bring, once those land', async () => {
+      const first = holdStream();
+      const close = runner.run(counter, 'counter-1', { type: 'Close' }, ctx);
+      const open = runner.run(counter, 'counter-1', { type: 'Open' }, ctx);
+      const pinnedBefore = runner.run(
+        counter,
+        'counter-1',
+        { type: 'Set', value: 5 },
+        { ...ctx, ifMatch: 0 },
+      );
+      const pinnedAfter = runner.run(counter, 'counter-1', { type: 'Set', value: 6 }, { ...ctx, ifMatch: 1 });
+      release();
+      await first;
+      const [closed, opened, before, after] = await settled([close, open, pinnedBefore, pinnedAfter]);
+      expect(closed).toMatchObject({ status: 'fulfilled', value: { revision: 1 } });
+      expect(opened).toMatchObject({ status: 'rejected', reason: { message: 'closed' } });
+      expect(before).toMatchObject({ status: 'rejected', reason: expect.any(PreconditionFailedError) });
+      expect(after).toMatchObject({ status: 'fulfilled', value: { revision: 2, state: { value: 6 } } });
+      expect(appends).toHaveLength(2);
+    });
+
+    it('see the prerequisites of the ones decided before them, all appended first, `appended` once landed', async () => {
+      const seen: string[][] = [];
+      const calls: string[] = [];
+      const noting =
+        (value: number): ComputedCommand<Command, State> =>
+        async (_state, prerequisite, earlier) => {
+          seen.push(earlier.map((p) => String(p.staged?.get('note'))));
+          prerequisite({
+            stream: 'notes-1',
+            events: [{ type: 'Noted', data: { value } }],
+            staged: new Map([['note', value]]),
+            appended: () => calls.push(`appended ${value}`),
+          });
+          return { type: 'Set', value };
+        };
+      const first = holdStream();
+      const waiting = [7, 8, 9].map((value) => runner.run(counter, 'counter-1', noting(value), ctx));
+      release();
+      await first;
+      await Promise.all(waiting);
+      expect(seen).toEqual([[], ['7'], ['7', '8']]);
+      expect(calls).toEqual(['appended 7', 'appended 8', 'appended 9']);
+      expect(appends.at(-1)).toEqual({ streams: ['notes-1', 'notes-1', 'notes-1', 'counter-1'], events: 6 });
+      const [note] = await store.readStream('notes-1');
+      const sets = await store.readStream('counter-1');
+      expect(note.position).toBeLessThan(sets[1].position);
+    });
+
+    it('are decided again one by one when another process wrote the stream meanwhile, storing nothing of the joint attempt', async () => {
+      const decided: number[] = [];
+      const first = holdStream();
+      const waiting = [7, 8].map((value) =>
+        runner.run(
+          counter,
+          'counter-1',
+          async (state, prerequisite) => {
+            decided.push(state.value);
+            // Written elsewhere while the joint attempt decides: its append is refused, notes and all.
+            if (decided.length === 1) await appendElsewhere({ type: 'ValueSet', data: { value: 50 } }, 0);
+            prerequisite({
+              stream: 'notes-1',
+              events: [{ type: 'Noted', data: { value, after: state.value } }],
+            });
+            return { type: 'Set' as const, value: state.value + value };
+          },
+          ctx,
+        ),
+      );
+      release();
+      await first;
+      const outcomes = await Promise.all(waiting);
+      // Jointly on 1 and 8, then alone on the stored 50, and on 57.
+      expect(decided).toEqual([1, 8, 50, 57]);
+      expect(outcomes.map((o) => o.state.value)).toEqual([57, 65]);
+      expect((await store.readStream('notes-1')).map((e) => e.data)).toEqual([
+        { value: 7, after: 50 },
+        { value: 8, after: 57 },
+      ]);
     });
   });
 });

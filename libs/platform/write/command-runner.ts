@@ -3,10 +3,12 @@ import { CLOCK, type Clock } from '../clock/clock';
 import { type Decider, DomainError, type DomainEvent } from '../domain/decider';
 import { newEventId } from '../eventstore/event-id';
 import {
+  type AppendResult,
   EVENT_STORE,
   type EventStore,
   type NewEvent,
   type RecordedEvent,
+  type StreamAppend,
   WrongExpectedRevisionError,
 } from '../eventstore/event-store.port';
 import { upcast } from '../eventstore/upcasters';
@@ -18,6 +20,8 @@ export const SCHEMA_VERSION = 1;
 export const MAX_ATTEMPTS = 5;
 /** Folded states kept per stream, so a write reads only the events since the last one it saw. */
 const STATE_CACHE_SIZE = 10_000;
+/** Commands waiting on one stream decided together and appended at once, at most. */
+export const MAX_TOGETHER = 32;
 
 interface Folded {
   decider: unknown;
@@ -42,7 +46,12 @@ export class PreconditionFailedError extends Error {}
 export interface Prerequisite {
   stream: string;
   events: DomainEvent[];
-  /** Called once they are appended, before the next command on the stream runs. */
+  /**
+   * What they store, by key, for the commands decided after this one in the same append to read before
+   * it lands (a change's new objects by hash): see `ComputedCommand`'s `earlier`.
+   */
+  staged?: ReadonlyMap<string, unknown>;
+  /** Called once they are appended, before any command decided after that append runs. */
   appended?: () => void;
 }
 
@@ -50,19 +59,47 @@ export interface Prerequisite {
  * A command, or how to compute it from the state it will be decided on: a command whose content needs
  * reading outside the stream (a merge reads stored objects) is computed again on each attempt's state,
  * so a retry after a concurrent write never applies a result computed on what that write replaced. The
- * computation may name prerequisites, which only that attempt appends.
+ * computation may name prerequisites, which only that attempt appends. `earlier` holds the prerequisites
+ * of the commands decided before it into the same append, not yet stored: what it names of them lands
+ * with it or not at all, and nothing outside that append ever sees them.
  */
 export type CommandOf<C, S> = C | ComputedCommand<C, S>;
-export type ComputedCommand<C, S> = (state: S, prerequisite: (events: Prerequisite) => void) => Promise<C>;
+export type ComputedCommand<C, S> = (
+  state: S,
+  prerequisite: (events: Prerequisite) => void,
+  earlier: readonly Prerequisite[],
+) => Promise<C>;
+
+type Outcome<S, E> = WriteResult & { state: S; events: E[] };
+
+/** A command waiting on its stream, and who waits for its outcome. */
+interface Waiting {
+  decider: unknown;
+  command: unknown;
+  ctx: CommandContext;
+  settle: (outcome: Promise<unknown>) => void;
+}
+
+/** One command's share of a joint attempt: its events and prerequisites, or its refusal. */
+interface Share<S, E> {
+  waiting: Waiting;
+  events: E[];
+  prerequisites: Prerequisite[];
+  state: S;
+  revision: number;
+  refused?: { error: unknown };
+}
 
 /**
  * The one write path: load the stream, fold it, decide, append with the expected revision.
  * A concurrent write in between is retried a bounded number of times, unless the caller pinned a revision.
+ * Commands that arrive on a stream while it is being written wait, then are decided one after the other
+ * on the state each leaves, and their events appended together: one append instead of one each.
  */
 @Injectable()
 export class CommandRunner {
-  /** Commands on one stream run one after the other in this process, so they do not conflict here. */
-  private readonly queues = new Map<string, Promise<unknown>>();
+  /** Commands waiting on each stream being written: in this process they run in order, never conflicting. */
+  private readonly lanes = new Map<string, Waiting[]>();
   /** Least recently used first (a Map keeps insertion order). States are immutable, so sharing is safe. */
   private readonly folded = new Map<string, Folded>();
 
@@ -109,18 +146,39 @@ export class CommandRunner {
     stream: string,
     command: CommandOf<C, S>,
     ctx: CommandContext,
-  ): Promise<WriteResult & { state: S; events: E[] }> {
-    const previous = this.queues.get(stream) ?? Promise.resolve();
-    const current = previous.then(
-      () => this.attempt(decider, stream, command, ctx),
-      () => this.attempt(decider, stream, command, ctx),
-    );
-    this.queues.set(stream, current);
-    const cleanup = () => {
-      if (this.queues.get(stream) === current) this.queues.delete(stream);
-    };
-    current.then(cleanup, cleanup);
-    return current;
+  ): Promise<Outcome<S, E>> {
+    return new Promise<Outcome<S, E>>((resolve, reject) => {
+      const waiting: Waiting = {
+        decider,
+        command,
+        ctx,
+        settle: (outcome) => (outcome as Promise<Outcome<S, E>>).then(resolve, reject),
+      };
+      const lane = this.lanes.get(stream);
+      if (lane) return void lane.push(waiting);
+      this.lanes.set(stream, [waiting]);
+      void this.drain(stream);
+    });
+  }
+
+  /** Runs the stream's waiting commands until none is left: alone, or those of one decider together. */
+  private async drain(stream: string): Promise<void> {
+    const lane = this.lanes.get(stream) as Waiting[];
+    while (lane.length > 0) {
+      const decider = lane[0].decider as Decider<unknown, DomainEvent, unknown>;
+      let n = 1;
+      while (n < lane.length && n < MAX_TOGETHER && lane[n].decider === decider) n += 1;
+      const group = lane.splice(0, n);
+      if (group.length === 1) await this.alone(decider, stream, group[0]);
+      else await this.together(decider, stream, group);
+    }
+    this.lanes.delete(stream);
+  }
+
+  private async alone<S>(decider: Decider<unknown, DomainEvent, S>, stream: string, waiting: Waiting) {
+    const outcome = this.attempt(decider, stream, waiting.command as CommandOf<unknown, S>, waiting.ctx);
+    waiting.settle(outcome);
+    await outcome.catch(() => undefined);
   }
 
   /**
@@ -135,7 +193,7 @@ export class CommandRunner {
     stream: string,
     command: CommandOf<C, S>,
     ctx: CommandContext,
-  ): Promise<WriteResult & { state: S; events: E[] }> {
+  ): Promise<Outcome<S, E>> {
     let folded = this.cached<S>(decider, stream);
     for (let conflicts = 0; ; ) {
       const trusted = folded !== undefined;
@@ -144,14 +202,7 @@ export class CommandRunner {
       let events: E[];
       const prerequisites: Prerequisite[] = [];
       try {
-        if (ctx.ifMatch != null && ctx.ifMatch !== revision) {
-          throw new PreconditionFailedError(`revision is ${revision}, If-Match asked for ${ctx.ifMatch}`);
-        }
-        const decided =
-          typeof command === 'function'
-            ? await (command as ComputedCommand<C, S>)(state, (p) => prerequisites.push(p))
-            : command;
-        events = decider.decide(decided, state);
+        events = await this.decideOn(decider, command, ctx, state, revision, prerequisites, []);
       } catch (error) {
         if (trusted) continue;
         throw error;
@@ -162,7 +213,10 @@ export class CommandRunner {
         return { position, revision, state: after, events };
       }
       try {
-        const result = await this.append(stream, events, revision, prerequisites, ctx);
+        const result = await this.append(
+          this.prerequisiteAppends(prerequisites, ctx),
+          this.ownAppend(stream, events, revision, ctx),
+        );
         for (const prerequisite of prerequisites) prerequisite.appended?.();
         this.remember(stream, decider, {
           state: after,
@@ -188,26 +242,135 @@ export class CommandRunner {
     }
   }
 
-  /** The command's events at the revision it was decided on, after its prerequisites. */
-  private async append(
+  /**
+   * Commands that waited on the stream, decided one after the other on the state each leaves (an If-Match
+   * against the revision the earlier ones bring it to), their events appended at once after all their
+   * prerequisites. Each outcome, refusals included, stands once that append lands, since it proves the
+   * state they were decided on current. Anything else (nothing to append, a concurrent write) runs them
+   * again one by one, as if they had never met: nothing of this attempt was stored or seen outside it.
+   */
+  private async together<C, E extends DomainEvent, S>(
+    decider: Decider<C, E, S>,
     stream: string,
-    events: readonly DomainEvent[],
-    revision: number,
-    prerequisites: readonly Prerequisite[],
+    group: Waiting[],
+  ): Promise<void> {
+    let base: Loaded<S>;
+    const trusted = this.cached<S>(decider, stream);
+    try {
+      base = trusted ?? (await this.load(decider, stream));
+    } catch (error) {
+      for (const waiting of group) waiting.settle(Promise.reject(error));
+      return;
+    }
+    const shares: Share<S, E>[] = [];
+    const earlier: Prerequisite[] = [];
+    let { state, revision } = base;
+    for (const waiting of group) {
+      const share: Share<S, E> = { waiting, events: [], prerequisites: [], state, revision };
+      shares.push(share);
+      try {
+        const command = waiting.command as CommandOf<C, S>;
+        share.events = await this.decideOn(
+          decider,
+          command,
+          waiting.ctx,
+          state,
+          revision,
+          share.prerequisites,
+          [...earlier],
+        );
+      } catch (error) {
+        share.refused = { error };
+        share.prerequisites = [];
+        continue;
+      }
+      if (share.events.length === 0) share.prerequisites = [];
+      state = share.state = share.events.reduce(decider.evolve, state);
+      revision = share.revision = revision + share.events.length;
+      earlier.push(...share.prerequisites);
+    }
+    if (revision === base.revision) return this.oneByOne(decider, stream, group);
+    let result: AppendResult;
+    try {
+      result = await this.append(
+        shares.flatMap((s) => this.prerequisiteAppends(s.prerequisites, s.waiting.ctx)),
+        {
+          stream,
+          events: shares.flatMap((s) => s.events.map((e) => this.envelope(e, s.waiting.ctx))),
+          expected: base.revision < 0 ? 'no_stream' : base.revision,
+        },
+      );
+    } catch (error) {
+      if (error instanceof WrongExpectedRevisionError) {
+        // The fold is stale: each is decided again alone, on the stream read again.
+        this.observability?.metrics.writeConflict(trusted ? 'refolded' : 'retried');
+        this.folded.delete(stream);
+        return this.oneByOne(decider, stream, group);
+      }
+      for (const waiting of group) waiting.settle(Promise.reject(error));
+      return;
+    }
+    for (const prerequisite of earlier) prerequisite.appended?.();
+    this.remember(stream, decider, { state, revision: result.nextRevision, position: result.position });
+    for (const share of shares) {
+      share.waiting.settle(
+        share.refused
+          ? Promise.reject(share.refused.error)
+          : Promise.resolve({
+              position: result.position,
+              revision: share.revision,
+              state: share.state,
+              events: share.events,
+            }),
+      );
+    }
+  }
+
+  private async oneByOne<S>(decider: Decider<unknown, DomainEvent, S>, stream: string, group: Waiting[]) {
+    for (const waiting of group) await this.alone(decider, stream, waiting);
+  }
+
+  /** The command's events on `state` at `revision` (If-Match checked first), computed if it must be. */
+  private async decideOn<C, E extends DomainEvent, S>(
+    decider: Decider<C, E, S>,
+    command: CommandOf<C, S>,
     ctx: CommandContext,
-  ) {
-    const own = {
+    state: S,
+    revision: number,
+    prerequisites: Prerequisite[],
+    earlier: readonly Prerequisite[],
+  ): Promise<E[]> {
+    if (ctx.ifMatch != null && ctx.ifMatch !== revision) {
+      throw new PreconditionFailedError(`revision is ${revision}, If-Match asked for ${ctx.ifMatch}`);
+    }
+    const decided =
+      typeof command === 'function'
+        ? await (command as ComputedCommand<C, S>)(state, (p) => prerequisites.push(p), earlier)
+        : command;
+    return decider.decide(decided, state);
+  }
+
+  /** The command's events at the revision it was decided on. */
+  private ownAppend(stream: string, events: readonly DomainEvent[], revision: number, ctx: CommandContext) {
+    return {
       stream,
       events: events.map((e) => this.envelope(e, ctx)),
       expected: revision < 0 ? ('no_stream' as const) : revision,
     };
-    const before = prerequisites
+  }
+
+  private prerequisiteAppends(prerequisites: readonly Prerequisite[], ctx: CommandContext): StreamAppend[] {
+    return prerequisites
       .filter((p) => p.events.length > 0)
       .map((p) => ({
         stream: p.stream,
         events: p.events.map((e) => this.envelope(e, ctx)),
-        expected: 'any' as const,
+        expected: 'any',
       }));
+  }
+
+  /** A stream's events after what they name, in one append where there is nothing before them. */
+  private async append(before: StreamAppend[], own: StreamAppend): Promise<AppendResult> {
     if (before.length === 0) return this.store.append(own.stream, own.events, own.expected);
     const results = await this.store.appendInOrder([...before, own]);
     return results[results.length - 1];

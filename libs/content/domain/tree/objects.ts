@@ -37,6 +37,23 @@ export class MemoryObjectStore implements ObjectStore {
 }
 
 /**
+ * `store` seen with objects that are on their way to it (what changes decided earlier into the same
+ * append created): those answer first. Without any, `store` itself.
+ */
+export function withStaged(store: ObjectStore, staged: readonly ReadonlyMap<Hash, unknown>[]): ObjectStore {
+  if (staged.length === 0) return store;
+  return {
+    get(hash) {
+      for (const objects of staged) {
+        const value = objects.get(hash);
+        if (value !== undefined) return value;
+      }
+      return store.get(hash);
+    },
+  };
+}
+
+/**
  * The objects one change writes, kept apart from the store until the caller persists them (in an
  * event, in a read model). Reads see them first, then the store.
  */
