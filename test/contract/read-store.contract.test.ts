@@ -344,32 +344,42 @@ function readStoreContract(name: string, backend: Backend): void {
       expect(page).toEqual({ items: [], count: 2 });
     });
 
-    it('finds by id prefix: the ids starting with it, in id order, counted, paged and filtered', async () => {
-      const ids = [
-        's:a:2',
-        's:a:1',
-        's:a',
-        's:ab:1',
-        's:a;',
-        's:a:\u00e9',
-        's:a:\u{1f600}',
-        't:a:1',
-        's:b:1',
-      ];
-      await store.commit(ids.map((id, i) => put('terms', { id, n: i % 2 })));
-      const found = await store.find('terms', { idPrefix: 's:a:', limit: 10 });
-      expect(found.items.map((doc) => doc.id)).toEqual(['s:a:1', 's:a:2', 's:a:\u00e9', 's:a:\u{1f600}']);
-      expect(found.count).toBe(4);
-      const first = await store.find('terms', { idPrefix: 's:a:', limit: 2 });
-      expect(first.items.map((doc) => doc.id)).toEqual(['s:a:1', 's:a:2']);
-      const rest = await store.find('terms', { idPrefix: 's:a:', after: first.next, limit: 5 });
-      expect(rest.items.map((doc) => doc.id)).toEqual(['s:a:\u00e9', 's:a:\u{1f600}']);
-      const even = await store.find('terms', { idPrefix: 's:a:', where: { n: 0 }, limit: 10 });
-      expect(even.items.map((doc) => doc.id)).toEqual(['s:a:2', 's:a:\u{1f600}']);
-      expect(await store.find('terms', { idPrefix: 's:a:', limit: 0 })).toEqual({ items: [], count: 4 });
-      expect(await store.find('terms', { idPrefix: 'z:', limit: 5 })).toEqual({ items: [], count: 0 });
-      await expect(store.find('terms', { idPrefix: 's:\u00e9', limit: 5 })).rejects.toThrow(/ASCII/);
-    });
+    it.each([
+      ['', false],
+      [', in a clustered collection', true],
+    ])(
+      'finds by id prefix: the ids starting with it, in id order, counted, paged and filtered%s',
+      async (_, clustered) => {
+        if (clustered) await store.ensureIndexes([{ collection: 'terms', fields: ['id'], clustered: true }]);
+        const ids = [
+          's:a:2',
+          's:a:1',
+          's:a',
+          's:ab:1',
+          's:a;',
+          's:a:\u00e9',
+          's:a:\u{1f600}',
+          't:a:1',
+          's:b:1',
+        ];
+        await store.commit(ids.map((id, i) => put('terms', { id, n: i % 2 })));
+        const found = await store.find('terms', { idPrefix: 's:a:', limit: 10 });
+        expect(found.items.map((doc) => doc.id)).toEqual(['s:a:1', 's:a:2', 's:a:\u00e9', 's:a:\u{1f600}']);
+        expect(found.count).toBe(4);
+        const first = await store.find('terms', { idPrefix: 's:a:', limit: 2 });
+        expect(first.items.map((doc) => doc.id)).toEqual(['s:a:1', 's:a:2']);
+        const rest = await store.find('terms', { idPrefix: 's:a:', after: first.next, limit: 5 });
+        expect(rest.items.map((doc) => doc.id)).toEqual(['s:a:\u00e9', 's:a:\u{1f600}']);
+        const even = await store.find('terms', { idPrefix: 's:a:', where: { n: 0 }, limit: 10 });
+        expect(even.items.map((doc) => doc.id)).toEqual(['s:a:2', 's:a:\u{1f600}']);
+        expect(await store.find('terms', { idPrefix: 's:a:', limit: 0 })).toEqual({ items: [], count: 4 });
+        expect(await store.find('terms', { idPrefix: 'z:', limit: 5 })).toEqual({ items: [], count: 0 });
+        await expect(store.find('terms', { idPrefix: 's:\u00e9', limit: 5 })).rejects.toThrow(/ASCII/);
+        await store.commit([put('terms', { id: 's:a:1', n: 9 }), del('terms', 's:a:2')]);
+        expect(await store.get('terms', 's:a:1')).toEqual({ id: 's:a:1', n: 9 });
+        expect(await store.get('terms', 's:a:2')).toBeNull();
+      },
+    );
 
     it('finds nothing in an unknown collection', async () => {
       expect(await store.find('nothing', { where: { a: 1 }, orderBy: 'b', limit: 5 })).toEqual({
@@ -776,6 +786,17 @@ describe('SqliteReadStore specifics', () => {
     const plan = store.explain('terms', { idPrefix: 's:a:', limit: 10 }).join('\n');
     expect(plan).toMatch(/USING (COVERING )?INDEX sqlite_autoindex_docs:terms_1 \(id>\? AND id<\?\)/);
     expect(plan).not.toMatch(/TEMP B-TREE/);
+  });
+
+  it('keeps a clustered collection as one B-tree in id order, and an id prefix is a seek on it', async () => {
+    await store.ensureIndexes([{ collection: 'terms', fields: ['id'], clustered: true }]);
+    await store.commit([put('terms', { id: 's:a:1' })]);
+    const plan = store.explain('terms', { idPrefix: 's:a:', limit: 10 }).join('\n');
+    expect(plan).toMatch(/USING PRIMARY KEY \(id>\? AND id<\?\)/);
+    expect(plan).not.toMatch(/TEMP B-TREE/);
+    await expect(
+      store.ensureIndexes([{ collection: 'other', fields: ['n'], clustered: true }]),
+    ).rejects.toThrow(/only the id/);
   });
 
   it('gives indexed fields columns, filled from documents stored before the index was declared', async () => {

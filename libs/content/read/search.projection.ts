@@ -21,7 +21,8 @@ import { CONTENT_OBJECTS, EMPTY_ROOT, readContentObject } from './content-object
  * One term of one page of a space's current revision, under the id `postingId` gives: a space's postings
  * of a term are one range of the id order, best impact first, so a query reads a term's best postings
  * and counts its pages from the primary key alone, and a posting is one row with no index of its own to
- * keep (with an index on (space, term, impact), a merge's search writes cost about twice as much).
+ * keep (with an index on (space, term, impact), a merge's search writes cost about twice as much). The
+ * collection is clustered: on SQLite a posting written or removed changes one page of one B-tree.
  */
 export interface PostingDoc extends Doc {
   pageId: string;
@@ -105,7 +106,10 @@ export const indexLanguage = (index: SearchIndexDoc | null): string => index?.la
 export const searchProjection = {
   ...projection(
     'search',
-    [{ collection: SEARCH_PAGES, fields: ['space'] }],
+    [
+      { collection: SEARCH_PAGES, fields: ['space'] },
+      { collection: SEARCH_POSTINGS, fields: ['id'], clustered: true },
+    ],
     {
       SpaceCreated: async (e, ctx) => {
         const { id, root, language } = e.data;

@@ -307,7 +307,9 @@ export class MongoReadStore implements ReadStore {
     // Documents need no preparation: a deferred call has nothing to do before the indexes.
     if (options.deferred) return;
     const generation = await this.target(true);
-    for (const { collection, fields } of indexes) {
+    for (const { collection, fields, clustered } of indexes) {
+      // Kept by _id already.
+      if (clustered) continue;
       const keys: Record<string, 1> = {};
       for (const field of fields) keys[mongoField(field)] = 1;
       keys._id = 1;

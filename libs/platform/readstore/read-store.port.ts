@@ -78,6 +78,14 @@ export interface IndexSpec {
    * UNIQUE index, so a write that breaks the promise fails there; MongoDB keeps the tie-breaker.
    */
   unique?: true;
+  /**
+   * With `fields: ['id']`: the collection's documents are small and read by ranges of ids (a term's
+   * postings), so a store that can keeps the collection itself in id order instead of beside an index
+   * on it (SQLite: a WITHOUT ROWID table, one B-tree where there were two; a write of a document then
+   * changes one page of it rather than two). It applies to a collection's storage when that is created
+   * (a new file, a rebuild's generation); MongoDB keeps every collection by `_id` already.
+   */
+  clustered?: true;
 }
 
 /** A projection's checkpoint as committed with its writes. */

@@ -58,13 +58,20 @@ export class SqliteReadStore implements ReadStore {
    * field last so that `find` with that `where` and `orderBy` is one index range scan.
    */
   async ensureIndexes(indexes: IndexSpec[], options: { deferred?: boolean } = {}): Promise<void> {
-    const specs = indexes.map(({ collection, fields, unique = false }) => {
+    const specs = indexes.map(({ collection, fields, unique = false, clustered = false }) => {
+      if (clustered && (fields.length !== 1 || fields[0] !== 'id'))
+        throw new Error(`${collection}: only the id orders a clustered collection`);
       const columns = fields.map((field) => (field === 'id' ? 'id' : columnName(field)));
       if (!fields.includes('id') && !unique) columns.push('id');
-      return { collection, fields, unique, columns };
+      return { collection, fields, unique, clustered, columns };
     });
     this.write((g) => {
-      for (const { collection, fields, unique, columns } of specs) {
+      for (const { collection, fields, unique, clustered, columns } of specs) {
+        // The table is its own index on id; one created before the collection was clustered stays as it is.
+        if (clustered) {
+          g.createTable(collection, { clustered });
+          continue;
+        }
         g.ensureColumns(collection, fields);
         g.dropLegacyIndexes(collection);
         if (options.deferred) continue;

@@ -125,11 +125,12 @@ export class Generation {
     return this.register(collection);
   }
 
-  createTable(collection: string): TableStatements {
+  /** `clustered`: a WITHOUT ROWID table (see `IndexSpec.clustered`), for small documents only. */
+  createTable(collection: string, options: { clustered?: boolean } = {}): TableStatements {
     const known = this.tables.get(collection);
     if (known) return known;
     this.core.db.exec(
-      `CREATE TABLE IF NOT EXISTS ${this.tableName(collection)} (id TEXT PRIMARY KEY, doc TEXT NOT NULL)`,
+      `CREATE TABLE IF NOT EXISTS ${this.tableName(collection)} (id TEXT PRIMARY KEY, doc TEXT NOT NULL)${options.clustered ? ' WITHOUT ROWID' : ''}`,
     );
     return this.register(collection);
   }

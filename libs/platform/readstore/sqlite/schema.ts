@@ -11,6 +11,7 @@ import type { Doc } from '../read-store.port';
  * valid until `promote` retires the whole generation.
  *
  * Tables keep their rowid: documents can be large, and WITHOUT ROWID tables degrade with large rows.
+ * A collection of small documents declared `clustered` (see IndexSpec) is the exception.
  */
 export const DOCS = 'docs:';
 export const CHECKPOINTS = 'checkpoints';
