@@ -216,6 +216,27 @@ describe('search projection', () => {
     expect([...deploys.map((p) => p.rank)].sort()).toEqual(deploys.map((p) => p.rank));
   });
 
+  it("leaves an edited page's postings that stay the same where they are, and moves only the others", async () => {
+    const first = await written('s1', null, [['p1', 'Horses', 'Horses read the morning papers.']]);
+    // As long as before: the terms kept keep their impact, so their postings are the same documents.
+    const second = await written('s1', first.root, [['p1', 'Horses', 'Horses read the evening papers.']]);
+    const scenario = search.given(
+      created('s1'),
+      first.stored,
+      merged('s1', first.root),
+      second.stored,
+      merged('s1', second.root, 2),
+    );
+    const postings = await scenario.documents(SEARCH_POSTINGS, { withPos: true });
+    const writtenAt = Object.fromEntries(postings.map((p) => [p.id.split(':')[1], p._pos]));
+    const [firstMerge, secondMerge] = scenario.events
+      .filter((e) => e.type === 'ChangeRequestMerged')
+      .map((e) => e.position);
+    expect(writtenAt).toEqual({ hors: firstMerge, read: firstMerge, paper: firstMerge, even: secondMerge });
+    await scenario.thenReplayChangesNothing();
+    await scenario.thenRebuildMatches();
+  });
+
   it('indexes the merges after a change of language in the new language', async () => {
     const first = await written('s1', null, PAGES.slice(0, 1));
     const second = await written('s1', first.root, PAGES.slice(1));

@@ -93,6 +93,17 @@ const postingId = (space: string, posting: Omit<Posting, 'sections'>, pageId: st
   `${termPrefix(space, posting.term)}${impactKey(impact(posting, IMPACT_LENGTH))}:${pageId}`;
 const pageKey = (space: string, pageId: string) => `${space}:${pageId}`;
 
+/** What a posting document holds beside its id. */
+const postingDoc = (
+  p: Posting,
+): Pick<PostingDoc, 'pageId' | 'titleHits' | 'bodyHits' | 'sections' | 'length'> => ({
+  pageId: p.pageId,
+  titleHits: p.titleHits,
+  bodyHits: p.bodyHits,
+  sections: Object.entries(p.sections).map(([id, hits]) => ({ id, hits })),
+  length: p.length,
+});
+
 /** The language a space's index is analysed in (and its queries with it). */
 export const indexLanguage = (index: SearchIndexDoc | null): string => index?.language ?? DEFAULT_LANGUAGE;
 
@@ -177,31 +188,26 @@ async function reindex(
   let { pages, totalLength } = index;
   for (const change of changes) {
     const old = await indexed(change.before);
+    // A posting the page had and still has, the same, is left where it is: only the others move.
+    const kept = new Map<string, string>();
     if (old) {
       const stale = postings(old, from);
-      for (const p of stale) await ctx.delete(SEARCH_POSTINGS, postingId(space, p, change.id), SELF_GUARDED);
+      for (const p of stale) kept.set(postingId(space, p, change.id), JSON.stringify(postingDoc(p)));
       await ctx.delete(SEARCH_PAGES, pageKey(space, change.id));
       pages -= 1;
       totalLength -= stale[0]?.length ?? 0;
     }
     const page = await indexed(change.after);
-    if (!page) continue;
-    const list = postings(page, to);
-    const length = list[0]?.length ?? 0;
-    for (const p of list) {
-      await ctx.put(
-        SEARCH_POSTINGS,
-        {
-          id: postingId(space, p, change.id),
-          pageId: change.id,
-          titleHits: p.titleHits,
-          bodyHits: p.bodyHits,
-          sections: Object.entries(p.sections).map(([id, hits]) => ({ id, hits })),
-          length: p.length,
-        },
-        SELF_GUARDED,
-      );
+    const list = page ? postings(page, to) : [];
+    const fresh = new Map(list.map((p) => [postingId(space, p, change.id), postingDoc(p)]));
+    for (const id of kept.keys()) {
+      if (!fresh.has(id)) await ctx.delete(SEARCH_POSTINGS, id, SELF_GUARDED);
     }
+    for (const [id, doc] of fresh) {
+      if (kept.get(id) !== JSON.stringify(doc)) await ctx.put(SEARCH_POSTINGS, { id, ...doc }, SELF_GUARDED);
+    }
+    if (!page) continue;
+    const length = list[0]?.length ?? 0;
     await ctx.put(SEARCH_PAGES, {
       id: pageKey(space, change.id),
       space,
