@@ -168,6 +168,8 @@ async function mergeLoad(h, app, space, config) {
       workers: SIZES.workers,
       bytes: PAGE_BYTES,
       tag: `b11-${h.counter}`,
+      // Texts no earlier run wrote (see merge-load.js): a run is at most a few hundred thousand edits.
+      textBase: h.counter * 1_000_000,
       ...config,
     }),
   );
@@ -453,7 +455,8 @@ function method(CFG) {
     `- B11: \`test/bench/merge-load.js\`, ${SIZES.workers} workers each looping create change request, one \`update_page\` of one of its own`,
     '  pages (new Markdown generated as the pages were), merge; the latency is the update plus the merge. Run on the',
     `  fresh space, then again after the space has taken ${L.fmtInt(SIZES.revisions)} merges; each time a ${CFG.warmup} s warm-up and`,
-    `  ${CFG.runs} runs of ${CFG.seconds} s, the median by merges/s.`,
+    `  ${CFG.runs} runs of ${CFG.seconds} s, the median by merges/s. Every run writes texts no earlier run wrote: one that`,
+    '  wrote a page its text again would change nothing.',
     `- B12: \`GET /v1/spaces/{id}/search?query=…\`, a random one of ${L.fmtInt(SEARCH_QUERIES)} distinct queries of one to three words drawn`,
     '  from ranks 10 to 5,000: more than a run sends, so that the response cache (which answers a repeated GET) rarely can.',
     `  Throughput with 100 connections as fast as answers come; then the latency with queries sent at ${SEARCH_RATE}/s, the`,

@@ -3,11 +3,13 @@
  *
  *   node test/bench/merge-load.js CONFIG.json RESULT.json
  *
- * CONFIG: { port, token, spaceId, pages: [id], workers, seconds?, count?, tag, bytes }
+ * CONFIG: { port, token, spaceId, pages: [id], workers, seconds?, count?, tag, bytes, textBase }
  *
  * Each worker loops: create a change request, update one page of its own share of `pages` with new
  * Markdown (`updateChangeRequestContent`, one `update_page`), merge it. Workers never edit the same
- * page, so every merge lands unless the server loses one. The latency measured is the update plus the
+ * page, so every merge lands unless the server loses one. The n-th edit of a run writes the text of seed
+ * `textBase + n`: each run on a server gets its own `textBase`, so no edit writes a page's text again
+ * (one that did would change nothing, and cost nothing to merge). The latency measured is the update plus the
  * merge (the create is reported apart); it runs for `seconds`, or until `count` merges landed.
  */
 const { readFileSync, writeFileSync } = require('node:fs');
@@ -48,7 +50,7 @@ async function cycle(page) {
   const t0 = performance.now();
   // A new page like those the space was filled with (sections and all), so the index neither grows nor
   // shrinks on average as pages are replaced.
-  const markdown = `${pageMarkdown(n * 7919 + 1, config.bytes)}\n`;
+  const markdown = `${pageMarkdown((config.textBase + n) * 7919 + 1, config.bytes)}\n`;
   const update = await timed(timings.update, 'POST', `${base}/content`, {
     changes: [{ operation: 'update_page', page, document: { markdown } }],
   });
