@@ -376,6 +376,30 @@ describe('CommandRunner', () => {
       expect(note.position).toBeLessThan(sets[1].position);
     });
 
+    it('all get an answer when something outside them fails, and the stream takes the next ones', async () => {
+      const first = holdStream();
+      const failing: ComputedCommand<Command, State> = async (_state, prerequisite) => {
+        prerequisite({
+          stream: 'notes-1',
+          events: [{ type: 'Noted', data: {} }],
+          appended: () => {
+            throw new Error('cache full');
+          },
+        });
+        return { type: 'Set', value: 2 };
+      };
+      const waiting = [
+        runner.run(counter, 'counter-1', failing, ctx),
+        runner.run(counter, 'counter-1', { type: 'Set', value: 3 }, ctx),
+      ];
+      release();
+      await first;
+      const outcomes = await settled(waiting);
+      expect(outcomes.map((o) => o.status)).toEqual(['rejected', 'rejected']);
+      const next = await runner.run(counter, 'counter-1', { type: 'Set', value: 4 }, ctx);
+      expect(next).toMatchObject({ revision: 3, state: { value: 4 } });
+    });
+
     it('are decided again one by one when another process wrote the stream meanwhile, storing nothing of the joint attempt', async () => {
       const decided: number[] = [];
       const first = holdStream();

@@ -169,8 +169,13 @@ export class CommandRunner {
       let n = 1;
       while (n < lane.length && n < MAX_TOGETHER && lane[n].decider === decider) n += 1;
       const group = lane.splice(0, n);
-      if (group.length === 1) await this.alone(decider, stream, group[0]);
-      else await this.together(decider, stream, group);
+      try {
+        if (group.length === 1) await this.alone(decider, stream, group[0]);
+        else await this.together(decider, stream, group);
+      } catch (error) {
+        // A fault outside any one command (an `appended` callback): none is left waiting; settling twice does nothing.
+        for (const waiting of group) waiting.settle(Promise.reject(error));
+      }
     }
     this.lanes.delete(stream);
   }
