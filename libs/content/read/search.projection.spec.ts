@@ -125,6 +125,17 @@ async function indexOf(scenario: ProjectionScenario, space: string) {
 const termsOf = async (scenario: ProjectionScenario, space: string) =>
   new Set((await indexOf(scenario, space)).postings.map((p) => p.term));
 
+type Written = Awaited<ReturnType<typeof written>>;
+/** Space s1 created, then `first` and `second` stored and merged in turn. */
+const mergedInTurn = (first: Written, second: Written) =>
+  search.given(
+    created('s1'),
+    first.stored,
+    merged('s1', first.root),
+    second.stored,
+    merged('s1', second.root, 2),
+  );
+
 describe('search projection', () => {
   it('indexes a space without a language in English', async () => {
     const { root, stored } = await written('s1', null, PAGES);
@@ -186,13 +197,7 @@ describe('search projection', () => {
       ['p2', 'Deploying', 'To deploy horses, follow the guide.'],
     ]);
     const second = await written('s1', first.root, [['p1', 'Cattle', 'Cattle read the evening papers.']]);
-    const scenario = search.given(
-      created('s1'),
-      first.stored,
-      merged('s1', first.root),
-      second.stored,
-      merged('s1', second.root, 2),
-    );
+    const scenario = mergedInTurn(first, second);
     const { postings } = await indexOf(scenario, 's1');
     const horses = postings.filter((p) => p.term === 'hors');
     // In the title and the body of p1 before; in p2's body alone now.
@@ -220,13 +225,7 @@ describe('search projection', () => {
     const first = await written('s1', null, [['p1', 'Horses', 'Horses read the morning papers.']]);
     // As long as before: the terms kept keep their impact, so their postings are the same documents.
     const second = await written('s1', first.root, [['p1', 'Horses', 'Horses read the evening papers.']]);
-    const scenario = search.given(
-      created('s1'),
-      first.stored,
-      merged('s1', first.root),
-      second.stored,
-      merged('s1', second.root, 2),
-    );
+    const scenario = mergedInTurn(first, second);
     const postings = await scenario.documents(SEARCH_POSTINGS, { withPos: true });
     const writtenAt = Object.fromEntries(postings.map((p) => [p.id.split(':')[1], p._pos]));
     const [firstMerge, secondMerge] = scenario.events
