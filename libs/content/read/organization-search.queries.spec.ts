@@ -12,7 +12,7 @@ import { SPACES, spaceProjection } from '@app/spaces/read/space.projection';
 import { EMPTY_ROOT } from './content-objects';
 import { ContentObjects } from './content-store';
 import { MAX_READS, MAX_SPACES_SEARCHED, OrganizationSearchQueries } from './organization-search.queries';
-import { SEARCH_INDEXES, SEARCH_PAGES, SEARCH_POSTINGS, searchProjection } from './search.projection';
+import { SEARCH_INDEXES, SEARCH_PAGE_TERMS, SEARCH_PAGES, searchProjection } from './search.projection';
 import { SearchQueries } from './search.queries';
 
 const SPACE_COUNT = 260;
@@ -39,9 +39,16 @@ function space(id: string, title: string, edited: number, position: number): Wri
       doc: { id, root: EMPTY_ROOT, language: 'en', pages: 1, totalLength: 3, position: 1 },
     },
     {
-      collection: SEARCH_POSTINGS,
-      id: `${id}:widget:0000:p1`,
-      doc: { id: `${id}:widget:0000:p1`, pageId: 'p1', titleHits: 1, bodyHits: 0, sections: [], length: 3 },
+      collection: SEARCH_PAGE_TERMS,
+      id: `${id}:p1`,
+      doc: {
+        id: `${id}:p1`,
+        space: id,
+        pageId: 'p1',
+        length: 3,
+        sectionIds: [],
+        postings: ['widget', 1, 0, 0],
+      },
     },
     {
       collection: SEARCH_PAGES,
@@ -99,8 +106,8 @@ describe('organization search bounds its work', () => {
   it('searches the pages of MAX_SPACES_SEARCHED spaces: title matches first, then the latest edited', async () => {
     reads = 0;
     const found = await queries.search('o1', { query: 'widget', limit: 1000 }, viewer);
-    // Per space searched, its index and the one term's postings, and the stored page of the result each
-    // answers (all are shown here); and the lists of spaces and collections.
+    // Per space searched, its index and its pages' postings (a space not yet in memory), and the stored
+    // page of the result each answers (all are shown here); and the lists of spaces and collections.
     expect(reads).toBe(2 + 3 * MAX_SPACES_SEARCHED);
     expect(found.count).toBe(MAX_SPACES_SEARCHED);
     const latest = Array.from({ length: MAX_SPACES_SEARCHED - 1 }, (_, i) => `s${SPACE_COUNT - i}`);

@@ -1,78 +1,7 @@
-import { KeptReads } from '@app/platform/projector/kept-reads';
-import type { ViewChanges } from '@app/platform/projector/view-changes';
-import type { ReadStore } from '@app/platform/readstore/read-store.port';
-import { type AnalysedText, analyse, type Posting, TermIds } from '../domain/search';
+import { type AnalysedText, analyse, TermIds } from '../domain/search';
 import type { Hash } from '../domain/tree/hash';
 import type { ObjectStore } from '../domain/tree/objects';
 import { getPage } from '../domain/tree/page-tree';
-import { SEARCH_POSTINGS, termPrefix } from './search.projection';
-
-/** A term's best postings in a space, and how many pages hold it (at least as many as the postings). */
-export interface TermPostings {
-  count: number;
-  postings: readonly Posting[];
-}
-
-/** The best `candidates` postings of `term` in `space`, by impact, as ranking reads them. */
-export async function readPostings(
-  views: ReadStore,
-  space: string,
-  term: string,
-  candidates: number,
-): Promise<TermPostings> {
-  // Ids order a term's postings best first (see `postingId`).
-  const found = await views.find(SEARCH_POSTINGS, { idPrefix: termPrefix(space, term), limit: candidates });
-  return {
-    count: found.count,
-    postings: found.items.map((p) => ({
-      term,
-      pageId: p.pageId,
-      titleHits: p.titleHits,
-      bodyHits: p.bodyHits,
-      sections: Object.fromEntries(p.sections.map((section) => [section.id, section.hits])),
-      length: p.length,
-    })),
-  };
-}
-
-/**
- * Postings held in memory over every kept list, a bound on memory (about 130 MB): past it the lists
- * kept first go first. Room for the best 100 of 6,000 terms: with 4,000 (the bound before), searches
- * drawing on 5,000 terms kept evicting lists they read again, and spent a fifth of their time reading.
- */
-const MAX_KEPT_POSTINGS = 600_000;
-
-/**
- * Terms' best postings by space and version of its index (the log position of the event that last
- * moved it, which every change of its postings moves too): a kept list is never stale for its version,
- * so a change of another space's postings keeps it, where dropping every list on any change left a
- * space's search cold while others were edited. Lists of versions left behind go as the bound requires.
- */
-export class KeptPostings {
-  private readonly kept: KeptReads<TermPostings>;
-
-  constructor(
-    private readonly views: ReadStore,
-    changes: ViewChanges | undefined,
-  ) {
-    this.kept = new KeptReads(changes, {
-      collections: [],
-      capacity: MAX_KEPT_POSTINGS,
-      weight: (list) => list.postings.length,
-    });
-  }
-
-  /**
-   * The best `candidates` postings of `term` in `space` at index `version` (not to be changed: they are
-   * shared). A query then costs no read for a term searched before, and a common term's count is not
-   * counted again.
-   */
-  of(space: string, term: string, candidates: number, version: number): Promise<TermPostings> {
-    return this.kept.of(`${space}\u0000${version}\u0000${candidates}\u0000${term}`, () =>
-      readPostings(this.views, space, term, candidates),
-    );
-  }
-}
 
 /** What a result shows of a page from its revision's tree. */
 export interface PageFacts {

@@ -1,101 +1,8 @@
-import { type Projection, projection } from '@app/platform/projector/projection';
-import {
-  givenProjection,
-  type ProjectionScenario,
-  recorderOf,
-} from '@app/platform/projector/projection.testing';
-import { type SpaceEvent, spaceStream } from '@app/spaces/domain/space.decider';
-import { type ContentObjectsEvent, contentObjectsStream } from '../domain/content-objects.decider';
-import { terms } from '../domain/search';
-import { type SpaceContentEvent, spaceContentStream } from '../domain/space-content.decider';
-import { doc } from '../domain/tree/content.testing';
-import { ContentEditor } from '../domain/tree/editor';
-import type { Hash } from '../domain/tree/hash';
-import { MemoryObjectStore } from '../domain/tree/objects';
-import { getPage } from '../domain/tree/page-tree';
-import { contentObjectProjection, EMPTY_ROOT, serializeObjects } from './content-objects';
-import { SEARCH_INDEXES, SEARCH_PAGES, SEARCH_POSTINGS, searchProjection } from './search.projection';
-
-const spaceEvent = recorderOf<SpaceEvent>();
-const contentEvent = recorderOf<SpaceContentEvent>();
-const objectsEvent = recorderOf<ContentObjectsEvent>();
-const t = (day: number) => `2026-01-${String(day).padStart(2, '0')}T00:00:00.000Z`;
-
-/** Search reads the content objects, which their own projection stores: both, as the projector runs them. */
-const both = (...projections: Projection[]) =>
-  projection(
-    'search-and-objects',
-    projections.flatMap((p) => p.indexes),
-    Object.fromEntries(
-      projections.flatMap((p) => p.handles.map((type) => [type, (e, ctx) => p.apply(e, ctx)] as const)),
-    ),
-    projections.flatMap((p) => p.collections),
-  );
-const search = givenProjection(both(contentObjectProjection, searchProjection));
-
-const store = new MemoryObjectStore();
-
-/** Pages written on `root` (replaced where they exist): the new root, and the event storing its objects in `space`. */
-async function written(
-  space: string,
-  root: Hash | null,
-  pages: Array<[id: string, title: string, text: string]>,
-) {
-  const editor = await ContentEditor.open(store, root);
-  for (const [id, title, text] of pages) {
-    const document = doc([`k-${id}`, text]);
-    if (root !== null && (await getPage(store, root, id))) await editor.updatePage(id, { title, document });
-    else await editor.insertPage({ id, type: 'document', title, slug: id, document });
-  }
-  const commit = editor.commit();
-  store.add(commit.created);
-  const stored = objectsEvent(
-    'ContentObjectsStored',
-    { spaceId: space, objects: serializeObjects(commit.created) },
-    { stream: contentObjectsStream(space) },
-  );
-  return { root: commit.root, stored };
-}
-
-const created = (id: string, extra: Partial<Extract<SpaceEvent, { type: 'SpaceCreated' }>['data']> = {}) =>
-  spaceEvent(
-    'SpaceCreated',
-    {
-      id,
-      organization: 'o1',
-      parent: null,
-      title: id,
-      emoji: '',
-      editMode: 'live',
-      defaultLevel: 'inherit',
-      visibility: 'private',
-      revision: `rev-${id}`,
-      position: 0,
-      createdAt: t(1),
-      ...extra,
-    },
-    { stream: spaceStream(id) },
-  );
-const merged = (space: string, root: Hash, n = 1) =>
-  contentEvent(
-    'ChangeRequestMerged',
-    {
-      spaceId: space,
-      changeRequestId: `cr${n}`,
-      revision: { id: `rev-${space}-${n}`, root },
-      parents: [`rev-${space}`, `cr-rev-${n}`],
-      previousStatus: 'open',
-      mergedBy: 'u1',
-      mergedAt: t(2 + n),
-    },
-    { stream: spaceContentStream(space) },
-  );
-const languageSet = (space: string, language: 'en' | 'fr' | 'de') =>
-  spaceEvent(
-    'SpaceUpdated',
-    { spaceId: space, changes: { language }, updatedAt: t(8) },
-    { stream: spaceStream(space) },
-  );
+import type { ProjectionScenario } from '@app/platform/projector/projection.testing';
+import { postingOrder, terms, unpackPostings } from '../domain/search';
+import { EMPTY_ROOT } from './content-objects';
+import { SEARCH_INDEXES, SEARCH_PAGE_TERMS, SEARCH_PAGES } from './search.projection';
+import { created, languageSet, merged, search, spaceEvent, t, type Written, written } from './search.testing';
 
 const PAGES: Array<[string, string, string]> = [
   ['p1', 'Les chevaux', 'Les chevaux lisent les journaux du matin.'],
@@ -108,11 +15,17 @@ async function indexOf(scenario: ProjectionScenario, space: string) {
     ...rest,
     id: id.slice(space.length + 1),
   });
-  // A posting's id: space, term, impact (inverted), page.
-  const postings = (await scenario.documents(SEARCH_POSTINGS)).flatMap(({ id, ...rest }) => {
-    const [owner, term, rank] = id.split(':');
-    return owner === space ? [{ ...rest, term, rank, id: id.slice(space.length + 1) }] : [];
-  });
+  // Each term's postings in the order queries read them: best first, then by page.
+  const postings = (await scenario.documents(SEARCH_PAGE_TERMS))
+    .filter((d) => d.space === space)
+    .flatMap((d) => unpackPostings(d.postings, d.pageId, d.length, d.sectionIds))
+    .map((posting) => ({ ...posting, order: postingOrder(posting) }))
+    .sort(
+      (a, b) =>
+        (a.term < b.term ? -1 : a.term > b.term ? 1 : 0) ||
+        a.order - b.order ||
+        (a.pageId < b.pageId ? -1 : a.pageId > b.pageId ? 1 : 0),
+    );
   const pages = (await scenario.documents(SEARCH_PAGES)).filter((p) => p.space === space);
   const index = (await scenario.documents(SEARCH_INDEXES)).find((i) => i.id === space);
   return {
@@ -125,7 +38,6 @@ async function indexOf(scenario: ProjectionScenario, space: string) {
 const termsOf = async (scenario: ProjectionScenario, space: string) =>
   new Set((await indexOf(scenario, space)).postings.map((p) => p.term));
 
-type Written = Awaited<ReturnType<typeof written>>;
 /** Space s1 created, then `first` and `second` stored and merged in turn. */
 const mergedInTurn = (first: Written, second: Written) =>
   search.given(
@@ -191,7 +103,7 @@ describe('search projection', () => {
     expect(await indexOf(back, 's1')).toEqual(await indexOf(english, 's1'));
   });
 
-  it("files a term's postings best first in id order, and takes a replaced page's postings out", async () => {
+  it("orders a term's postings best first, and takes a replaced page's postings out", async () => {
     const first = await written('s1', null, [
       ['p1', 'Horses', 'Horses read the morning papers.'],
       ['p2', 'Deploying', 'To deploy horses, follow the guide.'],
@@ -216,22 +128,29 @@ describe('search projection', () => {
     const ranked = await indexOf(search.given(created('s2'), guides.stored, merged('s2', guides.root)), 's2');
     const [deploy] = terms('deploy', 'en');
     const deploys = ranked.postings.filter((p) => p.term === deploy);
-    // Id order: the title hit first, then two body hits, then one.
+    // The title hit first, then two body hits, then one.
     expect(deploys.map((p) => p.pageId)).toEqual(['b', 'c', 'a']);
-    expect([...deploys.map((p) => p.rank)].sort()).toEqual(deploys.map((p) => p.rank));
+    expect(deploys[0].order).toBeLessThan(deploys[1].order);
+    expect(deploys[1].order).toBeLessThan(deploys[2].order);
   });
 
-  it("leaves an edited page's postings that stay the same where they are, and moves only the others", async () => {
-    const first = await written('s1', null, [['p1', 'Horses', 'Horses read the morning papers.']]);
-    // As long as before: the terms kept keep their impact, so their postings are the same documents.
+  it('writes again only the documents of the pages a merge changed', async () => {
+    const first = await written('s1', null, [
+      ['p1', 'Horses', 'Horses read the morning papers.'],
+      ['p2', 'Cattle', 'Cattle read the evening papers.'],
+    ]);
     const second = await written('s1', first.root, [['p1', 'Horses', 'Horses read the evening papers.']]);
     const scenario = mergedInTurn(first, second);
-    const postings = await scenario.documents(SEARCH_POSTINGS, { withPos: true });
-    const writtenAt = Object.fromEntries(postings.map((p) => [p.id.split(':')[1], p._pos]));
     const [firstMerge, secondMerge] = scenario.events
       .filter((e) => e.type === 'ChangeRequestMerged')
       .map((e) => e.position);
-    expect(writtenAt).toEqual({ hors: firstMerge, read: firstMerge, paper: firstMerge, even: secondMerge });
+    for (const collection of [SEARCH_PAGE_TERMS, SEARCH_PAGES] as string[]) {
+      const docs = await scenario.documents(collection, { withPos: true });
+      expect(Object.fromEntries(docs.map((d) => [d.id, d._pos]))).toEqual({
+        's1:p1': secondMerge,
+        's1:p2': firstMerge,
+      });
+    }
     await scenario.thenReplayChangesNothing();
     await scenario.thenRebuildMatches();
   });
@@ -290,7 +209,7 @@ describe('search projection', () => {
       merged('s1', root),
       spaceEvent('SpacePurged', { spaceId: 's1', purgedAt: t(9) }),
     );
-    await scenario.thenDocuments(SEARCH_POSTINGS, []);
+    await scenario.thenDocuments(SEARCH_PAGE_TERMS, []);
     await scenario.thenDocuments(SEARCH_PAGES, []);
     await scenario.thenDocuments(SEARCH_INDEXES, []);
   });

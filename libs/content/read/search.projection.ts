@@ -4,8 +4,8 @@ import type { Document } from '../domain/document';
 import {
   DEFAULT_LANGUAGE,
   type IndexedSection,
-  impact,
-  type Posting,
+  type PackedPostings,
+  packPostings,
   pageForIndex,
   postings,
 } from '../domain/search';
@@ -18,19 +18,20 @@ import { getDocument } from '../domain/tree/page-tree';
 import { CONTENT_OBJECTS, EMPTY_ROOT, readContentObject } from './content-objects';
 
 /**
- * One term of one page of a space's current revision, under the id `postingId` gives: a space's postings
- * of a term are one range of the id order, best impact first, so a query reads a term's best postings
- * and counts its pages from the primary key alone, and a posting is one row with no index of its own to
- * keep (with an index on (space, term, impact), a merge's search writes cost about twice as much). The
- * collection is clustered: on SQLite a posting written or removed changes one page of one B-tree.
+ * A page's postings, one document per page of a space's current revision: a merge writes one for each
+ * page it changed, however many terms the page holds (one document per term and page took a merge's
+ * search from 10 to about 400 B-tree pages written). Queries rank from an index of them kept in memory
+ * (`SpaceIndexes`), which follows the space's root; `_pos` tells it which documents are newer than the
+ * index document it read.
  */
-export interface PostingDoc extends Doc {
+export interface PageTermsDoc extends Doc {
+  space: string;
   pageId: string;
-  titleHits: number;
-  bodyHits: number;
-  /** Hits by section (a list: section ids are heading anchors, which need not be storable keys). */
-  sections: { id: string; hits: number }[];
+  /** The page's term count (title and content), for length normalization. */
   length: number;
+  /** The ids of the sections its postings name, by position. */
+  sectionIds: string[];
+  postings: PackedPostings;
 }
 
 /** What a result shows of a page: its title and sections' text, as indexed. */
@@ -53,74 +54,37 @@ export interface SearchIndexDoc extends Doc {
   position: number;
 }
 
-export const SEARCH_POSTINGS = collectionName<PostingDoc>('search_terms');
-/**
- * Where postings were kept before, by space, term and page, with an index on their impact. Declared so
- * that a rebuild of this projection empties it; holding documents, it starts that rebuild (`backfillWhen`).
- */
-const EARLIER_POSTINGS = 'search_postings';
 export const SEARCH_PAGES = collectionName<SearchPageDoc>('search_pages');
+export const SEARCH_PAGE_TERMS = collectionName<PageTermsDoc>('search_page_terms');
 export const SEARCH_INDEXES = collectionName<SearchIndexDoc>('search_indexes');
-
 /**
- * A posting is written the same whenever its event is applied, and the index's position keeps an older
- * event from being applied over a newer one: postings need no per-document replay guard.
+ * Where postings were kept before, a document per term and page. Declared so that a rebuild of this
+ * projection empties them; holding documents, they start that rebuild (`backfillWhen`).
  */
-const SELF_GUARDED = { selfGuarded: true } as const;
+const EARLIER_POSTINGS = ['search_terms', 'search_postings'];
 
-/** The page length impacts are computed against: about a screen of documentation. */
-const IMPACT_LENGTH = 300;
-
-/** Impacts are kept to four base-36 digits: to 1/10,000, up to 167 (one is at most about 10). */
-const IMPACT_SCALE = 10_000;
-const IMPACT_KEY_MAX = 36 ** 4 - 1;
-
-/** A term's postings in a space: ids start with this (terms are words, so hold no colon). */
-export const termPrefix = (space: string, term: string) => `${space}:${term}:`;
-
-/** An impact in four base-36 digits, inverted: the higher the impact, the earlier its key sorts. */
-function impactKey(value: number): string {
-  const scaled = Math.min(IMPACT_KEY_MAX, Math.max(0, Math.round(value * IMPACT_SCALE)));
-  return (IMPACT_KEY_MAX - scaled).toString(36).padStart(4, '0');
-}
-
-/**
- * A posting's id: its term's prefix, its impact's key, its page; so a term's postings sort best first.
- * What leaves the index is found by computing the same ids again from the page as it was: a change to
- * `impact` or to the analysis needs the postings rebuilt (in a new collection).
- */
-const postingId = (space: string, posting: Omit<Posting, 'sections'>, pageId: string) =>
-  `${termPrefix(space, posting.term)}${impactKey(impact(posting, IMPACT_LENGTH))}:${pageId}`;
 const pageKey = (space: string, pageId: string) => `${space}:${pageId}`;
+/** A space's page documents: ids start with this (space ids hold no colon). */
+export const spacePagesPrefix = (space: string) => `${space}:`;
 
-/** What a posting document holds beside its id. */
-const postingDoc = (
-  p: Posting,
-): Pick<PostingDoc, 'pageId' | 'titleHits' | 'bodyHits' | 'sections' | 'length'> => ({
-  pageId: p.pageId,
-  titleHits: p.titleHits,
-  bodyHits: p.bodyHits,
-  sections: Object.entries(p.sections).map(([id, hits]) => ({ id, hits })),
-  length: p.length,
-});
+/** Whether a page of a revision is in its space's index: documents and groups, unless left out. */
+export const indexable = (page: PageObject): boolean =>
+  !page.noIndex && (page.type === 'document' || page.type === 'group');
 
 /** The language a space's index is analysed in (and its queries with it). */
 export const indexLanguage = (index: SearchIndexDoc | null): string => index?.language ?? DEFAULT_LANGUAGE;
 
 /**
  * Full-text search over each space's current revision, in the space's language. A merge moves the space
- * to a new root: only the pages that differ from the indexed root are indexed again (their old postings
- * go, their new ones come), so a merge costs what it changed. A new language indexes every page again;
+ * to a new root: only the pages that differ from the indexed root are indexed again (a document of
+ * their postings and one of their text each), so a merge costs what it changed. A new language indexes every page again;
  * a duplicate starts indexed with its source's content. Content objects are read from their own view,
  * where they were stored before the event that names them.
  */
 export const searchProjection = {
   ...projection(
     'search',
-    [
-      { collection: SEARCH_PAGES, fields: ['space'] },
-      { collection: SEARCH_POSTINGS, fields: ['id'], clustered: true },
-    ],
+    [{ collection: SEARCH_PAGES, fields: ['space'] }],
     {
       SpaceCreated: async (e, ctx) => {
         const { id, root, language } = e.data;
@@ -141,11 +105,29 @@ export const searchProjection = {
         await ctx.delete(SEARCH_INDEXES, e.data.spaceId);
       },
     },
-    [SEARCH_POSTINGS, SEARCH_PAGES, SEARCH_INDEXES, EARLIER_POSTINGS],
+    [SEARCH_PAGE_TERMS, SEARCH_PAGES, SEARCH_INDEXES, ...EARLIER_POSTINGS],
   ),
-  // Views from before the postings moved are indexed again once, from the log.
-  backfillWhen: { own: SEARCH_POSTINGS, witnesses: [EARLIER_POSTINGS] },
+  // Views from before postings were kept by page are indexed again once, from the log.
+  backfillWhen: { own: SEARCH_PAGE_TERMS, witnesses: EARLIER_POSTINGS },
 };
+
+/** Page lengths learnt, at most: a bound on memory (about 10 MB). */
+const MAX_LENGTHS = 100_000;
+/**
+ * Pages' lengths by language, title and document, as their analysis found them: a merge takes out the
+ * length of each page as it was, which the merge that indexed it learnt, without analysing it again.
+ * Keyed by immutable content, a length kept is never wrong; one not kept is computed.
+ */
+const lengths = new Map<string, number>();
+const lengthKey = (page: PageObject, language: string) =>
+  `${language}\u0000${page.documentId ?? ''}\u0000${page.title}`;
+
+function rememberLength(page: PageObject, language: string, length: number): void {
+  const key = lengthKey(page, language);
+  lengths.delete(key);
+  lengths.set(key, length);
+  if (lengths.size > MAX_LENGTHS) lengths.delete(lengths.keys().next().value as string);
+}
 
 /**
  * Indexes the space's `root` (absent: the one indexed) in `language` (absent: the index's own), for the
@@ -176,45 +158,58 @@ async function reindex(
       ? await diffObjects<PageObject>(store, before.pages, after.pages)
       : await everyPage(store, before, after);
   const documents = new Map<Hash, Document>();
-  const indexed = async (page: PageObject | undefined) => {
-    if (!page || page.noIndex || (page.type !== 'document' && page.type !== 'group')) return undefined;
+  /** A page as the index holds it in `language`, its sections and postings; undefined if it has none. */
+  const analysed = async (page: PageObject | undefined, language: string) => {
+    if (!page || !indexable(page)) return undefined;
     let document = page.documentId ? documents.get(page.documentId) : undefined;
     if (page.documentId && !document) {
       document = (await getDocument(store, page.documentId)) as unknown as Document;
       documents.set(page.documentId, document);
     }
-    return pageForIndex(page, document);
+    const indexedPage = pageForIndex(page, document);
+    const list = postings(indexedPage, language);
+    const length = list[0]?.length ?? 0;
+    rememberLength(page, language, length);
+    return { page: indexedPage, list, length };
   };
+  /** The length a page as it was counts for: learnt when it was indexed, or analysed again. */
+  const lengthOf = async (page: PageObject | undefined, language: string) =>
+    page && indexable(page)
+      ? (lengths.get(lengthKey(page, language)) ?? (await analysed(page, language))?.length)
+      : undefined;
   let { pages, totalLength } = index;
   for (const change of changes) {
-    const old = await indexed(change.before);
-    // A posting the page had and still has, the same, is left where it is: only the others move.
-    const kept = new Map<string, string>();
-    if (old) {
-      const stale = postings(old, from);
-      for (const p of stale) kept.set(postingId(space, p, change.id), JSON.stringify(postingDoc(p)));
-      await ctx.delete(SEARCH_PAGES, pageKey(space, change.id));
+    const key = pageKey(space, change.id);
+    const old = await lengthOf(change.before, from);
+    if (old !== undefined) {
       pages -= 1;
-      totalLength -= stale[0]?.length ?? 0;
+      totalLength -= old;
     }
-    const page = await indexed(change.after);
-    const list = page ? postings(page, to) : [];
-    const fresh = new Map(list.map((p) => [postingId(space, p, change.id), postingDoc(p)]));
-    for (const id of kept.keys()) {
-      if (!fresh.has(id)) await ctx.delete(SEARCH_POSTINGS, id, SELF_GUARDED);
+    const now = await analysed(change.after, to);
+    if (!now) {
+      if (old !== undefined) {
+        await ctx.delete(SEARCH_PAGES, key);
+        await ctx.delete(SEARCH_PAGE_TERMS, key);
+      }
+      continue;
     }
-    for (const [id, doc] of fresh) {
-      if (kept.get(id) !== JSON.stringify(doc)) await ctx.put(SEARCH_POSTINGS, { id, ...doc }, SELF_GUARDED);
-    }
-    if (!page) continue;
-    const length = list[0]?.length ?? 0;
+    const { page, list, length } = now;
+    const sectionIds = page.sections.map((section) => section.id);
     await ctx.put(SEARCH_PAGES, {
-      id: pageKey(space, change.id),
+      id: key,
       space,
       pageId: change.id,
       title: page.title,
       sections: page.sections,
       length,
+    });
+    await ctx.put(SEARCH_PAGE_TERMS, {
+      id: key,
+      space,
+      pageId: change.id,
+      length,
+      sectionIds,
+      postings: packPostings(list, sectionIds),
     });
     pages += 1;
     totalLength += length;

@@ -19,7 +19,8 @@ import {
 import type { Hash } from '../domain/tree/hash';
 import { ContentObjects } from './content-store';
 import { indexLanguage, SEARCH_INDEXES, SEARCH_PAGES, type SearchIndexDoc } from './search.projection';
-import { AnalysedTexts, KeptPages, KeptPostings } from './search-memory';
+import { AnalysedTexts, KeptPages } from './search-memory';
+import { SpaceIndexes } from './space-indexes';
 
 export interface SearchQuery extends ListQuery {
   query: string;
@@ -52,7 +53,7 @@ export interface RankedSpace {
  */
 @Injectable()
 export class SearchQueries {
-  private readonly postings: KeptPostings;
+  private readonly indexes: SpaceIndexes;
   private readonly pages: KeptPages;
   private readonly texts = new AnalysedTexts();
 
@@ -63,13 +64,13 @@ export class SearchQueries {
     private readonly urls: Urls,
     @Optional() @Inject(VIEW_CHANGES) changes?: ViewChanges,
   ) {
-    this.postings = new KeptPostings(views, changes);
+    this.indexes = new SpaceIndexes(views, objects, changes);
     this.pages = new KeptPages(objects);
   }
 
   /**
    * The pages of a space's index ranked for `text`, from the best `candidates` postings of each term
-   * (kept in memory); null when nothing can match (no index, no pages, no term in the query).
+   * (in the space's index in memory); null when nothing can match (no index, no pages, no term in the query).
    */
   async rank(spaceId: string, text: string, candidates = CANDIDATES_PER_TERM): Promise<RankedSpace | null> {
     const index = await this.views.get(SEARCH_INDEXES, spaceId);
@@ -79,13 +80,13 @@ export class SearchQueries {
     if (!index || index.pages === 0 || wanted.length === 0) return null;
     const byTerm = new Map<string, readonly Posting[]>();
     const holding = new Map<string, number>();
-    await Promise.all(
-      [...new Set(wanted)].map(async (term) => {
-        const found = await this.postings.of(spaceId, term, candidates, index.position);
+    await this.indexes.with(spaceId, index, (postings) => {
+      for (const term of new Set(wanted)) {
+        const found = postings.postings(term, candidates);
         holding.set(term, found.count);
         byTerm.set(term, found.postings);
-      }),
-    );
+      }
+    });
     const ranked = rank(
       wanted,
       byTerm,

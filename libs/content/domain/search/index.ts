@@ -1,6 +1,7 @@
 /** Full-text search of a space's pages: text analysis, postings to store per term, ranking, excerpts. */
 export { DEFAULT_LANGUAGE, fold, type Token, terms, tokens } from './analysis';
 export { type IndexedPage, type IndexedSection, type Posting, pageForIndex, postings } from './indexing';
+export { type PackedPostings, packPostings, postingOrder, unpackPostings } from './packed';
 export {
   B,
   type IndexStats,
@@ -23,3 +24,4 @@ export {
   snippetOf,
   TermIds,
 } from './snippet';
+export { type PageTerms, TermIndex, type TermPostings } from './term-index';

@@ -37,14 +37,18 @@ export interface RankedPage {
 
 export interface TermMatch {
   idf: number;
-  sections: Readonly<Record<string, number>>;
+  /** Its hits by section, read only for the pages shown (a posting may build them when asked). */
+  posting: Pick<Posting, 'sections'>;
 }
 
 /** Term frequency's diminishing return: 1 for one hit, never reaching `K1 + 1`. */
 const saturate = (frequency: number) => (frequency * (K1 + 1)) / (frequency + K1);
 
 /** A posting's share of its page's score, before the term's rarity (idf) multiplies it. */
-export function impact(posting: Omit<Posting, 'sections'>, averageLength: number): number {
+export function impact(
+  posting: Pick<Posting, 'titleHits' | 'bodyHits' | 'length'>,
+  averageLength: number,
+): number {
   const lengthRatio = posting.length / (averageLength > 0 ? averageLength : 1);
   return TITLE_WEIGHT * saturate(posting.titleHits) + saturate(posting.bodyHits / (1 - B + B * lengthRatio));
 }
@@ -90,7 +94,7 @@ export function rank(
       page.score += idf * impact(posting, averageLength);
       page.matchedTerms++;
       page.titleMatch ||= posting.titleHits > 0;
-      page.matches.push({ idf, sections: posting.sections });
+      page.matches.push({ idf, posting });
     }
   }
   return [...pages.values()].sort(byRank);
@@ -99,7 +103,8 @@ export function rank(
 /** A ranked page's sections that hold hits, best first. A section scores by its hits alone (its length is unknown). */
 export function sectionsOf(page: RankedPage): RankedSection[] {
   const sections = new Map<string, RankedSection>();
-  for (const { idf, sections: hitsById } of page.matches) {
+  for (const { idf, posting } of page.matches) {
+    const hitsById = posting.sections;
     // In the order of Object.entries (own keys only: a posting's sections are a plain record).
     for (const id in hitsById) {
       const hits = hitsById[id];
