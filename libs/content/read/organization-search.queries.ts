@@ -15,15 +15,16 @@ const DEFAULT_LIMIT = 20;
 /** Pages shown per space: its best ones. */
 export const PAGES_PER_SPACE = 5;
 /**
- * Postings read per term and space. Only a space's few best pages are shown, so fewer candidates than a
- * space's own search reads rank them well enough, for a quarter of the reads.
+ * Postings ranked per term and space. Only a space's few best pages are shown, so fewer candidates than a
+ * space's own search ranks order them well enough, for a quarter of the work.
  */
 const CANDIDATES_PER_TERM = 25;
 /** Spaces whose pages one query searches at most (title matches first, then the latest edited). */
 export const MAX_SPACES_SEARCHED = 200;
 /**
- * Index and posting reads one query makes at most (one index and one read per distinct term in each
- * space searched): a long query searches fewer spaces rather than costing more.
+ * Work one query does at most, counted as one read of each space's index document and one term list per
+ * distinct term in each space searched (a space's index not yet in memory is read once, whole, then
+ * kept): a long query searches fewer spaces rather than costing more.
  */
 export const MAX_READS = 1_000;
 /** Spaces whose pages are read at the same time. */
@@ -153,7 +154,7 @@ export class OrganizationSearchQueries {
     const chosen: Candidate[] = [];
     let reads = 0;
     for (const candidate of order) {
-      // One read for the index, one per distinct term (as analysed in the space's language).
+      // The index document, and one term list per distinct term (as analysed in the space's language).
       const looked = wanted(candidate.space.language ?? DEFAULT_LANGUAGE).size;
       // Nothing to look for in its language (only stop words): its pages cannot match.
       if (looked === 0) continue;

@@ -190,7 +190,7 @@ export class SpaceIndexes {
     const pages = new Map(kept.ahead);
     for (const { id, after: page } of changed) pages.set(id, page);
     const ids = [...pages.keys()];
-    const docs = await Promise.all(ids.map((id) => this.views.get(SEARCH_PAGE_TERMS, `${space}:${id}`)));
+    const docs = await Promise.all(ids.map((id) => this.pageTerms(space, id)));
     // Changed only now, after every read: a request in another space's turn never sees it half done.
     const ahead = new Map<string, PageObject | undefined>();
     ids.forEach((id, i) => {
@@ -203,6 +203,19 @@ export class SpaceIndexes {
     kept.root = index.root;
     kept.ahead = ahead;
     return kept;
+  }
+
+  /**
+   * A page's postings document, read by its id as a range of one (both stores seek it on the primary key)
+   * rather than by `get`: the views' cache of documents would keep a second copy of what the index holds,
+   * and be sent each of its later versions.
+   */
+  private async pageTerms(space: string, pageId: string): Promise<PageTermsDoc | null> {
+    const id = `${spacePagesPrefix(space)}${pageId}`;
+    // A range needs an ASCII last character; generated page ids always end with one.
+    if (!(id.charCodeAt(id.length - 1) < 0x7f)) return this.views.get(SEARCH_PAGE_TERMS, id);
+    const { items } = await this.views.find(SEARCH_PAGE_TERMS, { idPrefix: id, limit: 1 });
+    return items[0]?.id === id ? items[0] : null;
   }
 
   /** Keeps `kept` as the most recently used, and lets go of the least recently used past the bound. */
