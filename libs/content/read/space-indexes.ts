@@ -143,10 +143,6 @@ export class SpaceIndexes {
       kept = found.root === index.root && !found.ahead.size ? found : await this.follow(space, found, index);
     } else kept = await this.load(space, index);
     this.keep(space, kept);
-    require('node:fs').appendFileSync(
-      '/tmp/si-debug.log',
-      `${Date.now()} ${space} ${found === kept ? (found.root === index.root ? 'same' : 'follow') : 'load'} ahead=${kept.ahead.size} size=${kept.terms.size} weight=${this.weight}\n`,
-    );
     return kept.terms;
   }
 
