@@ -17,7 +17,7 @@ import {
 } from './search.projection';
 
 /**
- * Postings held in memory over every space kept, a bound on memory (about 200 bytes each): past it the
+ * Postings held in memory over every space kept, a bound on memory (about 40 bytes each): past it the
  * spaces used longest ago go. Room for a space of 10,000 pages of 2 KB (about 1.9 million) and more.
  */
 const MAX_KEPT_POSTINGS = 3_000_000;

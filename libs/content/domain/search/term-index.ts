@@ -1,8 +1,8 @@
 /**
  * An inverted index of one space's pages in memory: each term's postings, best first. Held in typed
  * arrays rather than an object per posting: a space of 10,000 pages holds about two million postings,
- * which as objects cost about 200 bytes each and made every full garbage collection long enough to show
- * in queries' latency; here they cost about 30 bytes, which the collector does not walk.
+ * which as objects (about 200 bytes each, with their hits by section) took B12's server to 2.9 GB and its
+ * p99 past 50 ms; here they cost about 40 bytes, in arrays the garbage collector does not walk.
  */
 import type { Posting } from './indexing';
 import { type PackedPostings, postingOrder, setHits } from './packed';
