@@ -11,6 +11,7 @@ import {
   indexable,
   indexLanguage,
   type PageTermsDoc,
+  SEARCH_INDEXES,
   SEARCH_PAGE_TERMS,
   type SearchIndexDoc,
   spacePagesPrefix,
@@ -146,10 +147,13 @@ export class SpaceIndexes {
     return kept.terms;
   }
 
-  /** The index of `space` read whole from its pages' documents. */
+  /**
+   * The index of `space` read whole from its pages' documents. A document written after `index` (a later
+   * `_pos`) is ahead of it. One that a later merge removed cannot tell so: when the index document moved
+   * while the documents were read, the pages of `index`'s root are listed (a walk of its tree, which
+   * reads every page object) to find those, so that they are read again too.
+   */
   private async load(space: string, index: SearchIndexDoc): Promise<KeptIndex> {
-    const content = await readContent(this.objects, index.root);
-    const atRoot = await diffObjects<PageObject>(this.objects, null, content.pages);
     const docs: PageTermsDoc[] = [];
     for (let after: { value: string | number | boolean | null; id: string } | undefined; ; ) {
       const page = await this.views.find(SEARCH_PAGE_TERMS, {
@@ -167,9 +171,13 @@ export class SpaceIndexes {
       held.add(doc.pageId);
       if ((doc._pos ?? 0) > index.position) ahead.set(doc.pageId, undefined);
     }
-    for (const { id, after: page } of atRoot) {
-      if (ahead.has(id)) ahead.set(id, page);
-      else if (page && indexable(page) && !held.has(id)) ahead.set(id, page);
+    const now = await this.views.get(SEARCH_INDEXES, space);
+    if (now?.position !== index.position) {
+      const content = await readContent(this.objects, index.root);
+      for (const { id, after: page } of await diffObjects<PageObject>(this.objects, null, content.pages)) {
+        if (ahead.has(id)) ahead.set(id, page);
+        else if (page && indexable(page) && !held.has(id)) ahead.set(id, page);
+      }
     }
     const terms = TermIndex.of(docs);
     return { root: index.root, language: indexLanguage(index), terms, ahead, weight: terms.size };
