@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import type { Posting } from './indexing';
 import { packPostings, postingOrder, unpackPostings } from './packed';
 import { type PageTerms, TermIndex } from './term-index';
@@ -25,18 +26,6 @@ const listed = (index: TermIndex, term: string, candidates = 100) => {
   const found = index.postings(term, candidates);
   return { count: found.count, pages: found.postings.map((p) => p.pageId) };
 };
-
-/** Mulberry32: seeded, so that a failing case can be run again. */
-function random(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 describe('packed postings', () => {
   it('store a page’s postings and give them back the same, sections by position', () => {
@@ -99,32 +88,44 @@ describe('TermIndex', () => {
     expect(listed(index, 'deploy').pages).toEqual(['p1', 'p2']);
     expect(listed(index, 'guide')).toEqual({ count: 0, pages: [] });
     expect(listed(index, 'install').pages).toEqual(['p1']);
+    // A term's list tells when it changed: `guide` went with p1's old postings, `install` came with its new.
+    const guide = index.changes('guide');
+    const install = index.changes('install');
     index.set('p2', undefined);
     expect(listed(index, 'deploy')).toEqual({ count: 1, pages: ['p1'] });
+    expect([index.changes('guide'), index.changes('install')]).toEqual([guide, install]);
+    expect(index.changes('deploy')).toBeGreaterThan(0);
+    expect(index.changes('missing')).toBe(-1);
     expect(index.size).toBe(2);
     expect(() => index.set('p3', page('p4', [posting('x', 'p4', 1)]))).toThrow(/given for p3/);
   });
 
-  it('comes to the same lists page by page as built at once, asked for or not as it goes', () => {
-    for (let seed = 1; seed <= 20; seed++) {
-      const next = random(seed);
-      const pages = new Map<string, Posting[]>();
-      const index = TermIndex.of([]);
-      for (let step = 0; step < 200; step++) {
-        const pageId = `p${Math.floor(next() * 30)}`;
-        const terms = new Set(
-          Array.from({ length: Math.floor(next() * 6) }, () => `t${Math.floor(next() * 8)}`),
-        );
-        const length = 10 + Math.floor(next() * 50);
-        const list = [...terms].map((term) => posting(term, pageId, 1 + Math.floor(next() * 3), length));
-        index.set(pageId, page(pageId, list));
-        pages.set(pageId, list);
-        // Asked for as it goes: what it kept built for a term must follow the term's changes.
-        listed(index, `t${step % 8}`, 1 + (step % 5));
-      }
-      const built = TermIndex.of([...pages].map(([id, list]) => page(id, list)));
-      expect(index.size).toBe(built.size);
-      for (let t = 0; t < 8; t++) expect(listed(index, `t${t}`)).toEqual(listed(built, `t${t}`));
-    }
+  it('comes to the same lists page by page as built at once, whatever the order of the changes', () => {
+    const change = fc.record({
+      page: fc.integer({ min: 0, max: 29 }),
+      terms: fc.uniqueArray(
+        fc.record({ term: fc.integer({ min: 0, max: 7 }), hits: fc.integer({ min: 1, max: 3 }) }),
+        {
+          selector: (t) => t.term,
+          maxLength: 6,
+        },
+      ),
+      length: fc.integer({ min: 10, max: 59 }),
+    });
+    fc.assert(
+      fc.property(fc.array(change, { maxLength: 200 }), (changes) => {
+        const pages = new Map<string, Posting[]>();
+        const index = TermIndex.of([]);
+        for (const { page: n, terms, length } of changes) {
+          const pageId = `p${n}`;
+          const list = terms.map(({ term, hits }) => posting(`t${term}`, pageId, hits, length));
+          index.set(pageId, page(pageId, list));
+          pages.set(pageId, list);
+        }
+        const built = TermIndex.of([...pages].map(([id, list]) => page(id, list)));
+        expect(index.size).toBe(built.size);
+        for (let t = 0; t < 8; t++) expect(listed(index, `t${t}`)).toEqual(listed(built, `t${t}`));
+      }),
+    );
   });
 });
