@@ -1,7 +1,7 @@
 import type { FeatureManifest } from '@app/platform/feature/feature';
 import { contentScope } from '@app/platform/feature/route-scope';
 import { collectionAuditSubjects } from './domain/collection.audit';
-import { collectionProjection } from './read/collection.projection';
+import { COLLECTIONS, collectionProjection } from './read/collection.projection';
 
 /** Collections: containers of spaces and collections, nested. */
 export const collectionsFeature: FeatureManifest = {
@@ -10,6 +10,7 @@ export const collectionsFeature: FeatureManifest = {
   projections: [collectionProjection],
   audited: collectionAuditSubjects,
   scopes: { collectionId: contentScope('Collection') },
+  placed: { kind: 'collection', collection: COLLECTIONS },
   fixtures: {
     collectionId: async ({ call, ids, label }) =>
       (

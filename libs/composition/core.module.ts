@@ -5,6 +5,7 @@ import { CLOCK, type Clock } from '@app/platform/clock/clock';
 import type { Config } from '@app/platform/config/config';
 import { CONFIG } from '@app/platform/config/config.module';
 import { EVENT_STORE } from '@app/platform/eventstore/event-store.port';
+import { PLACED_VIEWS } from '@app/platform/feature/placed-view';
 import { HTTP_PIPELINE } from '@app/platform/http/pipeline';
 import { Urls } from '@app/platform/http/urls';
 import { JOB_QUEUE } from '@app/platform/jobs/job-queue.port';
@@ -18,7 +19,7 @@ import { CommandRunner } from '@app/platform/write/command-runner';
 import { type DynamicModule, Global, Module, type Provider } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
 import { CqrsModule } from '@nestjs/cqrs';
-import { PROJECTION_LIST, ROUTE_SCOPE_LIST } from './features';
+import { PLACED_VIEW_LIST, PROJECTION_LIST, ROUTE_SCOPE_LIST } from './features';
 import type { Storage } from './storage';
 
 export const STORAGE = Symbol('STORAGE');
@@ -65,6 +66,7 @@ export class CoreModule {
         { provide: JOB_QUEUE, useValue: storage.jobs },
         { provide: BLOB_STORE, useValue: storage.blobs },
         { provide: ROUTE_SCOPES, useValue: ROUTE_SCOPE_LIST },
+        { provide: PLACED_VIEWS, useValue: PLACED_VIEW_LIST },
         {
           provide: Projector,
           useFactory: () => new Projector(storage.events, storage.views, PROJECTION_LIST),
@@ -96,6 +98,7 @@ export class CoreModule {
         CqrsModule,
         DiscoveryModule,
         ROUTE_SCOPES,
+        PLACED_VIEWS,
         // Caches in feature modules follow the same announcements as `Access`.
         ...(viewChanges === 'none' ? [] : [VIEW_CHANGES]),
       ],

@@ -7,6 +7,7 @@ import { membersFeature } from '@app/members/members.feature';
 import { organizationsFeature } from '@app/organizations/organizations.feature';
 import { permissionsFeature } from '@app/permissions/permissions.feature';
 import { type FeatureManifest, projectionsOf, routeScopesOf } from '@app/platform/feature/feature';
+import type { PlacedView } from '@app/platform/feature/placed-view';
 import type { RouteScope } from '@app/platform/feature/route-scope';
 import type { Projection } from '@app/platform/projector/projection';
 import { spacesFeature } from '@app/spaces/spaces.feature';
@@ -42,3 +43,6 @@ export const DECLARED_JOBS: readonly string[] = FEATURES.flatMap((feature) => fe
 
 /** Every path parameter that scopes a route to an organization, for `@RequiresRole`. */
 export const ROUTE_SCOPE_LIST: Readonly<Record<string, RouteScope>> = routeScopesOf(FEATURES);
+
+/** Every view of documents ordered side by side inside containers (spaces and collections). */
+export const PLACED_VIEW_LIST: readonly PlacedView[] = FEATURES.flatMap((feature) => feature.placed ?? []);

@@ -1,9 +1,8 @@
-import { COLLECTIONS, type CollectionDoc } from '@app/collections/read/collection.projection';
 import { Access, type Viewer } from '@app/platform/auth/access';
 import { DomainError, invalid } from '@app/platform/domain/decider';
 import { atLeast } from '@app/platform/domain/roles';
+import { PLACED_VIEWS, type PlacedView } from '@app/platform/feature/placed-view';
 import { READ_STORE, type ReadStore } from '@app/platform/readstore/read-store.port';
-import { SPACES } from '@app/spaces/read/space.projection';
 import { Inject, Injectable } from '@nestjs/common';
 import type { ContentPointer, ContentPosition } from './position';
 
@@ -24,6 +23,7 @@ export class Placement {
   constructor(
     @Inject(READ_STORE) private readonly views: ReadStore,
     private readonly access: Access,
+    @Inject(PLACED_VIEWS) private readonly placed: readonly PlacedView[],
   ) {}
 
   /**
@@ -35,9 +35,9 @@ export class Placement {
     parent: string | null,
     viewer: Viewer,
     field = 'parent',
-  ): Promise<CollectionDoc | null> {
-    if (parent === null) return null;
-    const doc = await this.views.get(COLLECTIONS, parent);
+  ): Promise<void> {
+    if (parent === null) return;
+    const doc = await this.views.get(this.view('collection').collection, parent);
     const role = doc?.organization === organization ? await this.access.roleOf(parent, viewer.userId) : null;
     if (!doc || !role) throw invalid(`${field}: no such collection in this organization`);
     if (!atLeast(role, 'create')) {
@@ -46,7 +46,6 @@ export class Placement {
         `Your role in the collection (${role}) does not allow you to add content to it`,
       );
     }
-    return doc;
   }
 
   /** Position for an item placed in (organization, parent), at the end unless `position` says otherwise. */
@@ -72,21 +71,24 @@ export class Placement {
   }
 
   private async siblings(organization: string, parent: string | null): Promise<Placed[]> {
-    const [spaces, collections] = await Promise.all([
-      this.views.find(SPACES, {
-        where: { organization, parent, deleted: false },
-        orderBy: 'position',
-        limit: MAX_SIBLINGS,
-      }),
-      this.views.find(COLLECTIONS, {
-        where: { organization, parent },
-        orderBy: 'position',
-        limit: MAX_SIBLINGS,
-      }),
-    ]);
-    return [...spaces.items, ...collections.items]
-      .map(({ id, position }) => ({ id, position }))
+    const contents = await Promise.all(
+      this.placed.map(({ collection, live }) =>
+        this.views.find(collection, {
+          where: { organization, parent, ...live },
+          orderBy: 'position',
+          limit: MAX_SIBLINGS,
+        }),
+      ),
+    );
+    return contents
+      .flatMap((page) => page.items.map(({ id, position }) => ({ id, position })))
       .sort((a, b) => a.position - b.position || a.id.localeCompare(b.id));
+  }
+
+  private view(kind: string): PlacedView {
+    const view = this.placed.find((placed) => placed.kind === kind);
+    if (!view) throw new Error(`no feature declares the placed view of a ${kind}`);
+    return view;
   }
 }
 

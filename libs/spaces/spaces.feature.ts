@@ -2,7 +2,7 @@ import type { FeatureManifest } from '@app/platform/feature/feature';
 import { contentScope } from '@app/platform/feature/route-scope';
 import { spaceAuditSubjects } from './domain/space.audit';
 import { PURGE_JOB } from './domain/space-purge';
-import { spaceProjection } from './read/space.projection';
+import { SPACES, spaceProjection } from './read/space.projection';
 
 /** Spaces; the scheduled purge of deleted ones. */
 export const spacesFeature: FeatureManifest = {
@@ -12,6 +12,7 @@ export const spacesFeature: FeatureManifest = {
   audited: spaceAuditSubjects,
   jobs: [PURGE_JOB],
   scopes: { spaceId: contentScope('Space') },
+  placed: { kind: 'space', collection: SPACES, live: { deleted: false } },
   fixtures: {
     spaceId: async ({ call, ids, label }) =>
       (

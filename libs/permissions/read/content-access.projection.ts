@@ -1,26 +1,17 @@
 import { COLLECTIONS } from '@app/collections/read/collection.projection';
-import { CONTENT_ACCESS, type ContentAccessDoc } from '@app/platform/auth/auth-views';
+import {
+  CONTENT_ACCESS,
+  CONTENT_GRANTS,
+  type ContentAccessDoc,
+  type ContentGrantDoc,
+} from '@app/platform/auth/auth-views';
 import { accessBelow, type Grants } from '@app/platform/domain/content-access';
 import type { DefaultLevel, Role } from '@app/platform/domain/roles';
 import { type Projection, type ProjectionContext, projection } from '@app/platform/projector/projection';
-import { collectionName, type Doc } from '@app/platform/readstore/read-store.port';
 import { SPACES } from '@app/spaces/read/space.projection';
 import type { GrantTarget } from '../domain/grant.decider';
 
-/** One grant made on a space or collection, keyed `<resource>:<grantee>:<id>`, for the lists of who has one. */
-export interface ContentGrantDoc extends Doc {
-  resource: string;
-  kind: 'space' | 'collection';
-  organization: string;
-  grantee: 'user' | 'team';
-  granteeId: string;
-  role: Role;
-  grantedAt: string;
-}
-
-export const CONTENT_GRANTS = collectionName<ContentGrantDoc>('content_grants');
-
-export { CONTENT_ACCESS };
+export { CONTENT_ACCESS, CONTENT_GRANTS, type ContentGrantDoc };
 
 export const grantKey = (resource: string, grantee: 'user' | 'team', id: string) =>
   `${resource}:${grantee}:${id}`;

@@ -54,3 +54,20 @@ export interface ContentAccessDoc extends Doc, ContentAccess {
 }
 
 export const CONTENT_ACCESS = collectionName<ContentAccessDoc>('content_access');
+
+/**
+ * One grant made on a space or collection, keyed `<resource>:<grantee>:<id>`, for the lists of who has one.
+ * The permissions feature projects it; it is declared here because the teams feature reads it too (a team
+ * counts the spaces granted to it) while permissions present teams: neither feature imports the other's views.
+ */
+export interface ContentGrantDoc extends Doc {
+  resource: string;
+  kind: 'space' | 'collection';
+  organization: string;
+  grantee: 'user' | 'team';
+  granteeId: string;
+  role: Role;
+  grantedAt: string;
+}
+
+export const CONTENT_GRANTS = collectionName<ContentGrantDoc>('content_grants');

@@ -2,6 +2,7 @@ import type { DynamicModule } from '@nestjs/common';
 import type { AuditSubjects } from '../domain/audit-subject';
 import type { Projection } from '../projector/projection';
 import type { PathFixture } from './path-fixture';
+import type { PlacedView } from './placed-view';
 import type { RouteScope } from './route-scope';
 import type { ServiceRole } from './service-role';
 
@@ -32,6 +33,8 @@ export interface FeatureManifest {
   scopes?: Readonly<Record<string, RouteScope>>;
   /** How the test suites get a real id for each of those path parameters. */
   fixtures?: Readonly<Record<string, PathFixture>>;
+  /** Its view of documents ordered inside containers alongside other features' (`PLACED_VIEWS`). */
+  placed?: PlacedView;
 }
 
 export function projectionsOf(features: readonly FeatureManifest[]): Projection[] {

@@ -1,7 +1,7 @@
 import type { UserDoc } from '@app/identity/read/identity.projection';
 import { presentUser } from '@app/identity/read/user.presenter';
-import { CONTENT_GRANTS } from '@app/permissions/read/content-access.projection';
 import type { MemberDoc } from '@app/platform/auth/access';
+import { CONTENT_GRANTS } from '@app/platform/auth/auth-views';
 import type { Role } from '@app/platform/domain/roles';
 import { Urls } from '@app/platform/http/urls';
 import { READ_STORE, type ReadStore } from '@app/platform/readstore/read-store.port';
