@@ -2,7 +2,7 @@
  * The layering rules of the code, checked by `npm test` (`npm run deps`). A feature library is
  * `libs/<feature>/` with `domain/`, `write/`, `read/`, `http/`; `libs/platform/` is the generic core;
  * `libs/composition/` assembles features into apps. `npm run deps` reports through
- * `test/deps/library-loops.js`, which adds one rule these cannot express: no loops between feature libraries.
+ * `test/layout/library-loops.js`, which adds one rule these cannot express: no loops between feature libraries.
  */
 const FEATURE = '^libs/(?!platform/|composition/)[^/]+/';
 /**

@@ -46,7 +46,7 @@ module.exports = {
   testTimeout: 30000,
   reporters: ['default', '<rootDir>/test/support/summary-reporter.js'],
   projects: [
-    { ...common, displayName: 'unit', testMatch: ['<rootDir>/libs/**/*.spec.ts', '<rootDir>/apps/**/*.spec.ts', '<rootDir>/test/deps/*.spec.ts'] },
+    { ...common, displayName: 'unit', testMatch: ['<rootDir>/libs/**/*.spec.ts', '<rootDir>/apps/**/*.spec.ts', '<rootDir>/test/layout/*.spec.ts'] },
     { ...common, displayName: 'contract', testMatch: ['<rootDir>/test/contract/**/*.test.ts'] },
     { ...common, displayName: 'e2e', testMatch: ['<rootDir>/test/e2e/**/*.test.ts'] },
     // The suites of every read model and the rebuild again, with the views on MongoDB-wire (MONGO_URL).
