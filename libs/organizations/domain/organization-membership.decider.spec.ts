@@ -1,10 +1,6 @@
-import {
-  type OrganizationEvent,
-  organizationDecider,
-  SEEN_EVERY_MS,
-} from '@app/organizations/domain/organization.decider';
 import { spec } from '@app/platform/domain/decider.testing';
 import type { Role } from '@app/platform/domain/roles';
+import { type OrganizationEvent, organizationDecider, SEEN_EVERY_MS } from './organization.decider';
 
 /** The membership commands of the organization aggregate: removal, roles, SSO and activity. */
 const t0 = Date.parse('2026-01-01T00:00:00Z');
