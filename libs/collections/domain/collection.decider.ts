@@ -1,4 +1,11 @@
-import { conflict, type Decider, invalid, notFound } from '@app/platform/domain/decider';
+import {
+  conflict,
+  type Decider,
+  type Decisions,
+  decideBy,
+  invalid,
+  notFound,
+} from '@app/platform/domain/decider';
 import type { DefaultLevel } from '@app/platform/domain/roles';
 
 export interface CollectionSettings {
@@ -80,96 +87,98 @@ function live(state: CollectionState): CollectionFacts {
   return state;
 }
 
+/** What each command decides. */
+const decisions: Decisions<CollectionCommand, CollectionEvent, CollectionState> = {
+  CreateCollection(command, state) {
+    if (state.status !== 'none') throw conflict('Collection already exists');
+    return [
+      {
+        type: 'CollectionCreated',
+        data: {
+          id: command.collectionId,
+          organization: command.organization,
+          parent: command.parent,
+          ...command.settings,
+          position: command.position,
+          createdAt: iso(command.at),
+        },
+      },
+    ];
+  },
+
+  UpdateCollection(command, state) {
+    const collection = live(state);
+    const changes: CollectionChanges = {};
+    for (const key of Object.keys(command.changes) as (keyof CollectionSettings)[]) {
+      const value = command.changes[key];
+      if (value !== undefined && value !== collection[key]) Object.assign(changes, { [key]: value });
+    }
+    if (Object.keys(changes).length === 0) return [];
+    return [
+      {
+        type: 'CollectionUpdated',
+        data: { collectionId: collection.id, changes, updatedAt: iso(command.at) },
+      },
+    ];
+  },
+
+  MoveCollection(command, state) {
+    const collection = live(state);
+    if (command.parent === collection.id) throw invalid('A collection cannot be moved into itself');
+    return [
+      {
+        type: 'CollectionMoved',
+        data: {
+          collectionId: collection.id,
+          parent: command.parent,
+          position: command.position,
+          movedAt: iso(command.at),
+        },
+      },
+    ];
+  },
+
+  TransferCollection(command, state) {
+    const collection = live(state);
+    if (command.organization === collection.organization) {
+      throw conflict('The collection already belongs to this organization');
+    }
+    return [
+      {
+        type: 'CollectionTransferred',
+        data: {
+          collectionId: collection.id,
+          fromOrganization: collection.organization,
+          organization: command.organization,
+          position: command.position,
+          contents: command.contents,
+          transferredAt: iso(command.at),
+        },
+      },
+    ];
+  },
+
+  DeleteCollection(command, state) {
+    if (state.status === 'deleted') return [];
+    const collection = live(state);
+    return [
+      {
+        type: 'CollectionDeleted',
+        data: {
+          collectionId: collection.id,
+          organization: collection.organization,
+          parent: collection.parent,
+          deletedAt: iso(command.at),
+        },
+      },
+    ];
+  },
+};
+
 export const collectionDecider: Decider<CollectionCommand, CollectionEvent, CollectionState> = {
   initialState: { status: 'none' },
 
-  decide(command, state) {
-    switch (command.type) {
-      case 'CreateCollection':
-        if (state.status !== 'none') throw conflict('Collection already exists');
-        return [
-          {
-            type: 'CollectionCreated',
-            data: {
-              id: command.collectionId,
-              organization: command.organization,
-              parent: command.parent,
-              ...command.settings,
-              position: command.position,
-              createdAt: iso(command.at),
-            },
-          },
-        ];
-      case 'UpdateCollection': {
-        const collection = live(state);
-        const changes: CollectionChanges = {};
-        for (const key of Object.keys(command.changes) as (keyof CollectionSettings)[]) {
-          const value = command.changes[key];
-          if (value !== undefined && value !== collection[key]) Object.assign(changes, { [key]: value });
-        }
-        if (Object.keys(changes).length === 0) return [];
-        return [
-          {
-            type: 'CollectionUpdated',
-            data: { collectionId: collection.id, changes, updatedAt: iso(command.at) },
-          },
-        ];
-      }
-      case 'MoveCollection': {
-        const collection = live(state);
-        if (command.parent === collection.id) throw invalid('A collection cannot be moved into itself');
-        return [
-          {
-            type: 'CollectionMoved',
-            data: {
-              collectionId: collection.id,
-              parent: command.parent,
-              position: command.position,
-              movedAt: iso(command.at),
-            },
-          },
-        ];
-      }
-      case 'TransferCollection': {
-        const collection = live(state);
-        if (command.organization === collection.organization) {
-          throw conflict('The collection already belongs to this organization');
-        }
-        return [
-          {
-            type: 'CollectionTransferred',
-            data: {
-              collectionId: collection.id,
-              fromOrganization: collection.organization,
-              organization: command.organization,
-              position: command.position,
-              contents: command.contents,
-              transferredAt: iso(command.at),
-            },
-          },
-        ];
-      }
-      case 'DeleteCollection': {
-        if (state.status === 'deleted') return [];
-        const collection = live(state);
-        return [
-          {
-            type: 'CollectionDeleted',
-            data: {
-              collectionId: collection.id,
-              organization: collection.organization,
-              parent: collection.parent,
-              deletedAt: iso(command.at),
-            },
-          },
-        ];
-      }
-      default: {
-        const unknown: never = command;
-        throw invalid(`unknown command ${(unknown as { type: string }).type}`);
-      }
-    }
-  },
+  decide: decideBy(decisions),
 
   evolve(state, event) {
     switch (event.type) {

@@ -1,4 +1,4 @@
-import type { Decider } from '@app/platform/domain/decider';
+import { type Decider, type Decisions, decideBy } from '@app/platform/domain/decider';
 import type { Hash } from './tree/hash';
 
 /**
@@ -19,12 +19,17 @@ export type ContentObjectsCommand = {
   objects: Record<Hash, string>;
 };
 
-export const contentObjectsDecider: Decider<ContentObjectsCommand, ContentObjectsEvent, null> = {
-  initialState: null,
-  decide: (command) =>
+/** What each command decides. */
+const decisions: Decisions<ContentObjectsCommand, ContentObjectsEvent, null> = {
+  StoreContentObjects: (command) =>
     Object.keys(command.objects).length === 0
       ? []
       : [{ type: 'ContentObjectsStored', data: { spaceId: command.spaceId, objects: command.objects } }],
+};
+
+export const contentObjectsDecider: Decider<ContentObjectsCommand, ContentObjectsEvent, null> = {
+  initialState: null,
+  decide: decideBy(decisions),
   evolve: (state) => state,
 };
 

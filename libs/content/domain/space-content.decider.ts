@@ -1,4 +1,12 @@
-import { conflict, type Decider, invalid, notFound, preconditionFailed } from '@app/platform/domain/decider';
+import {
+  conflict,
+  type Decider,
+  type Decisions,
+  decideBy,
+  invalid,
+  notFound,
+  preconditionFailed,
+} from '@app/platform/domain/decider';
 import {
   enforceMergeRules,
   type LatestReview,
@@ -233,170 +241,173 @@ const withChangeRequest = (state: SpaceContentState, cr: ChangeRequestFacts): Sp
   changeRequests: { ...state.changeRequests, [cr.id]: cr },
 });
 
+/** What each command decides. */
+const decisions: Decisions<SpaceContentCommand, SpaceContentEvent, SpaceContentState> = {
+  CreateChangeRequest(command, state) {
+    if (state.changeRequests[command.changeRequestId]) throw conflict('Change request already exists');
+    headIs(state, command.head);
+    return [
+      {
+        type: 'ChangeRequestCreated',
+        data: {
+          spaceId: command.spaceId,
+          changeRequestId: command.changeRequestId,
+          organization: command.organization,
+          number: state.lastNumber + 1,
+          subject: command.subject,
+          status: 'open',
+          revisionInitial: state.head ?? command.head,
+          createdBy: command.createdBy,
+          createdAt: iso(command.at),
+        },
+      },
+    ];
+  },
+
+  UpdateChangeRequest(command, state) {
+    const cr = changeRequest(state, command.changeRequestId);
+    pinned(cr, command.ifVersion);
+    const changes: { subject?: string; status?: SettableStatus } = {};
+    if (command.subject !== undefined && command.subject !== cr.subject) changes.subject = command.subject;
+    if (command.status !== undefined && command.status !== cr.status) {
+      if (!STATUS_MOVES[cr.status].includes(command.status))
+        throw invalid(`status: a change request cannot go from ${cr.status} to ${command.status}`);
+      changes.status = command.status;
+    }
+    if (Object.keys(changes).length === 0) return [];
+    return [
+      {
+        type: 'ChangeRequestUpdated',
+        data: {
+          spaceId: spaceOf(state, cr),
+          changeRequestId: cr.id,
+          changes,
+          previousStatus: cr.status,
+          updatedAt: iso(command.at),
+        },
+      },
+    ];
+  },
+
+  UpdateChangeRequestContent(command, state) {
+    const cr = editable(state, command);
+    if (command.revision.root === cr.revision.root) return [];
+    return [
+      {
+        type: 'ChangeRequestContentUpdated',
+        data: {
+          spaceId: spaceOf(state, cr),
+          changeRequestId: cr.id,
+          revision: command.revision,
+          parent: cr.revision.id,
+          changes: command.changes,
+          updatedAt: iso(command.at),
+        },
+      },
+    ];
+  },
+
+  RebaseChangeRequest(command, state) {
+    const cr = editable(state, command);
+    headIs(state, command.onto);
+    if (cr.base.id === command.onto.id) return [];
+    return [
+      {
+        type: 'ChangeRequestRebased',
+        data: {
+          spaceId: spaceOf(state, cr),
+          changeRequestId: cr.id,
+          // Already holding everything of the space: only the base moves.
+          revision: command.revision ?? cr.revision,
+          parents: command.revision ? [cr.revision.id, command.onto.id] : [cr.revision.id],
+          mergedAncestor: command.onto,
+          updatedAt: iso(command.at),
+        },
+      },
+    ];
+  },
+
+  MergeChangeRequest(command, state) {
+    const cr = editable(state, command);
+    headIs(state, command.onto);
+    enforceMergeRules(command.mergeRules, cr, command.mergedBy);
+    return [
+      {
+        type: 'ChangeRequestMerged',
+        data: {
+          spaceId: spaceOf(state, cr),
+          changeRequestId: cr.id,
+          revision: command.revision,
+          parents: [command.onto.id, cr.revision.id],
+          previousStatus: cr.status,
+          mergedBy: command.mergedBy,
+          mergedAt: iso(command.at),
+        },
+      },
+    ];
+  },
+
+  SubmitChangeRequestReview(command, state) {
+    const cr = editableChangeRequest(state, command.changeRequestId, undefined);
+    return [
+      {
+        type: 'ChangeRequestReviewSubmitted',
+        data: {
+          spaceId: spaceOf(state, cr),
+          changeRequestId: cr.id,
+          reviewId: command.reviewId,
+          reviewer: command.reviewer,
+          status: command.status,
+          revision: cr.revision.id,
+          submittedAt: iso(command.at),
+        },
+      },
+    ];
+  },
+
+  RequestChangeRequestReviewers(command, state) {
+    const cr = editableChangeRequest(state, command.changeRequestId, undefined);
+    if (cr.createdBy !== null && command.users.includes(cr.createdBy))
+      throw invalid('users: the author of a change request cannot review it');
+    // Asking again supersedes earlier reviews of the asked (they are outdated), so it is recorded.
+    const users = [...new Set(command.users)];
+    if (users.length === 0) return [];
+    return [
+      {
+        type: 'ChangeRequestReviewersRequested',
+        data: {
+          spaceId: spaceOf(state, cr),
+          changeRequestId: cr.id,
+          users,
+          revision: cr.revision.id,
+          requestedBy: command.requestedBy,
+          requestedAt: iso(command.at),
+        },
+      },
+    ];
+  },
+
+  RemoveChangeRequestReviewer(command, state) {
+    const cr = changeRequest(state, command.changeRequestId);
+    if (!cr.requested.includes(command.user)) return [];
+    return [
+      {
+        type: 'ChangeRequestReviewerRemoved',
+        data: {
+          spaceId: spaceOf(state, cr),
+          changeRequestId: cr.id,
+          user: command.user,
+          removedAt: iso(command.at),
+        },
+      },
+    ];
+  },
+};
+
 export const spaceContentDecider: Decider<SpaceContentCommand, SpaceContentEvent, SpaceContentState> = {
   initialState: { spaceId: null, head: null, lastNumber: 0, changeRequests: {} },
 
-  decide(command, state) {
-    switch (command.type) {
-      case 'CreateChangeRequest': {
-        if (state.changeRequests[command.changeRequestId]) throw conflict('Change request already exists');
-        headIs(state, command.head);
-        return [
-          {
-            type: 'ChangeRequestCreated',
-            data: {
-              spaceId: command.spaceId,
-              changeRequestId: command.changeRequestId,
-              organization: command.organization,
-              number: state.lastNumber + 1,
-              subject: command.subject,
-              status: 'open',
-              revisionInitial: state.head ?? command.head,
-              createdBy: command.createdBy,
-              createdAt: iso(command.at),
-            },
-          },
-        ];
-      }
-      case 'UpdateChangeRequest': {
-        const cr = changeRequest(state, command.changeRequestId);
-        pinned(cr, command.ifVersion);
-        const changes: { subject?: string; status?: SettableStatus } = {};
-        if (command.subject !== undefined && command.subject !== cr.subject)
-          changes.subject = command.subject;
-        if (command.status !== undefined && command.status !== cr.status) {
-          if (!STATUS_MOVES[cr.status].includes(command.status))
-            throw invalid(`status: a change request cannot go from ${cr.status} to ${command.status}`);
-          changes.status = command.status;
-        }
-        if (Object.keys(changes).length === 0) return [];
-        return [
-          {
-            type: 'ChangeRequestUpdated',
-            data: {
-              spaceId: spaceOf(state, cr),
-              changeRequestId: cr.id,
-              changes,
-              previousStatus: cr.status,
-              updatedAt: iso(command.at),
-            },
-          },
-        ];
-      }
-      case 'UpdateChangeRequestContent': {
-        const cr = editable(state, command);
-        if (command.revision.root === cr.revision.root) return [];
-        return [
-          {
-            type: 'ChangeRequestContentUpdated',
-            data: {
-              spaceId: spaceOf(state, cr),
-              changeRequestId: cr.id,
-              revision: command.revision,
-              parent: cr.revision.id,
-              changes: command.changes,
-              updatedAt: iso(command.at),
-            },
-          },
-        ];
-      }
-      case 'RebaseChangeRequest': {
-        const cr = editable(state, command);
-        headIs(state, command.onto);
-        if (cr.base.id === command.onto.id) return [];
-        return [
-          {
-            type: 'ChangeRequestRebased',
-            data: {
-              spaceId: spaceOf(state, cr),
-              changeRequestId: cr.id,
-              // Already holding everything of the space: only the base moves.
-              revision: command.revision ?? cr.revision,
-              parents: command.revision ? [cr.revision.id, command.onto.id] : [cr.revision.id],
-              mergedAncestor: command.onto,
-              updatedAt: iso(command.at),
-            },
-          },
-        ];
-      }
-      case 'MergeChangeRequest': {
-        const cr = editable(state, command);
-        headIs(state, command.onto);
-        enforceMergeRules(command.mergeRules, cr, command.mergedBy);
-        return [
-          {
-            type: 'ChangeRequestMerged',
-            data: {
-              spaceId: spaceOf(state, cr),
-              changeRequestId: cr.id,
-              revision: command.revision,
-              parents: [command.onto.id, cr.revision.id],
-              previousStatus: cr.status,
-              mergedBy: command.mergedBy,
-              mergedAt: iso(command.at),
-            },
-          },
-        ];
-      }
-      case 'SubmitChangeRequestReview': {
-        const cr = editableChangeRequest(state, command.changeRequestId, undefined);
-        return [
-          {
-            type: 'ChangeRequestReviewSubmitted',
-            data: {
-              spaceId: spaceOf(state, cr),
-              changeRequestId: cr.id,
-              reviewId: command.reviewId,
-              reviewer: command.reviewer,
-              status: command.status,
-              revision: cr.revision.id,
-              submittedAt: iso(command.at),
-            },
-          },
-        ];
-      }
-      case 'RequestChangeRequestReviewers': {
-        const cr = editableChangeRequest(state, command.changeRequestId, undefined);
-        if (cr.createdBy !== null && command.users.includes(cr.createdBy))
-          throw invalid('users: the author of a change request cannot review it');
-        // Asking again supersedes earlier reviews of the asked (they are outdated), so it is recorded.
-        const users = [...new Set(command.users)];
-        if (users.length === 0) return [];
-        return [
-          {
-            type: 'ChangeRequestReviewersRequested',
-            data: {
-              spaceId: spaceOf(state, cr),
-              changeRequestId: cr.id,
-              users,
-              revision: cr.revision.id,
-              requestedBy: command.requestedBy,
-              requestedAt: iso(command.at),
-            },
-          },
-        ];
-      }
-      case 'RemoveChangeRequestReviewer': {
-        const cr = changeRequest(state, command.changeRequestId);
-        if (!cr.requested.includes(command.user)) return [];
-        return [
-          {
-            type: 'ChangeRequestReviewerRemoved',
-            data: {
-              spaceId: spaceOf(state, cr),
-              changeRequestId: cr.id,
-              user: command.user,
-              removedAt: iso(command.at),
-            },
-          },
-        ];
-      }
-      default: {
-        const unknown: never = command;
-        throw invalid(`unknown command ${(unknown as { type: string }).type}`);
-      }
-    }
-  },
+  decide: decideBy(decisions),
 
   evolve(state, event) {
     switch (event.type) {

@@ -1,4 +1,11 @@
-import { conflict, type Decider, invalid, notFound } from '@app/platform/domain/decider';
+import {
+  conflict,
+  type Decider,
+  type Decisions,
+  decideBy,
+  invalid,
+  notFound,
+} from '@app/platform/domain/decider';
 
 export type UserState =
   | { status: 'none' }
@@ -52,71 +59,70 @@ function live(state: UserState) {
   return state;
 }
 
+/** What each command decides. */
+const decisions: Decisions<UserCommand, UserEvent, UserState> = {
+  CreateUser(command, state) {
+    if (state.status !== 'none') throw conflict('User already exists');
+    if (!command.displayName.trim()) throw invalid('displayName must not be empty');
+    if (!EMAIL.test(command.email)) throw invalid('email must be an email address');
+    return [
+      {
+        type: 'UserCreated',
+        data: {
+          userId: command.userId,
+          displayName: command.displayName.trim(),
+          email: command.email.toLowerCase(),
+          createdAt: iso(command.at),
+        },
+      },
+    ];
+  },
+
+  IssueApiToken(command, state) {
+    const user = live(state);
+    if (user.tokens[command.tokenId]) throw conflict('Token already exists');
+    if (command.expiresAt !== undefined && command.expiresAt <= command.at)
+      throw invalid('expiresAt must be after the token is issued');
+    return [
+      {
+        type: 'ApiTokenIssued',
+        data: {
+          userId: user.id,
+          tokenId: command.tokenId,
+          tokenHash: command.tokenHash,
+          label: command.label,
+          issuedAt: iso(command.at),
+          ...(command.expiresAt !== undefined ? { expiresAt: iso(command.expiresAt) } : {}),
+          ...(command.organization !== undefined ? { organization: command.organization } : {}),
+        },
+      },
+    ];
+  },
+
+  RevokeApiToken(command, state) {
+    const user = live(state);
+    const token = user.tokens[command.tokenId];
+    if (!token) throw notFound('Token not found');
+    if (token.revoked) return [];
+    // The revocation names the hash it disables, so the token view needs no other lookup.
+    return [
+      {
+        type: 'ApiTokenRevoked',
+        data: {
+          userId: user.id,
+          tokenId: command.tokenId,
+          tokenHash: token.hash,
+          revokedAt: iso(command.at),
+        },
+      },
+    ];
+  },
+};
+
 export const userDecider: Decider<UserCommand, UserEvent, UserState> = {
   initialState: { status: 'none' },
 
-  decide(command, state) {
-    switch (command.type) {
-      case 'CreateUser': {
-        if (state.status !== 'none') throw conflict('User already exists');
-        if (!command.displayName.trim()) throw invalid('displayName must not be empty');
-        if (!EMAIL.test(command.email)) throw invalid('email must be an email address');
-        return [
-          {
-            type: 'UserCreated',
-            data: {
-              userId: command.userId,
-              displayName: command.displayName.trim(),
-              email: command.email.toLowerCase(),
-              createdAt: iso(command.at),
-            },
-          },
-        ];
-      }
-      case 'IssueApiToken': {
-        const user = live(state);
-        if (user.tokens[command.tokenId]) throw conflict('Token already exists');
-        if (command.expiresAt !== undefined && command.expiresAt <= command.at)
-          throw invalid('expiresAt must be after the token is issued');
-        return [
-          {
-            type: 'ApiTokenIssued',
-            data: {
-              userId: user.id,
-              tokenId: command.tokenId,
-              tokenHash: command.tokenHash,
-              label: command.label,
-              issuedAt: iso(command.at),
-              ...(command.expiresAt !== undefined ? { expiresAt: iso(command.expiresAt) } : {}),
-              ...(command.organization !== undefined ? { organization: command.organization } : {}),
-            },
-          },
-        ];
-      }
-      case 'RevokeApiToken': {
-        const user = live(state);
-        const token = user.tokens[command.tokenId];
-        if (!token) throw notFound('Token not found');
-        if (token.revoked) return [];
-        // The revocation names the hash it disables, so the token view needs no other lookup.
-        return [
-          {
-            type: 'ApiTokenRevoked',
-            data: {
-              userId: user.id,
-              tokenId: command.tokenId,
-              tokenHash: token.hash,
-              revokedAt: iso(command.at),
-            },
-          },
-        ];
-      }
-      default: {
-        const unknown: never = command;
-        throw invalid(`unknown command ${(unknown as { type: string }).type}`);
-      }
-    }
-  },
+  decide: decideBy(decisions),
 
   evolve(state, event) {
     switch (event.type) {

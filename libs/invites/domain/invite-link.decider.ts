@@ -1,5 +1,13 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { conflict, type Decider, DomainError, invalid, notFound } from '@app/platform/domain/decider';
+import {
+  conflict,
+  type Decider,
+  type Decisions,
+  DomainError,
+  decideBy,
+  invalid,
+  notFound,
+} from '@app/platform/domain/decider';
 import { hashSecret } from '@app/platform/domain/ids';
 import { isRole, type Role } from '@app/platform/domain/roles';
 
@@ -107,53 +115,52 @@ export function admittedRole(
   return state.role;
 }
 
+/** What each command decides. */
+const decisions: Decisions<InviteLinkCommand, InviteLinkEvent, InviteLinkState> = {
+  CreateInviteLink(command, state) {
+    if (state.status !== 'none') throw conflict('Invite already exists');
+    return [
+      {
+        type: 'InviteLinkCreated',
+        data: {
+          inviteId: command.inviteId,
+          organization: command.organization,
+          role: checkedRole(command.role),
+          keyHash: command.keyHash,
+          createdAt: iso(command.at),
+          ...(command.target ? { target: command.target } : {}),
+        },
+      },
+    ];
+  },
+
+  UpdateInviteLink(command, state) {
+    const link = live(state);
+    const role = checkedRole(command.role);
+    if (role === link.role) return [];
+    return [
+      {
+        type: 'InviteLinkUpdated',
+        data: { inviteId: link.id, organization: link.organization, role, updatedAt: iso(command.at) },
+      },
+    ];
+  },
+
+  DeleteInviteLink(command, state) {
+    const link = live(state);
+    return [
+      {
+        type: 'InviteLinkDeleted',
+        data: { inviteId: link.id, organization: link.organization, deletedAt: iso(command.at) },
+      },
+    ];
+  },
+};
+
 export const inviteLinkDecider: Decider<InviteLinkCommand, InviteLinkEvent, InviteLinkState> = {
   initialState: { status: 'none' },
 
-  decide(command, state) {
-    switch (command.type) {
-      case 'CreateInviteLink': {
-        if (state.status !== 'none') throw conflict('Invite already exists');
-        return [
-          {
-            type: 'InviteLinkCreated',
-            data: {
-              inviteId: command.inviteId,
-              organization: command.organization,
-              role: checkedRole(command.role),
-              keyHash: command.keyHash,
-              createdAt: iso(command.at),
-              ...(command.target ? { target: command.target } : {}),
-            },
-          },
-        ];
-      }
-      case 'UpdateInviteLink': {
-        const link = live(state);
-        const role = checkedRole(command.role);
-        if (role === link.role) return [];
-        return [
-          {
-            type: 'InviteLinkUpdated',
-            data: { inviteId: link.id, organization: link.organization, role, updatedAt: iso(command.at) },
-          },
-        ];
-      }
-      case 'DeleteInviteLink': {
-        const link = live(state);
-        return [
-          {
-            type: 'InviteLinkDeleted',
-            data: { inviteId: link.id, organization: link.organization, deletedAt: iso(command.at) },
-          },
-        ];
-      }
-      default: {
-        const unknown: never = command;
-        throw invalid(`unknown command ${(unknown as { type: string }).type}`);
-      }
-    }
-  },
+  decide: decideBy(decisions),
 
   evolve(state, event) {
     switch (event.type) {

@@ -1,4 +1,4 @@
-import { type Decider, invalid } from '@app/platform/domain/decider';
+import { type Decider, type Decisions, decideBy, invalid } from '@app/platform/domain/decider';
 import { isRole, type Role } from '@app/platform/domain/roles';
 
 /**
@@ -23,10 +23,9 @@ export type MemberInvitesCommand = {
 export const EMAIL_PATTERN = /^[^\s@\p{Cc}]{1,64}@[^\s@.\p{Cc}]+(?:\.[^\s@.\p{Cc}]+)+$/u;
 export const EMAIL_MAX = 320;
 
-export const memberInvitesDecider: Decider<MemberInvitesCommand, MemberInvitesEvent, MemberInvitesState> = {
-  initialState: { organization: null, pending: {} },
-
-  decide(command, state) {
+/** What each command decides. */
+const decisions: Decisions<MemberInvitesCommand, MemberInvitesEvent, MemberInvitesState> = {
+  InviteMembers(command, state) {
     const events: MemberInvitesEvent[] = [];
     const seen = new Set<string>();
     command.invites.forEach(({ email: raw, role }, i) => {
@@ -49,6 +48,12 @@ export const memberInvitesDecider: Decider<MemberInvitesCommand, MemberInvitesEv
     });
     return events;
   },
+};
+
+export const memberInvitesDecider: Decider<MemberInvitesCommand, MemberInvitesEvent, MemberInvitesState> = {
+  initialState: { organization: null, pending: {} },
+
+  decide: decideBy(decisions),
 
   evolve(state, event) {
     return {

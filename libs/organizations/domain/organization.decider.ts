@@ -1,4 +1,12 @@
-import { conflict, type Decider, DomainError, invalid, notFound } from '@app/platform/domain/decider';
+import {
+  conflict,
+  type Decider,
+  type Decisions,
+  DomainError,
+  decideBy,
+  invalid,
+  notFound,
+} from '@app/platform/domain/decider';
 import type { Role } from '@app/platform/domain/roles';
 
 /** What an update may change; `null` clears a setting (a default role of null makes newcomers guests). */
@@ -183,144 +191,144 @@ function effectiveChanges(
   return changes;
 }
 
+/** What each command decides. */
+const decisions: Decisions<OrganizationCommand, OrganizationEvent, OrganizationState> = {
+  CreateOrganization(command, state) {
+    if (state.status !== 'none') throw conflict('Organization already exists');
+    const title = checkedTitle(command.title);
+    return [
+      {
+        type: 'OrganizationCreated',
+        data: {
+          organizationId: command.organizationId,
+          title,
+          emailDomains: [],
+          createdBy: command.createdBy,
+          createdAt: iso(command.at),
+        },
+      },
+      // Whoever creates an organization administers it.
+      {
+        type: 'MemberAdded',
+        data: {
+          organizationId: command.organizationId,
+          userId: command.createdBy,
+          role: 'admin',
+          joinedAt: iso(command.at),
+        },
+      },
+    ];
+  },
+
+  AddMember(command, state) {
+    const org = live(state);
+    if (command.userId in org.members) throw conflict('User is already a member of this organization');
+    return [
+      {
+        type: 'MemberAdded',
+        data: {
+          organizationId: org.id,
+          userId: command.userId,
+          role: command.role,
+          joinedAt: iso(command.at),
+        },
+      },
+    ];
+  },
+
+  AdmitMember(command, state) {
+    const org = live(state);
+    if (command.userId in org.members) return [];
+    // Decided on the organization's own stream, so switching links off refuses the next join anywhere.
+    if (isLinkInvite(command.invite) && org.inviteLinks === false) {
+      throw new DomainError('forbidden', 'Invite links are turned off for this organization (inviteLinks)');
+    }
+    return [
+      {
+        type: 'MemberAdded',
+        data: {
+          organizationId: org.id,
+          userId: command.userId,
+          role: command.role,
+          joinedAt: iso(command.at),
+          invite: command.invite,
+        },
+      },
+    ];
+  },
+
+  ChangeMemberRole(command, state) {
+    const org = live(state);
+    const current = memberOf(org, command.userId);
+    if (current === command.role) return [];
+    if (command.role !== 'admin') keepsAnAdmin(org, command.userId, 'demoted');
+    return [
+      {
+        type: 'MemberRoleChanged',
+        data: {
+          organizationId: org.id,
+          userId: command.userId,
+          role: command.role,
+          changedAt: iso(command.at),
+        },
+      },
+    ];
+  },
+
+  RemoveMember(command, state) {
+    const org = live(state);
+    memberOf(org, command.userId);
+    keepsAnAdmin(org, command.userId, 'removed');
+    return [
+      {
+        type: 'MemberRemoved',
+        data: { organizationId: org.id, userId: command.userId, removedAt: iso(command.at) },
+      },
+    ];
+  },
+
+  SetMemberAsSso(command, state) {
+    const org = live(state);
+    memberOf(org, command.userId);
+    if (org.ssoMembers?.[command.userId]) return [];
+    return [
+      {
+        type: 'MemberSetAsSso',
+        data: { organizationId: org.id, userId: command.userId, setAt: iso(command.at) },
+      },
+    ];
+  },
+
+  RecordMemberSeen(command, state) {
+    const org = live(state);
+    memberOf(org, command.userId);
+    const last = org.seen?.[command.userId];
+    if (last !== undefined && command.at - last < SEEN_EVERY_MS) return [];
+    return [
+      {
+        type: 'MemberSeen',
+        data: { organizationId: org.id, userId: command.userId, seenAt: iso(command.at) },
+      },
+    ];
+  },
+
+  UpdateOrganization(command, state) {
+    const org = live(state);
+    const changes = effectiveChanges(org, command.changes);
+    if (Object.keys(changes).length === 0) return [];
+    return [
+      {
+        type: 'OrganizationUpdated',
+        data: { organizationId: org.id, changes, updatedAt: iso(command.at) },
+      },
+    ];
+  },
+};
+
 export const organizationDecider: Decider<OrganizationCommand, OrganizationEvent, OrganizationState> = {
   initialState: { status: 'none' },
 
-  decide(command, state) {
-    switch (command.type) {
-      case 'CreateOrganization': {
-        if (state.status !== 'none') throw conflict('Organization already exists');
-        const title = command.title.trim();
-        if (title.length < 2 || title.length > 255) throw invalid('title must be 2 to 255 characters');
-        return [
-          {
-            type: 'OrganizationCreated',
-            data: {
-              organizationId: command.organizationId,
-              title,
-              emailDomains: [],
-              createdBy: command.createdBy,
-              createdAt: iso(command.at),
-            },
-          },
-          // Whoever creates an organization administers it.
-          {
-            type: 'MemberAdded',
-            data: {
-              organizationId: command.organizationId,
-              userId: command.createdBy,
-              role: 'admin',
-              joinedAt: iso(command.at),
-            },
-          },
-        ];
-      }
-      case 'AddMember': {
-        const org = live(state);
-        if (command.userId in org.members) throw conflict('User is already a member of this organization');
-        return [
-          {
-            type: 'MemberAdded',
-            data: {
-              organizationId: org.id,
-              userId: command.userId,
-              role: command.role,
-              joinedAt: iso(command.at),
-            },
-          },
-        ];
-      }
-      case 'AdmitMember': {
-        const org = live(state);
-        if (command.userId in org.members) return [];
-        // Decided on the organization's own stream, so switching links off refuses the next join anywhere.
-        if (isLinkInvite(command.invite) && org.inviteLinks === false) {
-          throw new DomainError(
-            'forbidden',
-            'Invite links are turned off for this organization (inviteLinks)',
-          );
-        }
-        return [
-          {
-            type: 'MemberAdded',
-            data: {
-              organizationId: org.id,
-              userId: command.userId,
-              role: command.role,
-              joinedAt: iso(command.at),
-              invite: command.invite,
-            },
-          },
-        ];
-      }
-      case 'ChangeMemberRole': {
-        const org = live(state);
-        const current = memberOf(org, command.userId);
-        if (current === command.role) return [];
-        if (command.role !== 'admin') keepsAnAdmin(org, command.userId, 'demoted');
-        return [
-          {
-            type: 'MemberRoleChanged',
-            data: {
-              organizationId: org.id,
-              userId: command.userId,
-              role: command.role,
-              changedAt: iso(command.at),
-            },
-          },
-        ];
-      }
-      case 'RemoveMember': {
-        const org = live(state);
-        memberOf(org, command.userId);
-        keepsAnAdmin(org, command.userId, 'removed');
-        return [
-          {
-            type: 'MemberRemoved',
-            data: { organizationId: org.id, userId: command.userId, removedAt: iso(command.at) },
-          },
-        ];
-      }
-      case 'SetMemberAsSso': {
-        const org = live(state);
-        memberOf(org, command.userId);
-        if (org.ssoMembers?.[command.userId]) return [];
-        return [
-          {
-            type: 'MemberSetAsSso',
-            data: { organizationId: org.id, userId: command.userId, setAt: iso(command.at) },
-          },
-        ];
-      }
-      case 'RecordMemberSeen': {
-        const org = live(state);
-        memberOf(org, command.userId);
-        const last = org.seen?.[command.userId];
-        if (last !== undefined && command.at - last < SEEN_EVERY_MS) return [];
-        return [
-          {
-            type: 'MemberSeen',
-            data: { organizationId: org.id, userId: command.userId, seenAt: iso(command.at) },
-          },
-        ];
-      }
-      case 'UpdateOrganization': {
-        const org = live(state);
-        const changes = effectiveChanges(org, command.changes);
-        if (Object.keys(changes).length === 0) return [];
-        return [
-          {
-            type: 'OrganizationUpdated',
-            data: { organizationId: org.id, changes, updatedAt: iso(command.at) },
-          },
-        ];
-      }
-      default: {
-        const unknown: never = command;
-        throw invalid(`unknown command ${(unknown as { type: string }).type}`);
-      }
-    }
-  },
+  decide: decideBy(decisions),
 
   evolve(state, event) {
     switch (event.type) {

@@ -1,5 +1,5 @@
 import type { Grants } from '@app/platform/domain/content-access';
-import { type Decider, invalid } from '@app/platform/domain/decider';
+import { type Decider, type Decisions, decideBy, invalid } from '@app/platform/domain/decider';
 import type { Role } from '@app/platform/domain/roles';
 
 /** What grants are made on: a space or a collection, in its organization. */
@@ -47,47 +47,45 @@ function revocations(state: GrantState, target: GrantTarget, users: string[], te
   return events;
 }
 
+/** What each command decides. */
+const decisions: Decisions<GrantCommand, GrantEvent, GrantState> = {
+  Grant(command, state) {
+    const users = [...new Set(command.users)];
+    const teams = [...new Set(command.teams)];
+    if (users.length + teams.length === 0) throw invalid('users or teams must name at least one grantee');
+    if (users.length > GRANTEES_MAX || teams.length > GRANTEES_MAX) {
+      throw invalid(`users and teams may name at most ${GRANTEES_MAX} grantees each`);
+    }
+    const { role, target, at } = command;
+    if (role === null) return revocations(state, target, users, teams, at);
+    // A grant is recorded even when it repeats the stored one: the views drop grants of members who
+    // leave, and granting again must bring the access back.
+    return [
+      ...users.map(
+        (userId): GrantEvent => ({
+          type: 'UserAccessGranted',
+          data: { ...target, userId, role, grantedAt: iso(at) },
+        }),
+      ),
+      ...teams.map(
+        (teamId): GrantEvent => ({
+          type: 'TeamAccessGranted',
+          data: { ...target, teamId, role, grantedAt: iso(at) },
+        }),
+      ),
+    ];
+  },
+
+  Revoke(command, state) {
+    const { target, userId, teamId, at } = command;
+    return revocations(state, target, userId ? [userId] : [], teamId ? [teamId] : [], at);
+  },
+};
+
 export const grantDecider: Decider<GrantCommand, GrantEvent, GrantState> = {
   initialState: { users: {}, teams: {} },
 
-  decide(command, state) {
-    switch (command.type) {
-      case 'Grant': {
-        const users = [...new Set(command.users)];
-        const teams = [...new Set(command.teams)];
-        if (users.length + teams.length === 0) throw invalid('users or teams must name at least one grantee');
-        if (users.length > GRANTEES_MAX || teams.length > GRANTEES_MAX) {
-          throw invalid(`users and teams may name at most ${GRANTEES_MAX} grantees each`);
-        }
-        const { role, target, at } = command;
-        if (role === null) return revocations(state, target, users, teams, at);
-        // A grant is recorded even when it repeats the stored one: the views drop grants of members who
-        // leave, and granting again must bring the access back.
-        return [
-          ...users.map(
-            (userId): GrantEvent => ({
-              type: 'UserAccessGranted',
-              data: { ...target, userId, role, grantedAt: iso(at) },
-            }),
-          ),
-          ...teams.map(
-            (teamId): GrantEvent => ({
-              type: 'TeamAccessGranted',
-              data: { ...target, teamId, role, grantedAt: iso(at) },
-            }),
-          ),
-        ];
-      }
-      case 'Revoke': {
-        const { target, userId, teamId, at } = command;
-        return revocations(state, target, userId ? [userId] : [], teamId ? [teamId] : [], at);
-      }
-      default: {
-        const unknown: never = command;
-        throw invalid(`unknown command ${(unknown as { type: string }).type}`);
-      }
-    }
-  },
+  decide: decideBy(decisions),
 
   evolve(state, event) {
     switch (event.type) {

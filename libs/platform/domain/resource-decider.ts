@@ -1,4 +1,4 @@
-import { conflict, type Decider, invalid, notFound } from './decider';
+import { conflict, type Decider, type Decisions, decideBy, notFound } from './decider';
 
 /**
  * The decider of a resource an organization creates, changes field by field and deletes, and nothing
@@ -57,6 +57,8 @@ export function resourceDecider<K extends string, S extends object, I, N extends
 ): Decider<ResourceCommand<K, I, N>, ResourceEvent<K, S, N>, ResourceState<K, S>> {
   type Active = Extract<ResourceState<K, S>, { status: 'active' }>;
   type Event = ResourceEvent<K, S, N>;
+  type Command = ResourceCommand<K, I, N>;
+  type State = ResourceState<K, S>;
   const { idKey, names } = rules;
   const refOf = (state: ResourceRef<K>) =>
     ({ [idKey]: state[idKey], organization: state.organization }) as ResourceRef<K>;
@@ -75,35 +77,43 @@ export function resourceDecider<K extends string, S extends object, I, N extends
     return state as Active;
   };
 
+  const create = (command: ResourceRef<K> & { input: I; at: number }, state: State): Event[] => {
+    if (state.status !== 'none') throw conflict(`${rules.what} already exists`);
+    const data = {
+      ...refOf(command),
+      ...rules.create(command.input, command.at),
+      createdAt: iso(command.at),
+    };
+    return [{ type: names.created, data } as Event];
+  };
+  const update = (command: { organization: string; input: I; at: number }, state: State): Event[] => {
+    const current = live(state, command.organization);
+    const settings = settingsOf(current);
+    const wanted = rules.update(command.input, settings, command.at);
+    const changes: Partial<S> = {};
+    for (const key of Object.keys(wanted) as (keyof S)[]) {
+      if (!same(wanted[key], settings[key])) changes[key] = wanted[key];
+    }
+    if (Object.keys(changes).length === 0) return [];
+    return [
+      { type: names.updated, data: { ...refOf(current), changes, updatedAt: iso(command.at) } } as Event,
+    ];
+  };
+  const remove = (command: { organization: string; at: number }, state: State): Event[] => {
+    const current = live(state, command.organization);
+    return [{ type: names.deleted, data: { ...refOf(current), deletedAt: iso(command.at) } } as Event];
+  };
+  // The command types are the rules' names, so the compiler cannot follow the keys: the type is stated.
+  const decisions = {
+    [names.create]: create,
+    [names.update]: update,
+    [names.delete]: remove,
+  } as unknown as Decisions<Command, Event, State>;
+
   return {
     initialState: { status: 'none' },
 
-    decide(command, state) {
-      const at = iso(command.at);
-      if (command.type === names.create) {
-        const create = command as ResourceRef<K> & { input: I; at: number };
-        if (state.status !== 'none') throw conflict(`${rules.what} already exists`);
-        const data = { ...refOf(create), ...rules.create(create.input, create.at), createdAt: at };
-        return [{ type: names.created, data } as Event];
-      }
-      if (command.type === names.update) {
-        const update = command as { organization: string; input: I; at: number };
-        const current = live(state, update.organization);
-        const settings = settingsOf(current);
-        const wanted = rules.update(update.input, settings, update.at);
-        const changes: Partial<S> = {};
-        for (const key of Object.keys(wanted) as (keyof S)[]) {
-          if (!same(wanted[key], settings[key])) changes[key] = wanted[key];
-        }
-        if (Object.keys(changes).length === 0) return [];
-        return [{ type: names.updated, data: { ...refOf(current), changes, updatedAt: at } } as Event];
-      }
-      if (command.type === names.delete) {
-        const current = live(state, command.organization);
-        return [{ type: names.deleted, data: { ...refOf(current), deletedAt: at } } as Event];
-      }
-      throw invalid(`unknown command ${command.type}`);
-    },
+    decide: decideBy(decisions),
 
     evolve(state, event) {
       if (event.type === names.created) {

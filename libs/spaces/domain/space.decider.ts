@@ -1,4 +1,12 @@
-import { conflict, DAY_MS, type Decider, invalid, notFound } from '@app/platform/domain/decider';
+import {
+  conflict,
+  DAY_MS,
+  type Decider,
+  type Decisions,
+  decideBy,
+  invalid,
+  notFound,
+} from '@app/platform/domain/decider';
 import type { DefaultLevel } from '@app/platform/domain/roles';
 import { isSpaceLanguage, SPACE_LANGUAGES, type SpaceLanguage } from './language';
 import type { MergeRulesConfiguration } from './merge-rules';
@@ -123,104 +131,107 @@ function changed(state: SpaceFacts, changes: SpaceChanges): SpaceChanges {
   return out;
 }
 
+/** What each command decides. */
+const decisions: Decisions<SpaceCommand, SpaceEvent, SpaceState> = {
+  CreateSpace(command, state) {
+    if (state.status !== 'none') throw conflict('Space already exists');
+    checkLanguage(command.settings.language);
+    return [
+      {
+        type: 'SpaceCreated',
+        data: {
+          id: command.spaceId,
+          organization: command.organization,
+          parent: command.parent,
+          ...command.settings,
+          visibility: command.parent ? 'in-collection' : 'private',
+          revision: command.revision,
+          position: command.position,
+          createdAt: iso(command.at),
+          ...(command.duplicatedFrom ? { duplicatedFrom: command.duplicatedFrom } : {}),
+          ...(command.root ? { root: command.root } : {}),
+        },
+      },
+    ];
+  },
+
+  UpdateSpace(command, state) {
+    const space = live(state);
+    checkLanguage(command.changes.language);
+    const changes = changed(space, command.changes);
+    if (Object.keys(changes).length === 0) return [];
+    return [{ type: 'SpaceUpdated', data: { spaceId: space.id, changes, updatedAt: iso(command.at) } }];
+  },
+
+  DeleteSpace(command, state) {
+    if (state.status === 'deleted') return [];
+    const space = live(state);
+    return [
+      {
+        type: 'SpaceDeleted',
+        data: {
+          spaceId: space.id,
+          deletedAt: iso(command.at),
+          purgeAfter: iso(command.at + SPACE_RETENTION_MS),
+        },
+      },
+    ];
+  },
+
+  RestoreSpace(command, state) {
+    if (state.status === 'active') throw conflict('Space is not deleted');
+    if (state.status !== 'deleted') throw notFound('Space not found');
+    if (command.at > Date.parse(state.purgeAfter)) {
+      throw conflict('Space was deleted more than 7 days ago and can no longer be restored');
+    }
+    return [{ type: 'SpaceRestored', data: { spaceId: state.id, restoredAt: iso(command.at) } }];
+  },
+
+  PurgeSpace(command, state) {
+    // A purge scheduled for an earlier deletion (since restored) must not remove the space.
+    if (state.status !== 'deleted' || state.deletedAt !== command.deletedAt) return [];
+    if (command.at < Date.parse(state.purgeAfter))
+      throw invalid('Space cannot be purged before its retention ends');
+    return [{ type: 'SpacePurged', data: { spaceId: state.id, purgedAt: iso(command.at) } }];
+  },
+
+  MoveSpace(command, state) {
+    const space = live(state);
+    return [
+      {
+        type: 'SpaceMoved',
+        data: {
+          spaceId: space.id,
+          parent: command.parent,
+          position: command.position,
+          movedAt: iso(command.at),
+        },
+      },
+    ];
+  },
+
+  TransferSpace(command, state) {
+    const space = live(state);
+    return [
+      {
+        type: 'SpaceTransferred',
+        data: {
+          spaceId: space.id,
+          fromOrganization: space.organization,
+          organization: command.organization,
+          parent: command.parent,
+          position: command.position,
+          transferredAt: iso(command.at),
+        },
+      },
+    ];
+  },
+};
+
 export const spaceDecider: Decider<SpaceCommand, SpaceEvent, SpaceState> = {
   initialState: { status: 'none' },
 
-  decide(command, state) {
-    switch (command.type) {
-      case 'CreateSpace': {
-        if (state.status !== 'none') throw conflict('Space already exists');
-        checkLanguage(command.settings.language);
-        return [
-          {
-            type: 'SpaceCreated',
-            data: {
-              id: command.spaceId,
-              organization: command.organization,
-              parent: command.parent,
-              ...command.settings,
-              visibility: command.parent ? 'in-collection' : 'private',
-              revision: command.revision,
-              position: command.position,
-              createdAt: iso(command.at),
-              ...(command.duplicatedFrom ? { duplicatedFrom: command.duplicatedFrom } : {}),
-              ...(command.root ? { root: command.root } : {}),
-            },
-          },
-        ];
-      }
-      case 'UpdateSpace': {
-        const space = live(state);
-        checkLanguage(command.changes.language);
-        const changes = changed(space, command.changes);
-        if (Object.keys(changes).length === 0) return [];
-        return [{ type: 'SpaceUpdated', data: { spaceId: space.id, changes, updatedAt: iso(command.at) } }];
-      }
-      case 'DeleteSpace': {
-        if (state.status === 'deleted') return [];
-        const space = live(state);
-        return [
-          {
-            type: 'SpaceDeleted',
-            data: {
-              spaceId: space.id,
-              deletedAt: iso(command.at),
-              purgeAfter: iso(command.at + SPACE_RETENTION_MS),
-            },
-          },
-        ];
-      }
-      case 'RestoreSpace': {
-        if (state.status === 'active') throw conflict('Space is not deleted');
-        if (state.status !== 'deleted') throw notFound('Space not found');
-        if (command.at > Date.parse(state.purgeAfter)) {
-          throw conflict('Space was deleted more than 7 days ago and can no longer be restored');
-        }
-        return [{ type: 'SpaceRestored', data: { spaceId: state.id, restoredAt: iso(command.at) } }];
-      }
-      case 'PurgeSpace': {
-        // A purge scheduled for an earlier deletion (since restored) must not remove the space.
-        if (state.status !== 'deleted' || state.deletedAt !== command.deletedAt) return [];
-        if (command.at < Date.parse(state.purgeAfter))
-          throw invalid('Space cannot be purged before its retention ends');
-        return [{ type: 'SpacePurged', data: { spaceId: state.id, purgedAt: iso(command.at) } }];
-      }
-      case 'MoveSpace': {
-        const space = live(state);
-        return [
-          {
-            type: 'SpaceMoved',
-            data: {
-              spaceId: space.id,
-              parent: command.parent,
-              position: command.position,
-              movedAt: iso(command.at),
-            },
-          },
-        ];
-      }
-      case 'TransferSpace': {
-        const space = live(state);
-        return [
-          {
-            type: 'SpaceTransferred',
-            data: {
-              spaceId: space.id,
-              fromOrganization: space.organization,
-              organization: command.organization,
-              parent: command.parent,
-              position: command.position,
-              transferredAt: iso(command.at),
-            },
-          },
-        ];
-      }
-      default: {
-        const unknown: never = command;
-        throw invalid(`unknown command ${(unknown as { type: string }).type}`);
-      }
-    }
-  },
+  decide: decideBy(decisions),
 
   evolve(state, event) {
     switch (event.type) {

@@ -1,4 +1,4 @@
-import { type Decider, DomainError, invalid } from '@app/platform/domain/decider';
+import { type Decider, type Decisions, DomainError, decideBy, invalid } from '@app/platform/domain/decider';
 
 /**
  * Sign-ins through one SAML provider, on a stream of their own: each accepted assertion is recorded, and
@@ -42,10 +42,9 @@ export type SamlSignInCommand = AcceptSamlAssertion;
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
-export const samlSignInDecider: Decider<SamlSignInCommand, SamlSignInEvent, SamlSignInState> = {
-  initialState: { accepted: {} },
-
-  decide(command, state) {
+/** What each command decides. */
+const decisions: Decisions<SamlSignInCommand, SamlSignInEvent, SamlSignInState> = {
+  AcceptSamlAssertion(command, state) {
     if (!command.assertionId) throw invalid('SAMLResponse: the assertion has no ID');
     if (command.validUntil <= command.at)
       throw new DomainError('unauthorized', 'SAMLResponse: the assertion has expired');
@@ -67,6 +66,12 @@ export const samlSignInDecider: Decider<SamlSignInCommand, SamlSignInEvent, Saml
       },
     ];
   },
+};
+
+export const samlSignInDecider: Decider<SamlSignInCommand, SamlSignInEvent, SamlSignInState> = {
+  initialState: { accepted: {} },
+
+  decide: decideBy(decisions),
 
   evolve(state, event) {
     const at = Date.parse(event.data.acceptedAt);

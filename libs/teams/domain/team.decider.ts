@@ -1,4 +1,11 @@
-import { conflict, type Decider, invalid, notFound } from '@app/platform/domain/decider';
+import {
+  conflict,
+  type Decider,
+  type Decisions,
+  decideBy,
+  invalid,
+  notFound,
+} from '@app/platform/domain/decider';
 
 /** A member's role in a team: an `owner` can manage the team's members. */
 export const TEAM_ROLES = ['owner', 'member'] as const;
@@ -89,79 +96,81 @@ function membershipChanges(team: TeamFacts, after: Record<string, TeamRole>, at:
   return events;
 }
 
+/** What each command decides. */
+const decisions: Decisions<TeamCommand, TeamEvent, TeamState> = {
+  CreateTeam(command, state) {
+    if (state.status !== 'none') throw conflict('Team already exists');
+    const title = checkTitle(command.title);
+    const created: TeamFacts = {
+      id: command.teamId,
+      organization: command.organization,
+      title,
+      members: {},
+    };
+    const members = Object.fromEntries(command.members.map((userId) => [userId, 'member' as const]));
+    return [
+      {
+        type: 'TeamCreated',
+        data: {
+          teamId: command.teamId,
+          organization: command.organization,
+          title,
+          createdAt: iso(command.at),
+        },
+      },
+      ...membershipChanges(created, members, command.at),
+    ];
+  },
+
+  RenameTeam(command, state) {
+    const team = live(state);
+    const title = checkTitle(command.title);
+    if (title === team.title) return [];
+    return [
+      {
+        type: 'TeamRenamed',
+        data: { teamId: team.id, organization: team.organization, title, renamedAt: iso(command.at) },
+      },
+    ];
+  },
+
+  DeleteTeam(command, state) {
+    const team = live(state);
+    return [
+      {
+        type: 'TeamDeleted',
+        data: { teamId: team.id, organization: team.organization, deletedAt: iso(command.at) },
+      },
+    ];
+  },
+
+  UpdateTeamMembers(command, state) {
+    const team = live(state);
+    const after = { ...team.members };
+    for (const userId of command.add) after[userId] ??= command.roles[userId] ?? 'member';
+    Object.assign(after, command.roles);
+    // A user both added and removed ends removed.
+    for (const userId of command.remove) delete after[userId];
+    return membershipChanges(team, after, command.at);
+  },
+
+  SetTeamMember(command, state) {
+    const team = live(state);
+    const role = command.role ?? team.members[command.userId] ?? 'member';
+    return membershipChanges(team, { ...team.members, [command.userId]: role }, command.at);
+  },
+
+  RemoveTeamMember(command, state) {
+    const team = live(state);
+    const { [command.userId]: _removed, ...after } = team.members;
+    return membershipChanges(team, after, command.at);
+  },
+};
+
 export const teamDecider: Decider<TeamCommand, TeamEvent, TeamState> = {
   initialState: { status: 'none' },
 
-  decide(command, state) {
-    switch (command.type) {
-      case 'CreateTeam': {
-        if (state.status !== 'none') throw conflict('Team already exists');
-        const title = checkTitle(command.title);
-        const created: TeamFacts = {
-          id: command.teamId,
-          organization: command.organization,
-          title,
-          members: {},
-        };
-        const members = Object.fromEntries(command.members.map((userId) => [userId, 'member' as const]));
-        return [
-          {
-            type: 'TeamCreated',
-            data: {
-              teamId: command.teamId,
-              organization: command.organization,
-              title,
-              createdAt: iso(command.at),
-            },
-          },
-          ...membershipChanges(created, members, command.at),
-        ];
-      }
-      case 'RenameTeam': {
-        const team = live(state);
-        const title = checkTitle(command.title);
-        if (title === team.title) return [];
-        return [
-          {
-            type: 'TeamRenamed',
-            data: { teamId: team.id, organization: team.organization, title, renamedAt: iso(command.at) },
-          },
-        ];
-      }
-      case 'DeleteTeam': {
-        const team = live(state);
-        return [
-          {
-            type: 'TeamDeleted',
-            data: { teamId: team.id, organization: team.organization, deletedAt: iso(command.at) },
-          },
-        ];
-      }
-      case 'UpdateTeamMembers': {
-        const team = live(state);
-        const after = { ...team.members };
-        for (const userId of command.add) after[userId] ??= command.roles[userId] ?? 'member';
-        Object.assign(after, command.roles);
-        // A user both added and removed ends removed.
-        for (const userId of command.remove) delete after[userId];
-        return membershipChanges(team, after, command.at);
-      }
-      case 'SetTeamMember': {
-        const team = live(state);
-        const role = command.role ?? team.members[command.userId] ?? 'member';
-        return membershipChanges(team, { ...team.members, [command.userId]: role }, command.at);
-      }
-      case 'RemoveTeamMember': {
-        const team = live(state);
-        const { [command.userId]: _removed, ...after } = team.members;
-        return membershipChanges(team, after, command.at);
-      }
-      default: {
-        const unknown: never = command;
-        throw invalid(`unknown command ${(unknown as { type: string }).type}`);
-      }
-    }
-  },
+  decide: decideBy(decisions),
 
   evolve(state, event) {
     switch (event.type) {

@@ -1,4 +1,11 @@
-import { conflict, type Decider, invalid, notFound } from '@app/platform/domain/decider';
+import {
+  conflict,
+  type Decider,
+  type Decisions,
+  decideBy,
+  invalid,
+  notFound,
+} from '@app/platform/domain/decider';
 
 export interface WidgetSettings {
   title: string;
@@ -31,35 +38,34 @@ function live(state: WidgetState) {
   return state;
 }
 
+/** What each command decides: one function per command type. */
+const decisions: Decisions<WidgetCommand, WidgetEvent, WidgetState> = {
+  CreateWidget(command, state) {
+    if (state.status !== 'none') throw conflict('__Label__ already exists');
+    if (!command.title.trim()) throw invalid('title must not be empty');
+    const { widgetId, organization, title } = command;
+    return [{ type: 'WidgetCreated', data: { widgetId, organization, title, createdAt: iso(command.at) } }];
+  },
+
+  UpdateWidget(command, state) {
+    const widget = live(state);
+    if (command.changes.title !== undefined && !command.changes.title.trim())
+      throw invalid('title must not be empty');
+    const changes = command.changes;
+    return [{ type: 'WidgetUpdated', data: { widgetId: widget.id, changes, updatedAt: iso(command.at) } }];
+  },
+
+  DeleteWidget(command, state) {
+    const widget = live(state);
+    const data = { widgetId: widget.id, organization: widget.organization, deletedAt: iso(command.at) };
+    return [{ type: 'WidgetDeleted', data }];
+  },
+};
+
 export const widgetDecider: Decider<WidgetCommand, WidgetEvent, WidgetState> = {
   initialState: { status: 'none' },
 
-  decide(command, state) {
-    switch (command.type) {
-      case 'CreateWidget': {
-        if (state.status !== 'none') throw conflict('__Label__ already exists');
-        if (!command.title.trim()) throw invalid('title must not be empty');
-        const { widgetId, organization, title } = command;
-        return [{ type: 'WidgetCreated', data: { widgetId, organization, title, createdAt: iso(command.at) } }];
-      }
-      case 'UpdateWidget': {
-        const widget = live(state);
-        if (command.changes.title !== undefined && !command.changes.title.trim())
-          throw invalid('title must not be empty');
-        const changes = command.changes;
-        return [{ type: 'WidgetUpdated', data: { widgetId: widget.id, changes, updatedAt: iso(command.at) } }];
-      }
-      case 'DeleteWidget': {
-        const widget = live(state);
-        const data = { widgetId: widget.id, organization: widget.organization, deletedAt: iso(command.at) };
-        return [{ type: 'WidgetDeleted', data }];
-      }
-      default: {
-        const unknown: never = command;
-        throw invalid(`unknown command ${(unknown as { type: string }).type}`);
-      }
-    }
-  },
+  decide: decideBy(decisions),
 
   evolve(state, event) {
     switch (event.type) {

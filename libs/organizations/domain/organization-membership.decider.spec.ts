@@ -1,12 +1,8 @@
-import {
-  type OrganizationEvent,
-  organizationDecider,
-  SEEN_EVERY_MS,
-} from '@app/organizations/domain/organization.decider';
 import { spec } from '@app/platform/domain/decider.testing';
 import type { Role } from '@app/platform/domain/roles';
+import { type OrganizationEvent, organizationDecider, SEEN_EVERY_MS } from './organization.decider';
 
-/** The membership commands of the organization aggregate: removal, roles, SSO and activity. */
+/** The membership commands of the organization aggregate: removal, roles, SSO, activity and admission. */
 const t0 = Date.parse('2026-01-01T00:00:00Z');
 const t1 = t0 + 60_000;
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -189,6 +185,43 @@ describe('organization decider: memberships', () => {
       organization
         .when({ type: 'RecordMemberSeen', userId: 'bob', at: t1 })
         .thenThrows('not_found', /Organization/);
+    });
+  });
+
+  /** How an invite admits someone: through the organization's aggregate, so every view sees the member. */
+  describe('AdmitMember', () => {
+    const created: OrganizationEvent = {
+      type: 'OrganizationCreated',
+      data: { organizationId: 'org1', title: 'Org', emailDomains: [], createdBy: 'u1', createdAt: iso(t0) },
+    };
+    const added = (userId: string, role: 'admin' | 'read', invite?: string): OrganizationEvent => ({
+      type: 'MemberAdded',
+      data: { organizationId: 'org1', userId, role, joinedAt: iso(t0), ...(invite ? { invite } : {}) },
+    });
+    const admit = {
+      type: 'AdmitMember' as const,
+      userId: 'u2',
+      role: 'read' as const,
+      invite: 'inv1',
+      at: t0,
+    };
+
+    it('adds the user with the invite that admitted them', () => {
+      organization
+        .given([created, added('u1', 'admin')])
+        .when(admit)
+        .thenEmits([added('u2', 'read', 'inv1')]);
+    });
+
+    it('changes nothing for a member, whatever the invite role', () => {
+      organization
+        .given([created, added('u1', 'admin')])
+        .when({ ...admit, userId: 'u1', role: 'read' })
+        .thenNothing();
+    });
+
+    it('rejects an organization that does not exist', () => {
+      organization.when(admit).thenThrows('not_found');
     });
   });
 });
