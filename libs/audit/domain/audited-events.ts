@@ -1,10 +1,10 @@
-import type { Subject, SubjectReader } from '@app/platform/domain/audit-subject';
+import type { AuditSubjects, Subject, SubjectReader } from '@app/platform/domain/audit-subject';
 import { actionLabel, auditAction } from './actions';
 
 /** The feature manifests as the audit log sees them: each one's audited events and their subjects. */
 export interface AuditedFeature {
   name: string;
-  audited?: Readonly<Record<string, SubjectReader>>;
+  audited?: AuditSubjects;
 }
 
 /**
@@ -19,9 +19,11 @@ export class AuditCatalog {
 
   constructor(features: readonly AuditedFeature[]) {
     for (const feature of features) {
-      for (const [type, reader] of Object.entries(feature.audited ?? {})) {
-        if (this.subjects.has(type)) throw new Error(`audit: ${type} is declared by two features`);
-        this.subjects.set(type, reader);
+      for (const readers of Object.values(feature.audited ?? {})) {
+        for (const [type, reader] of Object.entries(readers)) {
+          if (this.subjects.has(type)) throw new Error(`audit: ${type} is declared by two features`);
+          this.subjects.set(type, reader);
+        }
       }
     }
     this.actions = this.types
