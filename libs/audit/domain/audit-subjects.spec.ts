@@ -1,4 +1,3 @@
-import { FEATURES } from '@app/composition/features';
 import { auditSubjects, type Subject } from '@app/platform/domain/audit-subject';
 
 type Event =
@@ -53,28 +52,5 @@ describe('auditSubjects', () => {
         },
       });
     expect([misfiled, unlisted, twice, pascal]).toHaveLength(4);
-  });
-});
-
-describe('the manifests', () => {
-  const pascal = (resource: string) =>
-    resource
-      .split('_')
-      .map((w) => w.charAt(0).toUpperCase() + w.slice(1))
-      .join('');
-
-  it('file each audited event under a snake case resource its type starts with, then a word', () => {
-    const misfiled = FEATURES.flatMap((feature) =>
-      Object.entries(feature.audited ?? {}).flatMap(([resource, readers]) =>
-        Object.keys(readers)
-          .filter(
-            (type) =>
-              !/^[a-z][a-z0-9]*(_[a-z][a-z0-9]*)*$/.test(resource) ||
-              !new RegExp(`^${pascal(resource)}[A-Z]`).test(type),
-          )
-          .map((type) => `${feature.name}: ${resource}.${type}`),
-      ),
-    );
-    expect(misfiled).toEqual([]);
   });
 });
