@@ -50,6 +50,7 @@ const replacements = [
   ['/widgets.', `/${plural}.`],
   ['/widget.', `/${name}.`],
   ['__names_snake__', snake(plural)],
+  ['__name_snake__', snake(name)],
   ['__names__', plural],
   ['__name__', name],
   ['__Labels__', capital(labels)],

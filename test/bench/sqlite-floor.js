@@ -6,7 +6,7 @@
  *
  * In the rebuild's batches (20,000 events), as far as EVENTS (default: the whole log):
  * 1. reads the log and parses each event's JSON;
- * 2. builds one audit entry per event, shaped like the `audit_events` view's rows (text primary key
+ * 2. builds one audit entry per event, shaped like the `audit_entries` view's rows (text primary key
  *    `<organization>:<event id>`, the JSON document, five field columns), and inserts them into a fresh
  *    file set up as SqliteReadStore sets up the views (WAL, synchronous NORMAL, 64 MB page cache);
  * then 3. builds the view's four indexes over them, as the rebuild does once the load is done.

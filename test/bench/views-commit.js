@@ -14,7 +14,7 @@ const { join, resolve } = require('node:path');
 
 const DIST = process.env.BENCH_DIST ?? resolve(__dirname, '../../dist');
 const { SqliteReadStore } = require(join(DIST, 'libs/platform/readstore/sqlite-read-store'));
-const { auditProjection, AUDIT_EVENTS } = require(join(DIST, 'libs/audit/read/audit.projection'));
+const { auditProjection, AUDIT_ENTRIES } = require(join(DIST, 'libs/audit/read/audit.projection'));
 
 const batchSize = Number(process.argv[2] ?? 38);
 const documents = Number(process.argv[3] ?? 180_000);
@@ -24,7 +24,7 @@ function entry(n) {
   const eventId = `0190f3a4-0000-7000-8000-${String(n).padStart(12, '0')}`;
   const id = `${organization}:${eventId}`;
   return {
-    collection: AUDIT_EVENTS,
+    collection: AUDIT_ENTRIES,
     id,
     created: true,
     doc: {

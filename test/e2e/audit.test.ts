@@ -15,7 +15,7 @@ import { addOrganization, addUser, liveProjector, useTestApp } from '../support/
 type Json = Record<string, unknown>;
 type AuditList = { items: AuditEvent[]; count?: number; next?: { page: string } };
 
-const AUDIT_VIEWS = ['audit_events', 'audit_resources'];
+const AUDIT_VIEWS = ['audit_entries', 'audit_resources'];
 
 async function dumpAudit(views: ReadStore): Promise<Record<string, unknown[]>> {
   return Object.fromEntries(await Promise.all(AUDIT_VIEWS.map(async (c) => [c, await views.all(c)])));
@@ -445,9 +445,14 @@ describe('organization audit log', () => {
       id: 'member.role_changed',
       label: 'Member role changed',
     });
+    expect(items).toContainEqual({
+      object: 'audit-event-action',
+      id: 'change_request.review_submitted',
+      label: 'Change request review submitted',
+    });
     expect(items.map((a) => a.id)).not.toContain('api_token.issued');
     expect(items.map((a) => a.id)).toEqual([...items.map((a) => a.id)].sort());
-    const seen = (await app.built.storage.views.all<AuditEntry>('audit_events')).map((e) => e.action);
+    const seen = (await app.built.storage.views.all<AuditEntry>('audit_entries')).map((e) => e.action);
     for (const action of new Set(seen)) expect(items.map((a) => a.id)).toContain(action);
     const client = await app.api().orgs.listOrganizationAuditEventActions(app.organizationId);
     expect(client.data).toEqual(reply.body);
@@ -458,7 +463,7 @@ describe('organization audit log', () => {
     await addUser(app);
     const hashes = (await app.built.storage.views.all('tokens')).map((t) => t.id);
     expect(hashes.length).toBeGreaterThan(1);
-    const stored = JSON.stringify(await app.built.storage.views.all('audit_events'));
+    const stored = JSON.stringify(await app.built.storage.views.all('audit_entries'));
     for (const hash of hashes) expect(stored).not.toContain(hash);
     const stream = new AuditStream(new AuditCatalog(FEATURES));
     const log = await app.built.storage.events.readAll(0, 100_000);
@@ -510,7 +515,7 @@ describe('organization audit log', () => {
   it('rebuilds exactly the same audit log from the event log', async () => {
     const app = current();
     const before = await dumpAudit(app.built.storage.views);
-    expect(before.audit_events.length).toBeGreaterThan(20);
+    expect(before.audit_entries.length).toBeGreaterThan(20);
     const listed = await listAll(app.organizationId, { limit: 7 });
     await app.built.app.get(Projector).rebuild();
     expect(await dumpAudit(app.built.storage.views)).toEqual(before);

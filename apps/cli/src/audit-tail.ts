@@ -48,7 +48,7 @@ function stopped(signal?: AbortSignal): Promise<void> {
 /**
  * Prints audit events as they are appended, one JSON line each: GitBook's `AuditEventDetails` plus
  * the log `position` (to resume with `--from-position position+1`). Events go through the audit
- * projection in memory rather than the `audit_events` view, so the tail needs no running projector.
+ * projection in memory rather than the `audit_entries` view, so the tail needs no running projector.
  * The organization of an event can depend on any earlier one (a space's creation, a transfer), so
  * the log before the start is replayed silently first: exact, at the cost of one pass over the log.
  * Runs until `signal` aborts (or SIGINT/SIGTERM); resolves once the subscription is closed.

@@ -1,30 +1,34 @@
-import { actionLabel, auditAction } from './actions';
+import { actionLabel, auditAction, pascalOf } from './actions';
 
 describe('auditAction', () => {
   it.each([
-    ['SpaceDeleted', 'space.deleted'],
-    ['SpaceTransferred', 'space.transferred'],
-    ['CollectionCreated', 'collection.created'],
-    ['OrganizationCreated', 'organization.created'],
-    ['MemberAdded', 'member.added'],
-    ['MemberRoleChanged', 'member.role_changed'],
-    ['ApiTokenIssued', 'api_token.issued'],
-    ['ApiTokenRevoked', 'api_token.revoked'],
-    ['SamlProviderCreated', 'saml_provider.created'],
-    ['TranslationSettingsCreated', 'translation_settings.created'],
-    ['OrganizationUpdated', 'organization.updated'],
-    ['UserCreated', 'user.created'],
-    ['SSOEnabled', 'sso.enabled'],
-  ])('maps %s to %s', (type, action) => {
-    expect(auditAction(type)).toBe(action);
+    ['space', 'SpaceDeleted', 'space.deleted'],
+    ['member', 'MemberRoleChanged', 'member.role_changed'],
+    ['api_token', 'ApiTokenIssued', 'api_token.issued'],
+    ['change_request', 'ChangeRequestReviewSubmitted', 'change_request.review_submitted'],
+    ['share_link', 'ShareLinkDeactivated', 'share_link.deactivated'],
+    ['translation_settings', 'TranslationSettingsCreated', 'translation_settings.created'],
+    ['member', 'MemberSetAsSso', 'member.set_as_sso'],
+    ['organization', 'OrganizationSSOEnabled', 'organization.sso_enabled'],
+  ])('maps %s %s to %s', (resource, type, action) => {
+    expect(auditAction(resource, type)).toBe(action);
   });
 
-  it('does not take a longer word for a multi-word resource', () => {
-    expect(auditAction('ApiTokensPurged')).toBe('api.tokens_purged');
+  it.each([
+    ['api_token', 'ApiTokensPurged'],
+    ['space', 'Space'],
+    ['space', 'CollectionCreated'],
+    ['change', 'ChangerequestCreated'],
+    ['ChangeRequest', 'ChangeRequestCreated'],
+    ['change-request', 'ChangeRequestCreated'],
+  ])('refuses %s %s: the type does not name the resource, then a word', (resource, type) => {
+    expect(() => auditAction(resource, type)).toThrow(
+      `${type} is not an event of a resource named ${resource}`,
+    );
   });
 
-  it('keeps a type with a single word as the resource alone', () => {
-    expect(auditAction('Space')).toBe('space');
+  it('names a resource in PascalCase as event types do', () => {
+    expect(pascalOf('saml_sign_in')).toBe('SamlSignIn');
   });
 });
 
@@ -34,6 +38,7 @@ describe('actionLabel', () => {
     ['member.role_changed', 'Member role changed'],
     ['api_token.issued', 'API token issued'],
     ['saml_provider.deleted', 'SAML provider deleted'],
+    ['change_request.review_submitted', 'Change request review submitted'],
   ])('labels %s as %s', (action, label) => {
     expect(actionLabel(action)).toBe(label);
   });

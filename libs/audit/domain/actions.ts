@@ -1,40 +1,32 @@
-/**
- * Resources whose names span several words. An event type starts with its resource's name, so the
- * longest known prefix is the resource and the rest is what happened to it.
- */
-const MULTI_WORD_RESOURCES = ['ApiToken', 'InviteLink', 'SamlProvider', 'SamlSignIn', 'TranslationSettings'];
-
 /** Words of a PascalCase name; a run of capitals is one word (`SSOEnabled` is `SSO`, `Enabled`). */
 const WORDS = /[A-Z]+(?![a-z])|[A-Z][a-z0-9]*/g;
 
 const snake = (pascal: string) => (pascal.match(WORDS) ?? []).map((w) => w.toLowerCase()).join('_');
 
-/**
- * Actions by event type, computed once per type (event types are a closed set): every audited event,
- * and every event of a rebuild, needs one.
- */
-const actions = new Map<string, string>();
+/** What a resource is named in actions: snake case (`change_request`). */
+const RESOURCE = /^[a-z][a-z0-9]*(_[a-z][a-z0-9]*)*$/;
+
+/** How event types name a resource: `change_request` is `ChangeRequest`. */
+export const pascalOf = (resource: string) =>
+  resource
+    .split('_')
+    .map((w) => w.charAt(0).toUpperCase() + w.slice(1))
+    .join('');
 
 /**
- * The stable audit action of a domain event type: `<resource>.<what happened>` in snake case
- * (`SpaceDeleted` is `space.deleted`, `ApiTokenIssued` is `api_token.issued`, `MemberRoleChanged` is
- * `member.role_changed`). Clients filter on these names, so they must never change for a type.
+ * The stable audit action of a domain event type of `resource` (as its feature declares it):
+ * `<resource>.<what happened>` in snake case (`space` and `SpaceDeleted` is `space.deleted`, `api_token`
+ * and `ApiTokenIssued` is `api_token.issued`, `member` and `MemberRoleChanged` is `member.role_changed`).
+ * Clients filter on these names, so they must never change for a type. A type that does not start with
+ * its resource's name, then a word, has none.
  */
-export function auditAction(eventType: string): string {
-  let action = actions.get(eventType);
-  if (action === undefined) {
-    action = actionOf(eventType);
-    actions.set(eventType, action);
+export function auditAction(resource: string, eventType: string): string {
+  const prefix = pascalOf(resource);
+  const rest = eventType.slice(prefix.length);
+  if (!RESOURCE.test(resource) || !eventType.startsWith(prefix) || !/^[A-Z]/.test(rest)) {
+    throw new Error(`audit: ${eventType} is not an event of a resource named ${resource}`);
   }
-  return action;
-}
-
-function actionOf(eventType: string): string {
-  const resource =
-    MULTI_WORD_RESOURCES.find((r) => eventType.startsWith(r) && /^[A-Z]/.test(eventType.slice(r.length))) ??
-    (eventType.match(WORDS) ?? [eventType])[0];
-  const rest = snake(eventType.slice(resource.length));
-  return rest ? `${snake(resource)}.${rest}` : snake(resource);
+  return `${resource}.${snake(rest)}`;
 }
 
 /** Words shown in capitals in labels. */

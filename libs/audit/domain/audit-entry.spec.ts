@@ -33,7 +33,7 @@ describe('auditSource', () => {
 
 describe('auditEntry', () => {
   it('records the event in one organization, keyed by organization first', () => {
-    expect(auditEntry(event(), 'org1', target, actor)).toEqual({
+    expect(auditEntry(event(), 'space.deleted', 'org1', target, actor)).toEqual({
       id: entryId('org1', '0b6f6c1e-8f43-4c43-9a4e-2d8f1c7b9a10'),
       organization: 'org1',
       eventId: '0b6f6c1e-8f43-4c43-9a4e-2d8f1c7b9a10',
@@ -53,7 +53,13 @@ describe('auditEntry', () => {
   });
 
   it('stores times in UTC with milliseconds so that text order is time order', () => {
-    const entry = auditEntry(event({ occurredAt: '2026-01-02T05:04:05+02:00' }), 'o', target, actor);
+    const entry = auditEntry(
+      event({ occurredAt: '2026-01-02T05:04:05+02:00' }),
+      'space.deleted',
+      'o',
+      target,
+      actor,
+    );
     expect(entry.occurredAt).toBe('2026-01-02T03:04:05.000Z');
   });
 });

@@ -1,6 +1,5 @@
 import type { EventSource, RecordedEvent } from '@app/platform/eventstore/event-store.port';
 import type { Doc } from '@app/platform/readstore/read-store.port';
-import { auditAction } from './actions';
 import { redact } from './redact';
 
 /** GitBook's `AuditEvent.source` is a closed list of entry points. */
@@ -84,9 +83,10 @@ function canonicalTime(value: string): string {
   return Number.isNaN(ms) ? value : new Date(ms).toISOString();
 }
 
-/** The audit entry of `event` in `organization`. */
+/** The audit entry of `event`, whose action is `action` (the catalog's), in `organization`. */
 export function auditEntry(
   event: RecordedEvent,
+  action: string,
   organization: string,
   target: Labelled<string>,
   actor: Labelled<ActorType>,
@@ -98,7 +98,7 @@ export function auditEntry(
     eventId: event.id,
     occurredAt,
     sortKey: sortKeyOf(occurredAt, event.position),
-    action: auditAction(event.type),
+    action,
     actorType: actor.type,
     actorId: actor.id,
     actorLabel: actor.label,

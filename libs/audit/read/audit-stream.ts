@@ -4,7 +4,7 @@ import type { LogReads, Projection, ProjectionContext } from '@app/platform/proj
 import { type Doc, documentKey, type Scalar } from '@app/platform/readstore/read-store.port';
 import type { AuditEntry } from '../domain/audit-entry';
 import type { AuditCatalog } from '../domain/audited-events';
-import { AUDIT_EVENTS, auditProjection } from './audit.projection';
+import { AUDIT_ENTRIES, auditProjection } from './audit.projection';
 
 /** The audit projection reads no event of the log (an entry points to its own): one that tried would be a bug. */
 const NO_LOG: LogReads = {
@@ -41,7 +41,7 @@ export class AuditStream {
           .map(([, doc]) => doc as T)
           .filter((doc) => Object.entries(where).every(([f, v]) => (doc[f] ?? null) === v)),
       put: async (collection, doc) => {
-        if (collection === AUDIT_EVENTS) entries.push(doc as unknown as AuditEntry);
+        if (collection === AUDIT_ENTRIES) entries.push(doc as unknown as AuditEntry);
         else this.docs.set(documentKey(collection, doc.id), doc);
       },
       delete: async (collection, id) => {

@@ -7,10 +7,11 @@ import { givenProjection, recorderOf } from '@app/platform/projector/projection.
 import type { SpaceEvent } from '@app/spaces/domain/space.decider';
 import { type ActorType, auditEntry, type Labelled, SYSTEM_ACTOR } from '../domain/audit-entry';
 import { AuditCatalog } from '../domain/audited-events';
-import { AUDIT_EVENTS, AUDIT_RESOURCES, auditProjection } from './audit.projection';
+import { AUDIT_ENTRIES, AUDIT_RESOURCES, auditProjection } from './audit.projection';
 
 const recorded = recorderOf<UserEvent | OrganizationEvent | CollectionEvent | SpaceEvent>();
-const audit = givenProjection(auditProjection(new AuditCatalog(FEATURES)));
+const catalog = new AuditCatalog(FEATURES);
+const audit = givenProjection(auditProjection(catalog));
 const t = '2026-01-01T00:00:00.000Z';
 
 const byAda: EventOverrides = { metadata: { actor: { userId: 'u1', source: 'api' } } };
@@ -66,12 +67,15 @@ const entry = (
   organization: string,
   target: Labelled<string>,
   actor = ada,
-) => auditEntry(scenario.events[index], organization, target, actor);
+) => {
+  const event = scenario.events[index];
+  return auditEntry(event, catalog.actionOf(event.type), organization, target, actor);
+};
 
 describe('audit projection', () => {
   it('registers users by display name and records no entry for them', async () => {
     const scenario = audit.given(userCreated('u1', 'Ada Lovelace'));
-    await scenario.thenDocuments(AUDIT_EVENTS, []);
+    await scenario.thenDocuments(AUDIT_ENTRIES, []);
     await scenario.thenDocuments(AUDIT_RESOURCES, [
       { id: 'user:u1', organization: null, label: 'Ada Lovelace' },
     ]);
@@ -80,7 +84,7 @@ describe('audit projection', () => {
   it('records a created organization in itself, by its creator, and registers it', async () => {
     const scenario = audit.given(userCreated('u1', 'Ada Lovelace'), organizationCreated('o1', 'Acme'));
     const created = scenario.events[1];
-    await scenario.thenDocuments(AUDIT_EVENTS, [
+    await scenario.thenDocuments(AUDIT_ENTRIES, [
       {
         id: `o1:${created.id}`,
         organization: 'o1',
@@ -120,7 +124,7 @@ describe('audit projection', () => {
       recorded('MemberAdded', { organizationId: 'o1', userId: 'u9', role: 'read', joinedAt: t }, byAda),
     );
     const grace = { type: 'member', id: 'u2', label: 'Grace Hopper' };
-    await scenario.thenDocuments(AUDIT_EVENTS, [
+    await scenario.thenDocuments(AUDIT_ENTRIES, [
       entry(scenario, 2, 'o1', { type: 'organization', id: 'o1', label: 'Acme' }),
       entry(scenario, 3, 'o1', grace),
       entry(scenario, 4, 'o1', grace),
@@ -155,7 +159,7 @@ describe('audit projection', () => {
       ),
     );
     const named = (label: string) => ({ type: 'collection', id: 'c1', label });
-    await scenario.thenDocuments(AUDIT_EVENTS, [
+    await scenario.thenDocuments(AUDIT_ENTRIES, [
       entry(scenario, 1, 'o1', named('Guides')),
       entry(scenario, 2, 'o1', named('Guides')),
       entry(scenario, 3, 'o1', named('Manuals')),
@@ -186,7 +190,7 @@ describe('audit projection', () => {
     const space = (label: string) => ({ type: 'space', id: 's1', label });
     const purge = entry(scenario, 7, 'o1', space('Manual'), system);
     expect(purge).toMatchObject({ source: 'workflow', actorType: 'system' });
-    await scenario.thenDocuments(AUDIT_EVENTS, [
+    await scenario.thenDocuments(AUDIT_ENTRIES, [
       entry(scenario, 1, 'o1', space('Handbook')),
       ...[2, 3, 4, 5, 6].map((i) => entry(scenario, i, 'o1', space('Manual'))),
       purge,
@@ -217,7 +221,7 @@ describe('audit projection', () => {
       recorded('SpaceUpdated', { spaceId: 's1', changes: { emoji: '📘' }, updatedAt: t }, byAda),
     );
     const space = { type: 'space', id: 's1', label: 'Handbook' };
-    await scenario.thenDocuments(AUDIT_EVENTS, [
+    await scenario.thenDocuments(AUDIT_ENTRIES, [
       entry(scenario, 1, 'o1', space),
       entry(scenario, 2, 'o1', space),
       entry(scenario, 2, 'o2', space),
@@ -253,7 +257,7 @@ describe('audit projection', () => {
       recorded('SpaceUpdated', { spaceId: 's2', changes: { title: 'Still here' }, updatedAt: t }, byAda),
     );
     const guides = { type: 'collection', id: 'c1', label: 'Guides' };
-    await scenario.thenDocuments(AUDIT_EVENTS, [
+    await scenario.thenDocuments(AUDIT_ENTRIES, [
       entry(scenario, 1, 'o1', guides),
       entry(scenario, 2, 'o1', { type: 'collection', id: 'c2', label: 'Deep' }),
       entry(scenario, 3, 'o1', { type: 'space', id: 's1', label: 'Handbook' }),
@@ -279,7 +283,7 @@ describe('audit projection', () => {
       recorded('SpaceUpdated', { spaceId: 's9', changes: { title: 'Lost' }, updatedAt: t }),
       recorded('CollectionMoved', { collectionId: 'c9', parent: null, position: 0, movedAt: t }),
     );
-    await scenario.thenDocuments(AUDIT_EVENTS, []);
+    await scenario.thenDocuments(AUDIT_ENTRIES, []);
     await scenario.thenDocuments(AUDIT_RESOURCES, []);
   });
 
@@ -294,7 +298,7 @@ describe('audit projection', () => {
       ),
       recorded('MemberAdded', { organizationId: 'o1', userId: 'u7', role: 'admin', joinedAt: t }),
     );
-    const [created, added] = await scenario.documents(AUDIT_EVENTS);
+    const [created, added] = await scenario.documents(AUDIT_ENTRIES);
     expect([created.actorType, created.actorId, created.actorLabel, created.source]).toEqual([
       'user',
       'u7',

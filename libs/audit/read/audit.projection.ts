@@ -34,8 +34,14 @@ function organizationAt(known: AuditResourceDoc, position: number): string | nul
   return later ? later.from : known.organization;
 }
 
-export const AUDIT_EVENTS = collectionName<AuditEntry>('audit_events');
+export const AUDIT_ENTRIES = collectionName<AuditEntry>('audit_entries');
 export const AUDIT_RESOURCES = collectionName<AuditResourceDoc>('audit_resources');
+/**
+ * Where entries were kept before their actions came from the resources the manifests declare (when
+ * `ChangeRequestCreated` was `change.request_created`). Declared so that a rebuild of this projection
+ * empties it; holding documents, it starts that rebuild (`backfillWhen`).
+ */
+const EARLIER_ENTRIES = ['audit_events'];
 
 /** Resources are registered by kind and id; users too, for the labels of actors and members. */
 const resourceKey = (type: string, id: string) => `${type}:${id}`;
@@ -80,7 +86,12 @@ async function actorOf(event: RecordedEvent, ctx: ProjectionContext): Promise<La
  * resource and the destination gains it, and each log must explain its own content; the acting user
  * administers both, so neither learns anything it could not already see.
  */
-async function record(event: RecordedEvent, subject: Subject, ctx: ProjectionContext): Promise<void> {
+async function record(
+  event: RecordedEvent,
+  action: string,
+  subject: Subject,
+  ctx: ProjectionContext,
+): Promise<void> {
   // A member is labelled by its user, whose register entry `UserCreated` keeps.
   const registered = subject.type === 'member' ? null : subject.type;
   const known = registered
@@ -93,7 +104,7 @@ async function record(event: RecordedEvent, subject: Subject, ctx: ProjectionCon
   const target = { type: subject.type, id: subject.id, label: label || null };
   const actor = await actorOf(event, ctx);
   for (const org of subject.destination ? [organization, subject.destination] : [organization]) {
-    await ctx.put(AUDIT_EVENTS, auditEntry(event, org, target, actor));
+    await ctx.put(AUDIT_ENTRIES, auditEntry(event, action, org, target, actor));
   }
   if (registered) {
     const next = { organization: subject.destination ?? organization, label: target.label };
@@ -122,25 +133,29 @@ async function record(event: RecordedEvent, subject: Subject, ctx: ProjectionCon
  */
 export function auditProjection(catalog: AuditCatalog): Projection {
   const recordIt = (event: RecordedEvent, ctx: ProjectionContext) =>
-    record(event, catalog.subjectOf(event.type, event.data), ctx);
-  return projection(
-    'audit',
-    [
-      { collection: AUDIT_EVENTS, fields: ['organization', 'sortKey'], unique: true },
-      { collection: AUDIT_EVENTS, fields: ['organization', 'action', 'sortKey'], unique: true },
-      { collection: AUDIT_EVENTS, fields: ['organization', 'actorId', 'sortKey'], unique: true },
-      { collection: AUDIT_EVENTS, fields: ['organization', 'targetId', 'sortKey'], unique: true },
-    ],
-    {
-      UserCreated: async (e, ctx) => {
-        await remember(ctx, e.position, 'user', e.data.userId, {
-          organization: null,
-          label: e.data.displayName,
-        });
+    record(event, catalog.actionOf(event.type), catalog.subjectOf(event.type, event.data), ctx);
+  return {
+    ...projection(
+      'audit',
+      [
+        { collection: AUDIT_ENTRIES, fields: ['organization', 'sortKey'], unique: true },
+        { collection: AUDIT_ENTRIES, fields: ['organization', 'action', 'sortKey'], unique: true },
+        { collection: AUDIT_ENTRIES, fields: ['organization', 'actorId', 'sortKey'], unique: true },
+        { collection: AUDIT_ENTRIES, fields: ['organization', 'targetId', 'sortKey'], unique: true },
+      ],
+      {
+        UserCreated: async (e, ctx) => {
+          await remember(ctx, e.position, 'user', e.data.userId, {
+            organization: null,
+            label: e.data.displayName,
+          });
+        },
+        ...Object.fromEntries(catalog.types.map((type) => [type, recordIt])),
       },
-      ...Object.fromEntries(catalog.types.map((type) => [type, recordIt])),
-    },
-    // Self-contained (it reads no other view), so this projection can be rebuilt on its own.
-    [AUDIT_EVENTS, AUDIT_RESOURCES],
-  );
+      // Self-contained (it reads no other view), so this projection can be rebuilt on its own.
+      [AUDIT_ENTRIES, AUDIT_RESOURCES, ...EARLIER_ENTRIES],
+    ),
+    // Views whose entries hold the earlier actions are rebuilt once, from the log.
+    backfillWhen: { own: AUDIT_ENTRIES, witnesses: EARLIER_ENTRIES },
+  };
 }

@@ -21,6 +21,7 @@ const event = recorded(
 
 const stored = auditEntry(
   event,
+  'space.deleted',
   'o1',
   { type: 'space', id: 's1', label: 'Handbook' },
   { type: 'user', id: 'u1', label: 'Ada' },

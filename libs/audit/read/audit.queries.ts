@@ -9,7 +9,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { type AuditDetails, type AuditEntry, auditDetails, entryId, isEventId } from '../domain/audit-entry';
 import { AUDIT_CATALOG, type AuditCatalog } from '../domain/audited-events';
 import { AuditPresenter } from './audit.presenter';
-import { AUDIT_EVENTS } from './audit.projection';
+import { AUDIT_ENTRIES } from './audit.projection';
 import { cutPage, startCursor, timeWindow } from './audit-page';
 
 const isEventIdText = (value: unknown): value is string => typeof value === 'string' && isEventId(value);
@@ -52,7 +52,7 @@ export class AuditQueries {
       ...(query.actor === undefined ? {} : { actorId: query.actor }),
       ...(query.target === undefined ? {} : { targetId: query.target }),
     };
-    const scanned = await this.views.find<AuditEntry>(AUDIT_EVENTS, {
+    const scanned = await this.views.find<AuditEntry>(AUDIT_ENTRIES, {
       where,
       orderBy: 'sortKey',
       direction: 'desc',
@@ -71,7 +71,7 @@ export class AuditQueries {
 
   @Remote(arg.id('organization'), arg.shaped('auditEventId', isEventIdText, 'a UUID'))
   async get(organization: string, auditEventId: string) {
-    const entry = await this.views.get<AuditEntry>(AUDIT_EVENTS, entryId(organization, auditEventId));
+    const entry = await this.views.get<AuditEntry>(AUDIT_ENTRIES, entryId(organization, auditEventId));
     if (!entry) throw notFound('Audit event not found');
     return this.presenter.details(entry, await this.detailsOf(entry));
   }

@@ -8,9 +8,14 @@ const onTarget = (d: { kind: 'space' | 'collection'; resourceId: string; organiz
   organization: d.organization,
 });
 
-export const grantAuditSubjects = auditSubjects<GrantEvent>({
-  UserAccessGranted: onTarget,
-  UserAccessRevoked: onTarget,
-  TeamAccessGranted: onTarget,
-  TeamAccessRevoked: onTarget,
+/** Its action names the grantee's kind (`user.access_granted`); its subject, what is granted. */
+export const grantAuditSubjects = auditSubjects<GrantEvent>()({
+  user: {
+    UserAccessGranted: onTarget,
+    UserAccessRevoked: onTarget,
+  },
+  team: {
+    TeamAccessGranted: onTarget,
+    TeamAccessRevoked: onTarget,
+  },
 });
