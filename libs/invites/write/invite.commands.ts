@@ -22,8 +22,6 @@ import {
   type InviteTarget,
   inviteIdOf,
   inviteKeyHash,
-  inviteLinkDecider,
-  inviteLinkStream,
   newInviteKey,
 } from '../domain/invite-link.decider';
 import { memberInvitesAggregate } from '../domain/member-invites.aggregate';
@@ -175,7 +173,7 @@ export class InviteService {
   @Remote(arg.id('organization'), arg.id('key'), arg.viewer())
   async join(organization: string, key: string, viewer: Viewer): Promise<WriteResult> {
     const member = await this.views.get(MEMBERS, memberKey(organization, viewer.userId));
-    const { state } = await this.runner.load(inviteLinkDecider, inviteLinkStream(inviteIdOf(key)));
+    const { state } = await this.runner.current(inviteLinkAggregate, inviteIdOf(key));
     const maxAgeMs = this.config.inviteLinkMaxAgeDays * DAY_MS;
     let role: Role;
     try {
