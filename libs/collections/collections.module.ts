@@ -14,7 +14,6 @@ export class CollectionsModule {
       controllers: [CollectionsController],
       commands: [CollectionService, Placement],
       queries: [CollectionQueries, CollectionPresenter],
-      remote: { command: [CollectionService], query: [CollectionQueries] },
     });
   }
 }

@@ -53,18 +53,6 @@ export class ContentModule {
         SignedLinks,
       ],
       jobs: [PdfExports, PdfRenderer],
-      remote: {
-        command: [ChangeRequestService],
-        query: [
-          ChangeRequestQueries,
-          ContentQueries,
-          SearchQueries,
-          OrganizationSearchQueries,
-          LinkQueries,
-          PdfQueries,
-          FileDownloads,
-        ],
-      },
     });
   }
 }

@@ -17,7 +17,6 @@ export class InvitesModule {
       commands: [InviteService],
       queries: [InviteQueries, InvitePresenter, SpacePresenter, CollectionPresenter],
       jobs: [AdmitInvitedUsers],
-      remote: { command: [InviteService], query: [InviteQueries] },
     });
   }
 }

@@ -13,7 +13,6 @@ export class OrganizationsModule {
       controllers: [OrganizationsController, EmailDomainsController],
       commands: [OrganizationService],
       queries: [OrganizationQueries, OrganizationPresenter],
-      remote: { command: [OrganizationService], query: [OrganizationQueries] },
     });
   }
 }

@@ -13,7 +13,6 @@ export class PermissionsModule {
       controllers: [SpacePermissionsController, CollectionPermissionsController],
       commands: [GrantService],
       queries: [PermissionQueries, TeamPresenter],
-      remote: { command: [GrantService], query: [PermissionQueries] },
     });
   }
 }

@@ -16,7 +16,6 @@ export class SpacesModule {
       commands: [SpaceService, Placement],
       queries: [SpaceQueries, SpacePresenter],
       jobs: [SpacePurges],
-      remote: { command: [SpaceService], query: [SpaceQueries] },
     });
   }
 }

@@ -17,7 +17,6 @@ export class SsoModule {
       commands: [SamlProviderService, SamlSignInService],
       queries: [SamlProviderQueries, SamlProviderPresenter],
       jobs: [SsoDefaultTeam],
-      remote: { command: [SamlProviderService, SamlSignInService], query: [SamlProviderQueries] },
     });
   }
 }

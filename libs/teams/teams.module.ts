@@ -13,7 +13,6 @@ export class TeamsModule {
       controllers: [TeamsController],
       commands: [TeamService],
       queries: [TeamQueries, TeamPresenter],
-      remote: { command: [TeamService], query: [TeamQueries] },
     });
   }
 }

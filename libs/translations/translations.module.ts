@@ -13,7 +13,6 @@ export class TranslationsModule {
       controllers: [TranslationsController],
       commands: [TranslationService],
       queries: [TranslationQueries, TranslationPresenter],
-      remote: { command: [TranslationService], query: [TranslationQueries] },
     });
   }
 }

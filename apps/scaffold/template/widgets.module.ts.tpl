@@ -12,7 +12,6 @@ export class WidgetsModule {
       controllers: [WidgetsController],
       commands: [WidgetService],
       queries: [WidgetQueries, WidgetPresenter],
-      remote: { command: [WidgetService], query: [WidgetQueries] },
     });
   }
 }
