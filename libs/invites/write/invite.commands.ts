@@ -1,7 +1,6 @@
 import { USERS } from '@app/identity/read/identity.projection';
 import { organizationAggregate } from '@app/organizations/domain/organization.aggregate';
-import { grantAggregate } from '@app/permissions/domain/grant.aggregate';
-import type { GrantCommand } from '@app/permissions/domain/grant.decider';
+import { type GrantCommand, grantAggregate } from '@app/permissions/domain/grant.aggregate';
 import { Access, MEMBERS, type Viewer } from '@app/platform/auth/access';
 import { CONTENT_ACCESS } from '@app/platform/auth/auth-views';
 import { memberKey } from '@app/platform/auth/member-key';

@@ -1,6 +1,8 @@
 import { MEMBER_DETAILS } from '@app/members/read/member.projection';
-import { organizationAggregate } from '@app/organizations/domain/organization.aggregate';
-import type { OrganizationCommand } from '@app/organizations/domain/organization.decider';
+import {
+  type OrganizationCommand,
+  organizationAggregate,
+} from '@app/organizations/domain/organization.aggregate';
 import { SEEN_EVERY_MS } from '@app/organizations/domain/organization.decider';
 import type { Viewer } from '@app/platform/auth/access';
 import { memberKey } from '@app/platform/auth/member-key';
