@@ -18,7 +18,6 @@ export class AuditModule {
         AuditPresenter,
         { provide: AUDIT_CATALOG, useValue: new AuditCatalog(features) },
       ],
-      remote: { query: [AuditQueries] },
     });
   }
 }

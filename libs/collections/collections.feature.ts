@@ -1,5 +1,6 @@
 import type { FeatureManifest } from '@app/platform/feature/feature';
 import { contentScope } from '@app/platform/feature/route-scope';
+import { collectionAggregate } from './domain/collection.aggregate';
 import { collectionAuditSubjects } from './domain/collection.audit';
 import { COLLECTIONS, collectionProjection } from './read/collection.projection';
 
@@ -7,6 +8,7 @@ import { COLLECTIONS, collectionProjection } from './read/collection.projection'
 export const collectionsFeature: FeatureManifest = {
   name: 'collections',
   module: async () => (await import('./collections.module')).CollectionsModule,
+  aggregates: [collectionAggregate],
   projections: [collectionProjection],
   audited: collectionAuditSubjects,
   scopes: { collectionId: contentScope('Collection') },

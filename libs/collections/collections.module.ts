@@ -5,16 +5,15 @@ import { type DynamicModule, Module } from '@nestjs/common';
 import { CollectionsController } from './http/collections.controller';
 import { CollectionPresenter } from './read/collection.presenter';
 import { CollectionQueries } from './read/collections.queries';
-import { CollectionCommandHandler, CollectionService } from './write/collection.commands';
+import { CollectionService } from './write/collection.commands';
 
 @Module({})
 export class CollectionsModule {
   static forRole(role: ServiceRole): DynamicModule {
     return featureModule(CollectionsModule, role, {
       controllers: [CollectionsController],
-      commands: [CollectionCommandHandler, CollectionService, Placement],
+      commands: [CollectionService, Placement],
       queries: [CollectionQueries, CollectionPresenter],
-      remote: { command: [CollectionService], query: [CollectionQueries] },
     });
   }
 }

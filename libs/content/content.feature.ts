@@ -2,6 +2,7 @@ import type { FeatureManifest } from '@app/platform/feature/feature';
 import { contentFixtures } from './content.fixtures';
 import { contentAuditSubjects } from './domain/content.audit';
 import { PDF_EXPORT_JOB } from './domain/pdf/pdf-export';
+import { spaceContentAggregate } from './domain/space-content.aggregate';
 import { changeRequestProjection } from './read/change-request.projection';
 import { contentObjectProjection } from './read/content-objects';
 import { reviewProjection } from './read/review.projection';
@@ -12,6 +13,7 @@ import { searchProjection } from './read/search.projection';
 export const contentFeature: FeatureManifest = {
   name: 'content',
   module: async () => (await import('./content.module')).ContentModule,
+  aggregates: [spaceContentAggregate],
   projections: [
     contentObjectProjection,
     revisionProjection,

@@ -20,7 +20,7 @@ import { PdfQueries } from './read/pdf.queries';
 import { PdfRenderer } from './read/pdf-renderer';
 import { RevisionPresenter } from './read/revision.presenter';
 import { SearchQueries } from './read/search.queries';
-import { ChangeRequestService, SpaceContentCommandHandler } from './write/change-request.commands';
+import { ChangeRequestService } from './write/change-request.commands';
 import { PdfExports } from './write/pdf-export.job';
 
 @Module({})
@@ -37,7 +37,7 @@ export class ContentModule {
         PdfController,
         FileDownloadsController,
       ],
-      commands: [SpaceContentCommandHandler, ChangeRequestService, ContentObjects],
+      commands: [ChangeRequestService, ContentObjects],
       queries: [
         ChangeRequestQueries,
         ChangeRequestPresenter,
@@ -53,18 +53,6 @@ export class ContentModule {
         SignedLinks,
       ],
       jobs: [PdfExports, PdfRenderer],
-      remote: {
-        command: [ChangeRequestService],
-        query: [
-          ChangeRequestQueries,
-          ContentQueries,
-          SearchQueries,
-          OrganizationSearchQueries,
-          LinkQueries,
-          PdfQueries,
-          FileDownloads,
-        ],
-      },
     });
   }
 }

@@ -1,5 +1,7 @@
 import type { FeatureManifest } from '@app/platform/feature/feature';
 import { inviteAuditSubjects } from './domain/invite.audit';
+import { inviteLinkAggregate } from './domain/invite-link.aggregate';
+import { memberInvitesAggregate } from './domain/member-invites.aggregate';
 import { ADMIT_INVITED_JOB } from './domain/member-invites.decider';
 import { inviteProjection } from './read/invite.projection';
 
@@ -7,6 +9,7 @@ import { inviteProjection } from './read/invite.projection';
 export const invitesFeature: FeatureManifest = {
   name: 'invites',
   module: async () => (await import('./invites.module')).InvitesModule,
+  aggregates: [inviteLinkAggregate, memberInvitesAggregate],
   projections: [inviteProjection],
   audited: inviteAuditSubjects,
   jobs: [ADMIT_INVITED_JOB],

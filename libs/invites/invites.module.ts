@@ -7,21 +7,16 @@ import { InvitesController } from './http/invites.controller';
 import { InvitePresenter } from './read/invite.presenter';
 import { InviteQueries } from './read/invites.queries';
 import { AdmitInvitedUsers } from './write/admit-invited.job';
-import {
-  InviteLinkCommandHandler,
-  InviteService,
-  MemberInvitesCommandHandler,
-} from './write/invite.commands';
+import { InviteService } from './write/invite.commands';
 
 @Module({})
 export class InvitesModule {
   static forRole(role: ServiceRole): DynamicModule {
     return featureModule(InvitesModule, role, {
       controllers: [InvitesController],
-      commands: [InviteLinkCommandHandler, MemberInvitesCommandHandler, InviteService],
+      commands: [InviteService],
       queries: [InviteQueries, InvitePresenter, SpacePresenter, CollectionPresenter],
       jobs: [AdmitInvitedUsers],
-      remote: { command: [InviteService], query: [InviteQueries] },
     });
   }
 }

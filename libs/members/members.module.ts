@@ -18,7 +18,6 @@ export class MembersModule {
       commands: [MemberService, VisitorClaimsKeys],
       queries: [MemberQueries, MemberPresenter, TeamPresenter, SpacePresenter],
       jobs: [MemberLeavesTeams],
-      remote: { command: [MemberService], query: [MemberQueries] },
     });
   }
 }

@@ -1,5 +1,6 @@
 import type { FeatureManifest } from '@app/platform/feature/feature';
 import { organizationScope } from '@app/platform/feature/route-scope';
+import { organizationAggregate } from './domain/organization.aggregate';
 import { organizationAuditSubjects } from './domain/organization.audit';
 import { organizationProjection } from './read/organization.projection';
 
@@ -7,6 +8,7 @@ import { organizationProjection } from './read/organization.projection';
 export const organizationsFeature: FeatureManifest = {
   name: 'organizations',
   module: async () => (await import('./organizations.module')).OrganizationsModule,
+  aggregates: [organizationAggregate],
   projections: [organizationProjection],
   audited: organizationAuditSubjects,
   scopes: { organizationId: organizationScope() },

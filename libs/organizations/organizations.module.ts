@@ -4,16 +4,15 @@ import { type DynamicModule, Module } from '@nestjs/common';
 import { EmailDomainsController, OrganizationsController } from './http/organizations.controller';
 import { OrganizationPresenter } from './read/organization.presenter';
 import { OrganizationQueries } from './read/organizations.queries';
-import { OrganizationCommandHandler, OrganizationService } from './write/organization.commands';
+import { OrganizationService } from './write/organization.commands';
 
 @Module({})
 export class OrganizationsModule {
   static forRole(role: ServiceRole): DynamicModule {
     return featureModule(OrganizationsModule, role, {
       controllers: [OrganizationsController, EmailDomainsController],
-      commands: [OrganizationCommandHandler, OrganizationService],
+      commands: [OrganizationService],
       queries: [OrganizationQueries, OrganizationPresenter],
-      remote: { command: [OrganizationService], query: [OrganizationQueries] },
     });
   }
 }

@@ -1,4 +1,5 @@
 import type { FeatureManifest } from '@app/platform/feature/feature';
+import { grantAggregate } from './domain/grant.aggregate';
 import { grantAuditSubjects } from './domain/grant.audit';
 import { contentAccessProjection } from './read/content-access.projection';
 
@@ -6,6 +7,7 @@ import { contentAccessProjection } from './read/content-access.projection';
 export const permissionsFeature: FeatureManifest = {
   name: 'permissions',
   module: async () => (await import('./permissions.module')).PermissionsModule,
+  aggregates: [grantAggregate],
   projections: [contentAccessProjection],
   audited: grantAuditSubjects,
 };

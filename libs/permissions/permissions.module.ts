@@ -4,16 +4,15 @@ import { TeamPresenter } from '@app/teams/read/team.presenter';
 import { type DynamicModule, Module } from '@nestjs/common';
 import { CollectionPermissionsController, SpacePermissionsController } from './http/permissions.controller';
 import { PermissionQueries } from './read/permissions.queries';
-import { GrantCommandHandler, GrantService } from './write/grant.commands';
+import { GrantService } from './write/grant.commands';
 
 @Module({})
 export class PermissionsModule {
   static forRole(role: ServiceRole): DynamicModule {
     return featureModule(PermissionsModule, role, {
       controllers: [SpacePermissionsController, CollectionPermissionsController],
-      commands: [GrantCommandHandler, GrantService],
+      commands: [GrantService],
       queries: [PermissionQueries, TeamPresenter],
-      remote: { command: [GrantService], query: [PermissionQueries] },
     });
   }
 }

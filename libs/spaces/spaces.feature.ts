@@ -1,5 +1,6 @@
 import type { FeatureManifest } from '@app/platform/feature/feature';
 import { contentScope } from '@app/platform/feature/route-scope';
+import { spaceAggregate } from './domain/space.aggregate';
 import { spaceAuditSubjects } from './domain/space.audit';
 import { PURGE_JOB } from './domain/space-purge';
 import { SPACES, spaceProjection } from './read/space.projection';
@@ -8,6 +9,7 @@ import { SPACES, spaceProjection } from './read/space.projection';
 export const spacesFeature: FeatureManifest = {
   name: 'spaces',
   module: async () => (await import('./spaces.module')).SpacesModule,
+  aggregates: [spaceAggregate],
   projections: [spaceProjection],
   audited: spaceAuditSubjects,
   jobs: [PURGE_JOB],

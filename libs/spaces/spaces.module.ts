@@ -5,7 +5,7 @@ import { type DynamicModule, Module } from '@nestjs/common';
 import { SpacesController } from './http/spaces.controller';
 import { SpacePresenter } from './read/space.presenter';
 import { SpaceQueries } from './read/spaces.queries';
-import { SpaceCommandHandler, SpaceService } from './write/space.commands';
+import { SpaceService } from './write/space.commands';
 import { SpacePurges } from './write/space-purge.job';
 
 @Module({})
@@ -13,10 +13,9 @@ export class SpacesModule {
   static forRole(role: ServiceRole): DynamicModule {
     return featureModule(SpacesModule, role, {
       controllers: [SpacesController],
-      commands: [SpaceCommandHandler, SpaceService, Placement],
+      commands: [SpaceService, Placement],
       queries: [SpaceQueries, SpacePresenter],
       jobs: [SpacePurges],
-      remote: { command: [SpaceService], query: [SpaceQueries] },
     });
   }
 }

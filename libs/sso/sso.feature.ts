@@ -1,5 +1,7 @@
 import type { FeatureManifest } from '@app/platform/feature/feature';
+import { samlProviderAggregate } from './domain/saml-provider.aggregate';
 import { samlProviderAuditSubjects } from './domain/saml-provider.audit';
+import { samlSignInAggregate } from './domain/saml-sign-in.aggregate';
 import { SSO_DEFAULT_TEAM_JOB } from './domain/saml-sign-in.decider';
 import { samlProviderProjection } from './read/saml-provider.projection';
 
@@ -7,6 +9,7 @@ import { samlProviderProjection } from './read/saml-provider.projection';
 export const ssoFeature: FeatureManifest = {
   name: 'sso',
   module: async () => (await import('./sso.module')).SsoModule,
+  aggregates: [samlProviderAggregate, samlSignInAggregate],
   projections: [samlProviderProjection],
   audited: samlProviderAuditSubjects,
   jobs: [SSO_DEFAULT_TEAM_JOB],

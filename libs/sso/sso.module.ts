@@ -5,7 +5,7 @@ import { SamlSignInController } from './http/saml-sign-in.controller';
 import { SsoController } from './http/sso.controller';
 import { SamlProviderPresenter } from './read/saml-provider.presenter';
 import { SamlProviderQueries } from './read/saml-providers.queries';
-import { SamlProviderCommandHandler, SamlProviderService } from './write/saml-provider.commands';
+import { SamlProviderService } from './write/saml-provider.commands';
 import { SamlSignInService } from './write/saml-sign-in.service';
 import { SsoDefaultTeam } from './write/sso-default-team.job';
 
@@ -14,10 +14,9 @@ export class SsoModule {
   static forRole(role: ServiceRole): DynamicModule {
     return featureModule(SsoModule, role, {
       controllers: [SsoController, SamlSignInController],
-      commands: [SamlProviderCommandHandler, SamlProviderService, SamlSignInService],
+      commands: [SamlProviderService, SamlSignInService],
       queries: [SamlProviderQueries, SamlProviderPresenter],
       jobs: [SsoDefaultTeam],
-      remote: { command: [SamlProviderService, SamlSignInService], query: [SamlProviderQueries] },
     });
   }
 }

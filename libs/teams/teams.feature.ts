@@ -1,4 +1,5 @@
 import type { FeatureManifest } from '@app/platform/feature/feature';
+import { teamAggregate } from './domain/team.aggregate';
 import { teamAuditSubjects } from './domain/team.audit';
 import { teamProjection } from './read/team.projection';
 
@@ -6,6 +7,7 @@ import { teamProjection } from './read/team.projection';
 export const teamsFeature: FeatureManifest = {
   name: 'teams',
   module: async () => (await import('./teams.module')).TeamsModule,
+  aggregates: [teamAggregate],
   projections: [teamProjection],
   audited: teamAuditSubjects,
   fixtures: {

@@ -4,16 +4,15 @@ import { type DynamicModule, Module } from '@nestjs/common';
 import { TeamsController } from './http/teams.controller';
 import { TeamPresenter } from './read/team.presenter';
 import { TeamQueries } from './read/teams.queries';
-import { TeamCommandHandler, TeamService } from './write/team.commands';
+import { TeamService } from './write/team.commands';
 
 @Module({})
 export class TeamsModule {
   static forRole(role: ServiceRole): DynamicModule {
     return featureModule(TeamsModule, role, {
       controllers: [TeamsController],
-      commands: [TeamCommandHandler, TeamService],
+      commands: [TeamService],
       queries: [TeamQueries, TeamPresenter],
-      remote: { command: [TeamService], query: [TeamQueries] },
     });
   }
 }

@@ -1,4 +1,5 @@
 import type { FeatureManifest } from '@app/platform/feature/feature';
+import { translationAggregate } from './domain/translation.aggregate';
 import { translationAuditSubjects } from './domain/translation.audit';
 import { translationProjection } from './read/translation.projection';
 
@@ -6,6 +7,7 @@ import { translationProjection } from './read/translation.projection';
 export const translationsFeature: FeatureManifest = {
   name: 'translations',
   module: async () => (await import('./translations.module')).TranslationsModule,
+  aggregates: [translationAggregate],
   projections: [translationProjection],
   audited: translationAuditSubjects,
   fixtures: {

@@ -4,16 +4,15 @@ import { type DynamicModule, Module } from '@nestjs/common';
 import { TranslationsController } from './http/translations.controller';
 import { TranslationPresenter } from './read/translation.presenter';
 import { TranslationQueries } from './read/translations.queries';
-import { TranslationCommandHandler, TranslationService } from './write/translation.commands';
+import { TranslationService } from './write/translation.commands';
 
 @Module({})
 export class TranslationsModule {
   static forRole(role: ServiceRole): DynamicModule {
     return featureModule(TranslationsModule, role, {
       controllers: [TranslationsController],
-      commands: [TranslationCommandHandler, TranslationService],
+      commands: [TranslationService],
       queries: [TranslationQueries, TranslationPresenter],
-      remote: { command: [TranslationService], query: [TranslationQueries] },
     });
   }
 }

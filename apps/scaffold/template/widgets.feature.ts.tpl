@@ -1,5 +1,6 @@
 import type { FeatureManifest } from '@app/platform/feature/feature';
 import { resourceScope } from '@app/platform/feature/route-scope';
+import { widgetAggregate } from './domain/widget.aggregate';
 import { widgetAuditSubjects } from './domain/widget.audit';
 import { WIDGETS, widgetProjection } from './read/widget.projection';
 
@@ -7,6 +8,7 @@ import { WIDGETS, widgetProjection } from './read/widget.projection';
 export const widgetsFeature: FeatureManifest = {
   name: '__names__',
   module: async () => (await import('./widgets.module')).WidgetsModule,
+  aggregates: [widgetAggregate],
   projections: [widgetProjection],
   audited: widgetAuditSubjects,
   scopes: { widgetId: resourceScope(WIDGETS, '__Label__') },

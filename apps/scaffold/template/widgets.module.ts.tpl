@@ -3,16 +3,15 @@ import { type DynamicModule, Module } from '@nestjs/common';
 import { WidgetsController } from './http/widgets.controller';
 import { WidgetPresenter } from './read/widget.presenter';
 import { WidgetQueries } from './read/widgets.queries';
-import { WidgetCommandHandler, WidgetService } from './write/widget.commands';
+import { WidgetService } from './write/widget.commands';
 
 @Module({})
 export class WidgetsModule {
   static forRole(role: ServiceRole): DynamicModule {
     return featureModule(WidgetsModule, role, {
       controllers: [WidgetsController],
-      commands: [WidgetCommandHandler, WidgetService],
+      commands: [WidgetService],
       queries: [WidgetQueries, WidgetPresenter],
-      remote: { command: [WidgetService], query: [WidgetQueries] },
     });
   }
 }

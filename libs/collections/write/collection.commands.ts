@@ -6,20 +6,13 @@ import { newId } from '@app/platform/domain/ids';
 import type { DefaultLevel } from '@app/platform/domain/roles';
 import { READ_STORE, type ReadStore } from '@app/platform/readstore/read-store.port';
 import { arg, Remote } from '@app/platform/rpc/remote-method';
-import { AggregateCommand, AggregateHandler } from '@app/platform/write/aggregate-command';
-import { apiContext, type WriteResult } from '@app/platform/write/command-context';
+import { apiContext } from '@app/platform/write/command-context';
 import { CommandRunner } from '@app/platform/write/command-runner';
 import { SPACES } from '@app/spaces/read/space.projection';
 import { Inject, Injectable } from '@nestjs/common';
-import { CommandBus, CommandHandler } from '@nestjs/cqrs';
-import {
-  type CollectionCommand,
-  type CollectionContents,
-  type CollectionEvent,
-  type CollectionState,
-  collectionDecider,
-  collectionStream,
-} from '../domain/collection.decider';
+import { CommandBus } from '@nestjs/cqrs';
+import { collectionAggregate } from '../domain/collection.aggregate';
+import { type CollectionCommand, type CollectionContents } from '../domain/collection.decider';
 import { COLLECTIONS, type CollectionDoc } from '../read/collection.projection';
 
 export interface CreateCollectionInput {
@@ -31,18 +24,6 @@ export interface UpdateCollectionInput {
   title?: string;
   description?: string;
   defaultLevel?: DefaultLevel;
-}
-
-export class RunCollectionCommand extends AggregateCommand<CollectionCommand> {}
-
-@CommandHandler(RunCollectionCommand)
-export class CollectionCommandHandler extends AggregateHandler<
-  CollectionCommand,
-  CollectionEvent,
-  CollectionState
-> {
-  protected readonly decider = collectionDecider;
-  protected readonly stream = collectionStream;
 }
 
 /**
@@ -60,8 +41,8 @@ export class CollectionService {
   ) {}
 
   private run(collectionId: string, command: CollectionCommand, viewer: Viewer, ifMatch?: number) {
-    return this.bus.execute<RunCollectionCommand, WriteResult>(
-      new RunCollectionCommand(collectionId, command, { ...apiContext(viewer), ifMatch }),
+    return this.bus.execute(
+      collectionAggregate.message(collectionId, command, { ...apiContext(viewer), ifMatch }),
     );
   }
 

@@ -5,12 +5,12 @@ import { newId } from '@app/platform/domain/ids';
 import { Urls } from '@app/platform/http/urls';
 import { READ_STORE, type ReadStore } from '@app/platform/readstore/read-store.port';
 import { arg, Remote } from '@app/platform/rpc/remote-method';
-import { apiContext, type CommandContext, type WriteResult } from '@app/platform/write/command-context';
+import { apiContext, type CommandContext } from '@app/platform/write/command-context';
 import { type CommandOf, CommandRunner, type Prerequisite } from '@app/platform/write/command-runner';
 import { enforceMergeRules, type ReviewStatus } from '@app/spaces/domain/merge-rules';
 import { SPACES } from '@app/spaces/read/space.projection';
 import { Inject, Injectable } from '@nestjs/common';
-import { CommandBus, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { CommandBus } from '@nestjs/cqrs';
 import {
   applyContentChanges,
   type ContentChangeInput,
@@ -19,16 +19,14 @@ import {
 } from '../domain/changes';
 import { contentObjectsDecider, contentObjectsStream } from '../domain/content-objects.decider';
 import { mergeRevisions } from '../domain/merge/merge';
+import { spaceContentAggregate } from '../domain/space-content.aggregate';
 import {
   type ChangeRequestFacts,
   editableChangeRequest,
   type RevisionRef,
   type SettableStatus,
   type SpaceContentCommand,
-  type SpaceContentEvent,
   type SpaceContentState,
-  spaceContentDecider,
-  spaceContentStream,
 } from '../domain/space-content.decider';
 import { ContentEditor } from '../domain/tree/editor';
 import type { Hash } from '../domain/tree/hash';
@@ -68,24 +66,6 @@ export interface MergeOutcome {
   result: 'merge' | 'update' | 'conflicts';
 }
 
-/** The message for the space content aggregate, whose commands may be computed on its state. */
-export class RunSpaceContentCommand {
-  constructor(
-    readonly spaceId: string,
-    readonly command: CommandOf<SpaceContentCommand, SpaceContentState>,
-    readonly ctx: CommandContext,
-  ) {}
-}
-
-@CommandHandler(RunSpaceContentCommand)
-export class SpaceContentCommandHandler implements ICommandHandler<RunSpaceContentCommand, WriteResult> {
-  constructor(private readonly runner: CommandRunner) {}
-
-  execute({ spaceId, command, ctx }: RunSpaceContentCommand) {
-    return this.runner.run(spaceContentDecider, spaceContentStream(spaceId), command, ctx);
-  }
-}
-
 /** A merge or update that met conflicts: the prepared command is abandoned and nothing is written. */
 class MergeConflicts extends Error {
   constructor(readonly revision: string) {
@@ -116,9 +96,7 @@ export class ChangeRequestService {
     command: CommandOf<SpaceContentCommand, SpaceContentState>,
     ctx: CommandContext,
   ) {
-    return this.bus.execute<RunSpaceContentCommand, WriteResult & { events: readonly SpaceContentEvent[] }>(
-      new RunSpaceContentCommand(spaceId, command, ctx),
-    );
+    return this.bus.execute(spaceContentAggregate.message(spaceId, command, ctx));
   }
 
   /** The space, which must be live for its content to change. */

@@ -1,24 +1,10 @@
 import { hashSecret, newId, newSecretToken } from '@app/platform/domain/ids';
-import { AggregateCommand, AggregateHandler } from '@app/platform/write/aggregate-command';
-import type { CommandContext, WriteResult } from '@app/platform/write/command-context';
+import type { CommandContext } from '@app/platform/write/command-context';
 import { CommandRunner } from '@app/platform/write/command-runner';
 import { Injectable } from '@nestjs/common';
-import { CommandBus, CommandHandler } from '@nestjs/cqrs';
-import {
-  type UserCommand,
-  type UserEvent,
-  type UserState,
-  userDecider,
-  userStream,
-} from '../domain/user.decider';
-
-export class RunUserCommand extends AggregateCommand<UserCommand> {}
-
-@CommandHandler(RunUserCommand)
-export class UserCommandHandler extends AggregateHandler<UserCommand, UserEvent, UserState> {
-  protected readonly decider = userDecider;
-  protected readonly stream = userStream;
-}
+import { CommandBus } from '@nestjs/cqrs';
+import { userAggregate } from '../domain/user.aggregate';
+import { type UserCommand } from '../domain/user.decider';
 
 /** Creating users and issuing tokens: used by bootstrap and the CLI. */
 @Injectable()
@@ -30,8 +16,8 @@ export class IdentityService {
 
   async createUser(input: { displayName: string; email: string }, ctx: CommandContext) {
     const userId = newId();
-    const result = await this.bus.execute<RunUserCommand, WriteResult>(
-      new RunUserCommand(userId, { type: 'CreateUser', userId, ...input, at: this.runner.now() }, ctx),
+    const result = await this.bus.execute(
+      userAggregate.message(userId, { type: 'CreateUser', userId, ...input, at: this.runner.now() }, ctx),
     );
     return { userId, position: result.position };
   }
@@ -53,15 +39,13 @@ export class IdentityService {
       at: this.runner.now(),
       ...(expiresAt !== undefined ? { expiresAt } : {}),
     };
-    const result = await this.bus.execute<RunUserCommand, WriteResult>(
-      new RunUserCommand(userId, command, ctx),
-    );
+    const result = await this.bus.execute(userAggregate.message(userId, command, ctx));
     return { tokenId, token: value, position: result.position };
   }
 
   async revokeToken(userId: string, tokenId: string, ctx: CommandContext) {
-    return this.bus.execute<RunUserCommand, WriteResult>(
-      new RunUserCommand(userId, { type: 'RevokeApiToken', tokenId, at: this.runner.now() }, ctx),
+    return this.bus.execute(
+      userAggregate.message(userId, { type: 'RevokeApiToken', tokenId, at: this.runner.now() }, ctx),
     );
   }
 }

@@ -1,16 +1,13 @@
-import {
-  EMAIL_INVITE,
-  organizationDecider,
-  organizationStream,
-} from '@app/organizations/domain/organization.decider';
+import { organizationAggregate } from '@app/organizations/domain/organization.aggregate';
+import { EMAIL_INVITE } from '@app/organizations/domain/organization.decider';
 import { CLOCK, type Clock } from '@app/platform/clock/clock';
 import type { RecordedEvent } from '@app/platform/eventstore/event-store.port';
 import { JobHandler } from '@app/platform/jobs/job-handler';
 import { JobPerEvent, unlessGone } from '@app/platform/jobs/job-per-event';
 import { JOB_QUEUE, type JobLog, type JobQueue } from '@app/platform/jobs/job-queue.port';
 import { READ_STORE, type ReadStore } from '@app/platform/readstore/read-store.port';
-import { CommandRunner } from '@app/platform/write/command-runner';
 import { Inject, Injectable } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
 import { ADMIT_INVITED_JOB, admitInvitedJobId } from '../domain/member-invites.decider';
 import { MEMBER_INVITES } from '../read/invite.projection';
 
@@ -38,7 +35,7 @@ export class AdmitInvitedUsers extends JobPerEvent<AdmitInvitedData> {
     @Inject(JOB_QUEUE) jobs: JobQueue,
     @Inject(READ_STORE) private readonly views: ReadStore,
     @Inject(CLOCK) private readonly clock: Clock,
-    private readonly runner: CommandRunner,
+    private readonly bus: CommandBus,
   ) {
     super(jobs);
   }
@@ -60,11 +57,12 @@ export class AdmitInvitedUsers extends JobPerEvent<AdmitInvitedData> {
     for (const invite of invites.items) {
       // An organization gone meanwhile has nobody to admit.
       await unlessGone(
-        this.runner.run(
-          organizationDecider,
-          organizationStream(invite.organization),
-          { type: 'AdmitMember', userId, role: invite.role, invite: EMAIL_INVITE, at: this.clock.now() },
-          { source: 'system', correlationId, causationId: userEventId },
+        this.bus.execute(
+          organizationAggregate.message(
+            invite.organization,
+            { type: 'AdmitMember', userId, role: invite.role, invite: EMAIL_INVITE, at: this.clock.now() },
+            { source: 'system', correlationId, causationId: userEventId },
+          ),
         ),
       );
     }

@@ -1,7 +1,6 @@
 import { USERS } from '@app/identity/read/identity.projection';
-import { RunOrganizationCommand } from '@app/organizations/write/organization.commands';
-import type { GrantCommand } from '@app/permissions/domain/grant.decider';
-import { RunGrantCommand } from '@app/permissions/write/grant.commands';
+import { organizationAggregate } from '@app/organizations/domain/organization.aggregate';
+import { type GrantCommand, grantAggregate } from '@app/permissions/domain/grant.aggregate';
 import { Access, MEMBERS, type Viewer } from '@app/platform/auth/access';
 import { CONTENT_ACCESS } from '@app/platform/auth/auth-views';
 import { memberKey } from '@app/platform/auth/member-key';
@@ -11,30 +10,21 @@ import { DAY_MS, invalid, notFound } from '@app/platform/domain/decider';
 import { atLeast, type Role } from '@app/platform/domain/roles';
 import { READ_STORE, type ReadStore } from '@app/platform/readstore/read-store.port';
 import { arg, Remote } from '@app/platform/rpc/remote-method';
-import { AggregateCommand, AggregateHandler } from '@app/platform/write/aggregate-command';
 import { apiContext, type WriteResult } from '@app/platform/write/command-context';
 import { CommandRunner } from '@app/platform/write/command-runner';
 import { Inject, Injectable } from '@nestjs/common';
-import { CommandBus, CommandHandler } from '@nestjs/cqrs';
+import { CommandBus } from '@nestjs/cqrs';
+import { inviteLinkAggregate } from '../domain/invite-link.aggregate';
 import {
   admittedRole,
   type InviteLinkCommand,
-  type InviteLinkEvent,
-  type InviteLinkState,
   type InviteTarget,
   inviteIdOf,
   inviteKeyHash,
-  inviteLinkDecider,
-  inviteLinkStream,
   newInviteKey,
 } from '../domain/invite-link.decider';
-import {
-  type MemberInvitesCommand,
-  type MemberInvitesEvent,
-  type MemberInvitesState,
-  memberInvitesDecider,
-  memberInvitesStream,
-} from '../domain/member-invites.decider';
+import { memberInvitesAggregate } from '../domain/member-invites.aggregate';
+import { memberInvitesDecider } from '../domain/member-invites.decider';
 import { INVITE_LINKS, type InviteLinkDoc } from '../read/invite.projection';
 import { EMAIL_INVITE } from './admit-invited.job';
 
@@ -56,29 +46,6 @@ export interface InviteUsersInput {
   sso?: boolean;
 }
 
-export class RunInviteLinkCommand extends AggregateCommand<InviteLinkCommand> {}
-export class RunMemberInvitesCommand extends AggregateCommand<MemberInvitesCommand> {}
-
-@CommandHandler(RunInviteLinkCommand)
-export class InviteLinkCommandHandler extends AggregateHandler<
-  InviteLinkCommand,
-  InviteLinkEvent,
-  InviteLinkState
-> {
-  protected readonly decider = inviteLinkDecider;
-  protected readonly stream = inviteLinkStream;
-}
-
-@CommandHandler(RunMemberInvitesCommand)
-export class MemberInvitesCommandHandler extends AggregateHandler<
-  MemberInvitesCommand,
-  MemberInvitesEvent,
-  MemberInvitesState
-> {
-  protected readonly decider = memberInvitesDecider;
-  protected readonly stream = memberInvitesStream;
-}
-
 const NO_WRITE: WriteResult = { position: 0, revision: -1 };
 
 /** Invite links and email invites; the routes checked the caller's role, except for joining. */
@@ -94,8 +61,8 @@ export class InviteService {
 
   /** Where the write landed, and nothing of the link's state (its key hash stays on the write side). */
   private async run(inviteId: string, command: InviteLinkCommand, viewer: Viewer): Promise<WriteResult> {
-    const { position, revision } = await this.bus.execute<RunInviteLinkCommand, WriteResult>(
-      new RunInviteLinkCommand(inviteId, command, apiContext(viewer)),
+    const { position, revision } = await this.bus.execute(
+      inviteLinkAggregate.message(inviteId, command, apiContext(viewer)),
     );
     return { position, revision };
   }
@@ -108,8 +75,8 @@ export class InviteService {
     invite: string,
     viewer: Viewer,
   ) {
-    const result = await this.bus.execute<RunOrganizationCommand, WriteResult & { events?: unknown[] }>(
-      new RunOrganizationCommand(
+    const result = await this.bus.execute(
+      organizationAggregate.message(
         organization,
         { type: 'AdmitMember', userId, role, invite, at: this.runner.now() },
         apiContext(viewer),
@@ -205,7 +172,7 @@ export class InviteService {
   @Remote(arg.id('organization'), arg.id('key'), arg.viewer())
   async join(organization: string, key: string, viewer: Viewer): Promise<WriteResult> {
     const member = await this.views.get(MEMBERS, memberKey(organization, viewer.userId));
-    const { state } = await this.runner.load(inviteLinkDecider, inviteLinkStream(inviteIdOf(key)));
+    const { state } = await this.runner.current(inviteLinkAggregate, inviteIdOf(key));
     const maxAgeMs = this.config.inviteLinkMaxAgeDays * DAY_MS;
     let role: Role;
     try {
@@ -241,9 +208,7 @@ export class InviteService {
       role,
       at: this.runner.now(),
     };
-    return this.bus.execute<RunGrantCommand, WriteResult>(
-      new RunGrantCommand(target.id, command, apiContext(viewer)),
-    );
+    return this.bus.execute(grantAggregate.message(target.id, command, apiContext(viewer)));
   }
 
   /**
@@ -285,8 +250,8 @@ export class InviteService {
       position = Math.max(position, written.position);
     }
     if (pending.length > 0) {
-      const written = await this.bus.execute<RunMemberInvitesCommand, WriteResult>(
-        new RunMemberInvitesCommand(
+      const written = await this.bus.execute(
+        memberInvitesAggregate.message(
           organization,
           { type: 'InviteMembers', organization, invites: pending, at: this.runner.now() },
           apiContext(viewer),

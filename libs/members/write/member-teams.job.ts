@@ -1,4 +1,4 @@
-import { organizationDecider, organizationStream } from '@app/organizations/domain/organization.decider';
+import { organizationAggregate } from '@app/organizations/domain/organization.aggregate';
 import { CLOCK, type Clock } from '@app/platform/clock/clock';
 import type { RecordedEvent } from '@app/platform/eventstore/event-store.port';
 import { JobHandler } from '@app/platform/jobs/job-handler';
@@ -6,9 +6,10 @@ import { JobPerEvent, unlessGone } from '@app/platform/jobs/job-per-event';
 import { JOB_QUEUE, type JobLog, type JobQueue } from '@app/platform/jobs/job-queue.port';
 import { READ_STORE, type ReadStore } from '@app/platform/readstore/read-store.port';
 import { CommandRunner } from '@app/platform/write/command-runner';
-import { teamDecider, teamStream } from '@app/teams/domain/team.decider';
+import { teamAggregate } from '@app/teams/domain/team.aggregate';
 import { TEAM_MEMBERS } from '@app/teams/read/team.projection';
 import { Inject, Injectable } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
 
 import { LEAVE_TEAMS_JOB, leaveTeamsJobId } from '../domain/leave-teams';
 
@@ -37,6 +38,7 @@ export class MemberLeavesTeams extends JobPerEvent<LeaveTeamsData> {
     @Inject(READ_STORE) private readonly views: ReadStore,
     @Inject(CLOCK) private readonly clock: Clock,
     private readonly runner: CommandRunner,
+    private readonly bus: CommandBus,
   ) {
     super(jobs);
   }
@@ -55,7 +57,7 @@ export class MemberLeavesTeams extends JobPerEvent<LeaveTeamsData> {
     log: JobLog,
   ) {
     // From the log, not the views, which may not show the removal yet when the job runs.
-    const { state } = await this.runner.load(organizationDecider, organizationStream(organizationId));
+    const { state } = await this.runner.current(organizationAggregate, organizationId);
     if (state.status === 'active' && userId in state.members) return;
     const teams = await this.views.find(TEAM_MEMBERS, {
       where: { userId, organization: organizationId },
@@ -64,11 +66,12 @@ export class MemberLeavesTeams extends JobPerEvent<LeaveTeamsData> {
     for (const membership of teams.items) {
       // A team deleted meanwhile has no members to leave.
       await unlessGone(
-        this.runner.run(
-          teamDecider,
-          teamStream(membership.team),
-          { type: 'RemoveTeamMember', userId, at: this.clock.now() },
-          { source: 'system', correlationId, causationId: removalEventId },
+        this.bus.execute(
+          teamAggregate.message(
+            membership.team,
+            { type: 'RemoveTeamMember', userId, at: this.clock.now() },
+            { source: 'system', correlationId, causationId: removalEventId },
+          ),
         ),
       );
     }

@@ -1,7 +1,9 @@
 import { MEMBER_DETAILS } from '@app/members/read/member.projection';
-import type { OrganizationCommand } from '@app/organizations/domain/organization.decider';
+import {
+  type OrganizationCommand,
+  organizationAggregate,
+} from '@app/organizations/domain/organization.aggregate';
 import { SEEN_EVERY_MS } from '@app/organizations/domain/organization.decider';
-import { RunOrganizationCommand } from '@app/organizations/write/organization.commands';
 import type { Viewer } from '@app/platform/auth/access';
 import { memberKey } from '@app/platform/auth/member-key';
 import type { Role } from '@app/platform/domain/roles';
@@ -32,9 +34,7 @@ export class MemberService {
   ) {}
 
   private run(organization: string, command: OrganizationCommand, viewer: Viewer): Promise<WriteResult> {
-    return this.bus.execute<RunOrganizationCommand, WriteResult>(
-      new RunOrganizationCommand(organization, command, apiContext(viewer)),
-    );
+    return this.bus.execute(organizationAggregate.message(organization, command, apiContext(viewer)));
   }
 
   @Remote(arg.id('organization'), arg.id('userId'), arg.viewer())

@@ -4,19 +4,12 @@ import { newId } from '@app/platform/domain/ids';
 import type { Role } from '@app/platform/domain/roles';
 import { READ_STORE, type ReadStore } from '@app/platform/readstore/read-store.port';
 import { arg, Remote } from '@app/platform/rpc/remote-method';
-import { AggregateCommand, AggregateHandler } from '@app/platform/write/aggregate-command';
-import { apiContext, type CommandContext, type WriteResult } from '@app/platform/write/command-context';
+import { apiContext, type CommandContext } from '@app/platform/write/command-context';
 import { CommandRunner } from '@app/platform/write/command-runner';
 import { Inject, Injectable } from '@nestjs/common';
-import { CommandBus, CommandHandler } from '@nestjs/cqrs';
-import {
-  type OrganizationCommand,
-  type OrganizationEvent,
-  type OrganizationSettings,
-  type OrganizationState,
-  organizationDecider,
-  organizationStream,
-} from '../domain/organization.decider';
+import { CommandBus } from '@nestjs/cqrs';
+import { organizationAggregate } from '../domain/organization.aggregate';
+import { type OrganizationCommand, type OrganizationSettings } from '../domain/organization.decider';
 import { ORGANIZATIONS } from '../read/organization.projection';
 
 /** GitBook's `SitePointer`: the only form of an organization's default content. */
@@ -30,18 +23,6 @@ export interface UpdateOrganizationInput extends Partial<OrganizationSettings> {
   defaultContent?: DefaultContentInput | null;
 }
 
-export class RunOrganizationCommand extends AggregateCommand<OrganizationCommand> {}
-
-@CommandHandler(RunOrganizationCommand)
-export class OrganizationCommandHandler extends AggregateHandler<
-  OrganizationCommand,
-  OrganizationEvent,
-  OrganizationState
-> {
-  protected readonly decider = organizationDecider;
-  protected readonly stream = organizationStream;
-}
-
 /** Organization writes: the API's update, and what bootstrap and the CLI use. */
 @Injectable()
 export class OrganizationService {
@@ -52,9 +33,7 @@ export class OrganizationService {
   ) {}
 
   private run(organizationId: string, command: OrganizationCommand, ctx: CommandContext) {
-    return this.bus.execute<RunOrganizationCommand, WriteResult>(
-      new RunOrganizationCommand(organizationId, command, ctx),
-    );
+    return this.bus.execute(organizationAggregate.message(organizationId, command, ctx));
   }
 
   async create(title: string, createdBy: string, ctx: CommandContext) {

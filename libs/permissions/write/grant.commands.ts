@@ -5,20 +5,13 @@ import { ID_PATTERN } from '@app/platform/domain/ids';
 import { atLeast, type Role } from '@app/platform/domain/roles';
 import { READ_STORE, type ReadStore } from '@app/platform/readstore/read-store.port';
 import { arg, Remote } from '@app/platform/rpc/remote-method';
-import { AggregateCommand, AggregateHandler } from '@app/platform/write/aggregate-command';
-import { apiContext, type WriteResult } from '@app/platform/write/command-context';
+import { apiContext } from '@app/platform/write/command-context';
 import { CommandRunner } from '@app/platform/write/command-runner';
 import { TEAMS } from '@app/teams/read/team.projection';
 import { Inject, Injectable } from '@nestjs/common';
-import { CommandBus, CommandHandler } from '@nestjs/cqrs';
-import {
-  type GrantCommand,
-  type GrantEvent,
-  type GrantState,
-  type GrantTarget,
-  grantDecider,
-  grantStream,
-} from '../domain/grant.decider';
+import { CommandBus } from '@nestjs/cqrs';
+import { grantAggregate } from '../domain/grant.aggregate';
+import { type GrantCommand, type GrantTarget } from '../domain/grant.decider';
 import { CONTENT_ACCESS, CONTENT_GRANTS, grantKey } from '../read/content-access.projection';
 
 export type ContentKind = GrantTarget['kind'];
@@ -32,14 +25,6 @@ export interface InviteInput {
 
 export interface SetPermissionInput {
   role?: Role | null;
-}
-
-export class RunGrantCommand extends AggregateCommand<GrantCommand> {}
-
-@CommandHandler(RunGrantCommand)
-export class GrantCommandHandler extends AggregateHandler<GrantCommand, GrantEvent, GrantState> {
-  protected readonly decider = grantDecider;
-  protected readonly stream = grantStream;
 }
 
 /** How a 404 names each kind of resource. */
@@ -83,9 +68,7 @@ export class GrantService {
   }
 
   private run(target: GrantTarget, command: GrantCommand, viewer: Viewer) {
-    return this.bus.execute<RunGrantCommand, WriteResult>(
-      new RunGrantCommand(target.resourceId, command, apiContext(viewer)),
-    );
+    return this.bus.execute(grantAggregate.message(target.resourceId, command, apiContext(viewer)));
   }
 
   @Remote(

@@ -1,4 +1,5 @@
 import type { DynamicModule } from '@nestjs/common';
+import type { AnyAggregate } from '../domain/aggregate';
 import type { AuditSubjects } from '../domain/audit-subject';
 import type { Projection } from '../projector/projection';
 import type { PathFixture } from './path-fixture';
@@ -14,7 +15,8 @@ export interface FeatureModuleClass {
 /**
  * Everything the rest of the product needs to know about a feature library, declared once in its
  * `<name>.feature.ts`; `libs/composition/features.ts` lists the manifests and derives every registry
- * from them (modules per role, projections, audit subjects, jobs, route scopes, test fixtures).
+ * from them (modules per role, aggregates and their handlers, projections, audit subjects, jobs, route
+ * scopes, test fixtures).
  *
  * A manifest imports no Nest code at load: the projector's threads read projections and audit subjects
  * from it without paying for Nest (about half a second), so the module is loaded on demand.
@@ -23,6 +25,11 @@ export interface FeatureManifest {
   name: string;
   /** Loads the feature's Nest module. */
   module(): Promise<FeatureModuleClass>;
+  /**
+   * The aggregates it owns (`aggregate({ name, decider, stream })` in its domain): each gets its one
+   * command handler from the platform; whoever writes to one sends its `message` on the `CommandBus`.
+   */
+  aggregates?: readonly AnyAggregate[];
   /** The read models it projects; each writes only collections no other projection writes. */
   projections?: readonly Projection[] | ((features: readonly FeatureManifest[]) => readonly Projection[]);
   /** The audit log's subject of every event it appends inside an organization. */
@@ -42,6 +49,23 @@ export function projectionsOf(features: readonly FeatureManifest[]): Projection[
     const declared = feature.projections ?? [];
     return typeof declared === 'function' ? declared(features) : declared;
   });
+}
+
+/** Every aggregate of the product; two features may not declare one, nor two aggregates one name. */
+export function aggregatesOf(features: readonly FeatureManifest[]): AnyAggregate[] {
+  const byName = new Map<string, string>();
+  const all: AnyAggregate[] = [];
+  for (const feature of features) {
+    for (const aggregate of feature.aggregates ?? []) {
+      const owner = byName.get(aggregate.name);
+      if (owner !== undefined) {
+        throw new Error(`aggregate ${aggregate.name} is declared by ${owner} and ${feature.name}`);
+      }
+      byName.set(aggregate.name, feature.name);
+      all.push(aggregate);
+    }
+  }
+  return all;
 }
 
 /** Every scoped path parameter of the product; two features may not claim the same name. */

@@ -1,6 +1,7 @@
 import type { DynamicModule, Provider, Type } from '@nestjs/common';
 import type { ServiceRole } from '../feature/service-role';
 import { remoteProvider } from './remote';
+import { remoteMethods } from './remote-method';
 import { exposedProvider } from './rpc.controller';
 
 export type { ServiceRole };
@@ -8,18 +9,15 @@ export type { ServiceRole };
 /** The parts of a feature library, sorted by the role that needs them. */
 export interface Feature {
   controllers?: Type[];
-  /** Command handlers, write services and what they need. */
+  /**
+   * Write services and what they need. Those that mark methods `@Remote` are what the controllers call
+   * over RPC when they run in the gateway: a command service exposes them, those methods only.
+   */
   commands?: Provider[];
-  /** Query services and presenters. */
+  /** Query services and presenters; a query service exposes those marking methods `@Remote`, as above. */
   queries?: Provider[];
   /** Job handlers (`@JobHandler()` providers) and what they need. */
   jobs?: Provider[];
-  /**
-   * Services the controllers call, reached over RPC when the controllers run in the gateway: a command
-   * service exposes the `command` ones, a query service the `query` ones; of each, the methods marked
-   * `@Remote` only.
-   */
-  remote?: RemoteServices;
 }
 
 /** Services called over RPC, by the kind of replica that serves them. */
@@ -44,9 +42,30 @@ export function exposedProviders(remote: RemoteServices, role: ServiceRole): Pro
   return (services ?? []).map(exposedProvider);
 }
 
+const withRemoteMethods = (providers: Provider[]): Type[] =>
+  providers.filter((p): p is Type => typeof p === 'function' && remoteMethods(p).size > 0);
+
+/**
+ * The services of a feature called over RPC, by the kind of replica serving them: the classes among its
+ * `commands` and its `queries` that mark methods `@Remote`. One in both would leave the gateway unable
+ * to tell which replicas to call, and is refused.
+ */
+export function remoteServicesOf({ commands = [], queries = [] }: Feature): RemoteServices {
+  const command = withRemoteMethods(commands);
+  const query = withRemoteMethods(queries);
+  const both = command.find((cls) => query.includes(cls));
+  if (both) {
+    throw new Error(
+      `${both.name} marks methods @Remote and is among both the commands and the queries: which replicas serve it?`,
+    );
+  }
+  return { command, query };
+}
+
 /** Builds the module of one feature for one role. */
 export function featureModule(module: Type, role: ServiceRole, feature: Feature): DynamicModule {
-  const { controllers = [], commands = [], queries = [], jobs = [], remote = {} } = feature;
+  const { controllers = [], commands = [], queries = [], jobs = [] } = feature;
+  const remote = remoteServicesOf(feature);
   let providers: Provider[];
   switch (role) {
     case 'standalone':

@@ -116,14 +116,21 @@ describe('the allowlist of the internal transport (@Remote)', () => {
     ]);
   });
 
-  it('exposes a service to its role only, and refuses to list one without allowlisted methods', () => {
-    const feature = { commands: [Notes], queries: [Notes], remote: { command: [Notes] } };
+  it('exposes the services marking methods @Remote, each to its role only, and stands in for them in the gateway', () => {
+    const feature = { commands: [Notes, Unmarked], queries: [Unmarked] };
     expect(tokens(featureModule(Notes, 'command', feature))).toContain('rpc:Notes');
     expect(tokens(featureModule(Notes, 'query', feature))).not.toContain('rpc:Notes');
     expect(tokens(featureModule(Notes, 'standalone', feature))).not.toContain('rpc:Notes');
-    const unmarked = { commands: [Unmarked], remote: { command: [Unmarked] } };
-    for (const role of ['command', 'gateway'] as const) {
-      expect(() => featureModule(Unmarked, role, unmarked)).toThrow(/Unmarked .*marks no method @Remote/);
+    expect(tokens(featureModule(Notes, 'gateway', feature))).toEqual([Notes]);
+    for (const role of ['command', 'query'] as const) {
+      expect(tokens(featureModule(Notes, role, feature))).not.toContain('rpc:Unmarked');
+    }
+  });
+
+  it('refuses a service marking methods @Remote among both the commands and the queries', () => {
+    const both = { commands: [Notes], queries: [Notes] };
+    for (const role of ['command', 'gateway', 'standalone'] as const) {
+      expect(() => featureModule(Notes, role, both)).toThrow(/Notes marks methods @Remote .*both/);
     }
   });
 });

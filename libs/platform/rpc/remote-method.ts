@@ -5,8 +5,8 @@ import { ID_PATTERN } from '../domain/ids';
 /**
  * The allowlist of the internal transport: a service method is callable over RPC only when it is marked
  * `@Remote(...)` with the shape of each of its arguments. The gateway's stand-ins offer exactly these
- * methods and the command and query services execute nothing else; which services a role exposes is the
- * `remote` list of the module that provides them (`featureModule`).
+ * methods and the command and query services execute nothing else. A feature's services marking methods
+ * so are exposed by the role their module lists them for (`commands`, `queries`: see `featureModule`).
  */
 
 /** One argument of a remote method: its name (for messages) and what it accepts. */

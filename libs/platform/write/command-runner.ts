@@ -1,5 +1,6 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { CLOCK, type Clock } from '../clock/clock';
+import type { Aggregate } from '../domain/aggregate';
 import { type Decider, DomainError, type DomainEvent } from '../domain/decider';
 import { newEventId } from '../eventstore/event-id';
 import {
@@ -70,7 +71,8 @@ export type ComputedCommand<C, S> = (
   earlier: readonly Prerequisite[],
 ) => Promise<C>;
 
-type Outcome<S, E> = WriteResult & { state: S; events: E[] };
+/** What a command ends in: where it landed, the state it left and the events it appended. */
+export type Outcome<S, E> = WriteResult & { state: S; events: E[] };
 
 /** A command waiting on its stream, and who waits for its outcome. */
 interface Waiting {
@@ -133,6 +135,14 @@ export class CommandRunner {
     };
     this.remember(stream, decider, loaded);
     return loaded;
+  }
+
+  /**
+   * The state of the aggregate `id` now, for a decision taken outside its decider (whether a job has
+   * anything left to do, a sign-in's provider): a read, which writes nothing.
+   */
+  current<C, E extends DomainEvent, S>(aggregate: Aggregate<C, E, S>, id: string): Promise<Loaded<S>> {
+    return this.load(aggregate.decider, aggregate.stream(id));
   }
 
   private remember(stream: string, decider: unknown, folded: Omit<Folded, 'decider'>): void {

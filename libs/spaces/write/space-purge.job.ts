@@ -4,9 +4,9 @@ import { JobHandler, type JobSource } from '@app/platform/jobs/job-handler';
 import { JOB_QUEUE, type Job, type JobLog, type JobQueue } from '@app/platform/jobs/job-queue.port';
 import type { Reaction } from '@app/platform/projector/reactor';
 import { READ_STORE, type ReadStore } from '@app/platform/readstore/read-store.port';
-import { CommandRunner } from '@app/platform/write/command-runner';
 import { Inject, Injectable } from '@nestjs/common';
-import { spaceDecider, spaceStream } from '../domain/space.decider';
+import { CommandBus } from '@nestjs/cqrs';
+import { spaceAggregate } from '../domain/space.aggregate';
 import { PURGE_JOB, purgeJobId } from '../domain/space-purge';
 import { SPACES } from '../read/space.projection';
 
@@ -37,7 +37,7 @@ export class SpacePurges implements JobSource, Reaction {
     @Inject(JOB_QUEUE) private readonly jobs: JobQueue,
     @Inject(READ_STORE) private readonly views: ReadStore,
     @Inject(CLOCK) private readonly clock: Clock,
-    private readonly runner: CommandRunner,
+    private readonly bus: CommandBus,
   ) {}
 
   register(): void {
@@ -89,11 +89,12 @@ export class SpacePurges implements JobSource, Reaction {
 
   private async purge(job: Job<PurgeJobData>, log: JobLog): Promise<void> {
     const { spaceId, deletedAt, deletionEventId, correlationId } = job.data;
-    const result = await this.runner.run(
-      spaceDecider,
-      spaceStream(spaceId),
-      { type: 'PurgeSpace', deletedAt, at: this.clock.now() },
-      { source: 'system', correlationId, causationId: deletionEventId },
+    const result = await this.bus.execute(
+      spaceAggregate.message(
+        spaceId,
+        { type: 'PurgeSpace', deletedAt, at: this.clock.now() },
+        { source: 'system', correlationId, causationId: deletionEventId },
+      ),
     );
     if (result.events.length > 0) log.info(`purged space ${spaceId}`);
   }

@@ -6,21 +6,14 @@ import { newId } from '@app/platform/domain/ids';
 import { atLeast, type DefaultLevel } from '@app/platform/domain/roles';
 import { READ_STORE, type ReadStore } from '@app/platform/readstore/read-store.port';
 import { arg, Remote } from '@app/platform/rpc/remote-method';
-import { AggregateCommand, AggregateHandler } from '@app/platform/write/aggregate-command';
-import { apiContext, type CommandContext, type WriteResult } from '@app/platform/write/command-context';
+import { apiContext, type CommandContext } from '@app/platform/write/command-context';
 import { CommandRunner } from '@app/platform/write/command-runner';
 import { Inject, Injectable } from '@nestjs/common';
-import { CommandBus, CommandHandler } from '@nestjs/cqrs';
+import { CommandBus } from '@nestjs/cqrs';
 import type { SpaceLanguage } from '../domain/language';
 import { checkMergeRules, type MergeRulesConfiguration } from '../domain/merge-rules';
-import {
-  type EditMode,
-  type SpaceCommand,
-  type SpaceEvent,
-  type SpaceState,
-  spaceDecider,
-  spaceStream,
-} from '../domain/space.decider';
+import { spaceAggregate } from '../domain/space.aggregate';
+import { type EditMode, type SpaceCommand } from '../domain/space.decider';
 import { SPACES } from '../read/space.projection';
 
 export interface CreateSpaceInput {
@@ -45,14 +38,6 @@ export interface TransferSpaceInput extends TransferInput {
   parent?: string;
 }
 
-export class RunSpaceCommand extends AggregateCommand<SpaceCommand> {}
-
-@CommandHandler(RunSpaceCommand)
-export class SpaceCommandHandler extends AggregateHandler<SpaceCommand, SpaceEvent, SpaceState> {
-  protected readonly decider = spaceDecider;
-  protected readonly stream = spaceStream;
-}
-
 /**
  * Turns requests into space commands with what only the read side knows (parents, positions) and
  * dispatches them. The caller's role on the space was checked by the route (`@RequiresRole`).
@@ -68,7 +53,7 @@ export class SpaceService {
   ) {}
 
   private run(spaceId: string, command: SpaceCommand, ctx: CommandContext) {
-    return this.bus.execute<RunSpaceCommand, WriteResult>(new RunSpaceCommand(spaceId, command, ctx));
+    return this.bus.execute(spaceAggregate.message(spaceId, command, ctx));
   }
 
   private async space(spaceId: string) {

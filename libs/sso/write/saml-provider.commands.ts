@@ -3,34 +3,15 @@ import { invalid } from '@app/platform/domain/decider';
 import { newId } from '@app/platform/domain/ids';
 import { READ_STORE, type ReadStore } from '@app/platform/readstore/read-store.port';
 import { arg, Remote } from '@app/platform/rpc/remote-method';
-import { AggregateCommand, AggregateHandler } from '@app/platform/write/aggregate-command';
-import { apiContext, type WriteResult } from '@app/platform/write/command-context';
+import { apiContext } from '@app/platform/write/command-context';
 import { CommandRunner } from '@app/platform/write/command-runner';
 import { TEAMS } from '@app/teams/read/team.projection';
 import { Inject, Injectable } from '@nestjs/common';
-import { CommandBus, CommandHandler } from '@nestjs/cqrs';
-import {
-  type SamlProviderCommand,
-  type SamlProviderEvent,
-  type SamlProviderInput,
-  type SamlProviderState,
-  samlProviderDecider,
-  samlProviderStream,
-} from '../domain/saml-provider.decider';
+import { CommandBus } from '@nestjs/cqrs';
+import { samlProviderAggregate } from '../domain/saml-provider.aggregate';
+import { type SamlProviderCommand, type SamlProviderInput } from '../domain/saml-provider.decider';
 
 export type { SamlProviderInput };
-
-export class RunSamlProviderCommand extends AggregateCommand<SamlProviderCommand> {}
-
-@CommandHandler(RunSamlProviderCommand)
-export class SamlProviderCommandHandler extends AggregateHandler<
-  SamlProviderCommand,
-  SamlProviderEvent,
-  SamlProviderState
-> {
-  protected readonly decider = samlProviderDecider;
-  protected readonly stream = samlProviderStream;
-}
 
 /**
  * Turns requests into SAML provider commands. The route checked the caller administers the organization;
@@ -53,8 +34,8 @@ export class SamlProviderService {
   }
 
   private run(samlProviderId: string, command: SamlProviderCommand, viewer: Viewer, ifMatch?: number) {
-    return this.bus.execute<RunSamlProviderCommand, WriteResult>(
-      new RunSamlProviderCommand(samlProviderId, command, { ...apiContext(viewer), ifMatch }),
+    return this.bus.execute(
+      samlProviderAggregate.message(samlProviderId, command, { ...apiContext(viewer), ifMatch }),
     );
   }
 

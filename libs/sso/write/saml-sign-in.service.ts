@@ -1,11 +1,8 @@
 import { createHash } from 'node:crypto';
-import { userDecider, userStream } from '@app/identity/domain/user.decider';
+import { userAggregate } from '@app/identity/domain/user.aggregate';
 import { USERS } from '@app/identity/read/identity.projection';
-import {
-  organizationDecider,
-  organizationStream,
-  samlInvite,
-} from '@app/organizations/domain/organization.decider';
+import { organizationAggregate } from '@app/organizations/domain/organization.aggregate';
+import { samlInvite } from '@app/organizations/domain/organization.decider';
 import type { Config } from '@app/platform/config/config';
 import { CONFIG } from '@app/platform/config/config.module';
 import { DomainError, notFound } from '@app/platform/domain/decider';
@@ -16,10 +13,11 @@ import { arg, Remote } from '@app/platform/rpc/remote-method';
 import type { CommandContext } from '@app/platform/write/command-context';
 import { CommandRunner } from '@app/platform/write/command-runner';
 import { Inject, Injectable } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
 import type { Profile } from '@node-saml/node-saml';
 import { assertionWindow, type SamlAttributes, samlIdentity } from '../domain/saml-identity';
-import { samlProviderDecider, samlProviderStream } from '../domain/saml-provider.decider';
-import { samlSignInDecider, samlSignInStream } from '../domain/saml-sign-in.decider';
+import { samlProviderAggregate } from '../domain/saml-provider.aggregate';
+import { samlSignInAggregate } from '../domain/saml-sign-in.aggregate';
 import { serviceEndpoints } from '../domain/service-endpoints';
 import {
   CLOCK_SKEW_MS,
@@ -59,6 +57,7 @@ const userIdFor = (email: string) =>
 @Injectable()
 export class SamlSignInService {
   constructor(
+    private readonly bus: CommandBus,
     private readonly runner: CommandRunner,
     @Inject(READ_STORE) private readonly views: ReadStore,
     @Inject(CONFIG) private readonly config: Config,
@@ -104,44 +103,48 @@ export class SamlSignInService {
     const userId = await this.userFor(identity, correlationId);
     const ctx: CommandContext = { userId, source: 'api', correlationId, causationId: null };
     const at = this.runner.now();
-    await this.runner.run(
-      samlSignInDecider,
-      samlSignInStream(samlProviderId),
-      {
-        type: 'AcceptSamlAssertion',
+    await this.bus.execute(
+      samlSignInAggregate.message(
         samlProviderId,
+        {
+          type: 'AcceptSamlAssertion',
+          samlProviderId,
+          organization,
+          userId,
+          email: identity.email,
+          ...window,
+          at,
+        },
+        ctx,
+      ),
+    );
+    await this.bus.execute(
+      organizationAggregate.message(
         organization,
-        userId,
-        email: identity.email,
-        ...window,
-        at,
-      },
-      ctx,
+        { type: 'AdmitMember', userId, role: provider.defaultRole, invite: samlInvite(samlProviderId), at },
+        ctx,
+      ),
     );
-    const org = organizationStream(organization);
-    await this.runner.run(
-      organizationDecider,
-      org,
-      { type: 'AdmitMember', userId, role: provider.defaultRole, invite: samlInvite(samlProviderId), at },
-      ctx,
+    await this.bus.execute(
+      organizationAggregate.message(organization, { type: 'SetMemberAsSso', userId, at }, ctx),
     );
-    await this.runner.run(organizationDecider, org, { type: 'SetMemberAsSso', userId, at }, ctx);
     const token = newSecretToken();
     const expiresAt = at + this.config.ssoSessionHours * 3_600_000;
-    const issued = await this.runner.run(
-      userDecider,
-      userStream(userId),
-      {
-        type: 'IssueApiToken',
-        tokenId: newId(),
-        tokenHash: hashSecret(token),
-        label: `SAML sign-in (${provider.label})`,
-        at,
-        expiresAt,
-        // The provider vouches for this organization only: the token acts nowhere else.
-        organization,
-      },
-      ctx,
+    const issued = await this.bus.execute(
+      userAggregate.message(
+        userId,
+        {
+          type: 'IssueApiToken',
+          tokenId: newId(),
+          tokenHash: hashSecret(token),
+          label: `SAML sign-in (${provider.label})`,
+          at,
+          expiresAt,
+          // The provider vouches for this organization only: the token acts nowhere else.
+          organization,
+        },
+        ctx,
+      ),
     );
     return {
       token,
@@ -155,7 +158,7 @@ export class SamlSignInService {
 
   /** The provider, live and fully configured; any other is not found (nothing to sign in with). */
   private async provider(samlProviderId: string) {
-    const { state } = await this.runner.load(samlProviderDecider, samlProviderStream(samlProviderId));
+    const { state } = await this.runner.current(samlProviderAggregate, samlProviderId);
     if (state.status !== 'active') throw notFound('SAML provider not found');
     if (!isConfigured(state))
       throw notFound('SAML provider not found: it is pending (entityID, ssoURL and certificate are needed)');
@@ -196,11 +199,12 @@ export class SamlSignInService {
     if (known) return known.id;
     const userId = userIdFor(identity.email);
     try {
-      await this.runner.run(
-        userDecider,
-        userStream(userId),
-        { type: 'CreateUser', userId, ...identity, at: this.runner.now() },
-        { userId, source: 'api', correlationId, causationId: null },
+      await this.bus.execute(
+        userAggregate.message(
+          userId,
+          { type: 'CreateUser', userId, ...identity, at: this.runner.now() },
+          { userId, source: 'api', correlationId, causationId: null },
+        ),
       );
     } catch (error) {
       // Created already (the views not there yet), or by a sign-in of the same person at the same moment.

@@ -5,9 +5,10 @@ import { JobHandler } from '@app/platform/jobs/job-handler';
 import { JobPerEvent, unlessGone } from '@app/platform/jobs/job-per-event';
 import { JOB_QUEUE, type JobLog, type JobQueue } from '@app/platform/jobs/job-queue.port';
 import { CommandRunner } from '@app/platform/write/command-runner';
-import { teamDecider, teamStream } from '@app/teams/domain/team.decider';
+import { teamAggregate } from '@app/teams/domain/team.aggregate';
 import { Inject, Injectable } from '@nestjs/common';
-import { samlProviderDecider, samlProviderStream } from '../domain/saml-provider.decider';
+import { CommandBus } from '@nestjs/cqrs';
+import { samlProviderAggregate } from '../domain/saml-provider.aggregate';
 import { SSO_DEFAULT_TEAM_JOB } from '../domain/saml-sign-in.decider';
 
 interface DefaultTeamData {
@@ -37,6 +38,7 @@ export class SsoDefaultTeam extends JobPerEvent<DefaultTeamData> {
     @Inject(JOB_QUEUE) jobs: JobQueue,
     @Inject(CLOCK) private readonly clock: Clock,
     private readonly runner: CommandRunner,
+    private readonly bus: CommandBus,
   ) {
     super(jobs);
   }
@@ -63,20 +65,18 @@ export class SsoDefaultTeam extends JobPerEvent<DefaultTeamData> {
 
   protected async run(data: DefaultTeamData, log: JobLog): Promise<void> {
     const { organization, userId, samlProviderId, eventId, correlationId } = data;
-    const { state: provider } = await this.runner.load(
-      samlProviderDecider,
-      samlProviderStream(samlProviderId),
-    );
+    // Read from the log: the provider's setting now, and whether its team is still one to join.
+    const { state: provider } = await this.runner.current(samlProviderAggregate, samlProviderId);
     if (provider.status !== 'active' || !provider.defaultTeam) return;
-    const stream = teamStream(provider.defaultTeam);
-    const { state: team } = await this.runner.load(teamDecider, stream);
+    const { state: team } = await this.runner.current(teamAggregate, provider.defaultTeam);
     if (team.status !== 'active' || team.organization !== organization) return;
     await unlessGone(
-      this.runner.run(
-        teamDecider,
-        stream,
-        { type: 'SetTeamMember', userId, at: this.clock.now() },
-        { source: 'system', correlationId, causationId: eventId },
+      this.bus.execute(
+        teamAggregate.message(
+          provider.defaultTeam,
+          { type: 'SetTeamMember', userId, at: this.clock.now() },
+          { source: 'system', correlationId, causationId: eventId },
+        ),
       ),
     );
     log.info(

@@ -5,20 +5,12 @@ import { invalid, notFound } from '@app/platform/domain/decider';
 import { ID_PATTERN, newId } from '@app/platform/domain/ids';
 import { READ_STORE, type ReadStore } from '@app/platform/readstore/read-store.port';
 import { arg, Remote } from '@app/platform/rpc/remote-method';
-import { AggregateCommand, AggregateHandler } from '@app/platform/write/aggregate-command';
-import { apiContext, type WriteResult } from '@app/platform/write/command-context';
+import { apiContext } from '@app/platform/write/command-context';
 import { CommandRunner } from '@app/platform/write/command-runner';
 import { Inject, Injectable } from '@nestjs/common';
-import { CommandBus, CommandHandler } from '@nestjs/cqrs';
-import {
-  TEAM_ROLES,
-  type TeamCommand,
-  type TeamEvent,
-  type TeamRole,
-  type TeamState,
-  teamDecider,
-  teamStream,
-} from '../domain/team.decider';
+import { CommandBus } from '@nestjs/cqrs';
+import { teamAggregate } from '../domain/team.aggregate';
+import { TEAM_ROLES, type TeamCommand, type TeamRole } from '../domain/team.decider';
 import { TEAMS } from '../read/team.projection';
 
 export interface CreateTeamInput {
@@ -42,14 +34,6 @@ export interface SetTeamMemberInput {
   role?: TeamRole;
 }
 
-export class RunTeamCommand extends AggregateCommand<TeamCommand> {}
-
-@CommandHandler(RunTeamCommand)
-export class TeamCommandHandler extends AggregateHandler<TeamCommand, TeamEvent, TeamState> {
-  protected readonly decider = teamDecider;
-  protected readonly stream = teamStream;
-}
-
 const isTeamRole = (value: unknown): value is TeamRole =>
   typeof value === 'string' && (TEAM_ROLES as readonly string[]).includes(value);
 
@@ -66,9 +50,7 @@ export class TeamService {
   ) {}
 
   private run(teamId: string, command: TeamCommand, viewer: Viewer) {
-    return this.bus.execute<RunTeamCommand, WriteResult>(
-      new RunTeamCommand(teamId, command, apiContext(viewer)),
-    );
+    return this.bus.execute(teamAggregate.message(teamId, command, apiContext(viewer)));
   }
 
   /** The team must belong to the organization of the path. */

@@ -2,34 +2,15 @@ import type { Viewer } from '@app/platform/auth/access';
 import { newId } from '@app/platform/domain/ids';
 import { READ_STORE, type ReadStore } from '@app/platform/readstore/read-store.port';
 import { arg, Remote } from '@app/platform/rpc/remote-method';
-import { AggregateCommand, AggregateHandler } from '@app/platform/write/aggregate-command';
-import { apiContext, type WriteResult } from '@app/platform/write/command-context';
+import { apiContext } from '@app/platform/write/command-context';
 import { CommandRunner } from '@app/platform/write/command-runner';
 import { Inject, Injectable } from '@nestjs/common';
-import { CommandBus, CommandHandler } from '@nestjs/cqrs';
-import {
-  type TranslationCommand,
-  type TranslationEvent,
-  type TranslationInput,
-  type TranslationState,
-  translationDecider,
-  translationStream,
-} from '../domain/translation.decider';
+import { CommandBus } from '@nestjs/cqrs';
+import { translationAggregate } from '../domain/translation.aggregate';
+import { type TranslationCommand, type TranslationInput } from '../domain/translation.decider';
 import { translationIn } from '../read/translations.queries';
 
 export type { TranslationInput };
-
-export class RunTranslationCommand extends AggregateCommand<TranslationCommand> {}
-
-@CommandHandler(RunTranslationCommand)
-export class TranslationCommandHandler extends AggregateHandler<
-  TranslationCommand,
-  TranslationEvent,
-  TranslationState
-> {
-  protected readonly decider = translationDecider;
-  protected readonly stream = translationStream;
-}
 
 /** Translation settings writes; the route checked the caller administers the organization. */
 @Injectable()
@@ -41,8 +22,8 @@ export class TranslationService {
   ) {}
 
   private run(translationId: string, command: TranslationCommand, viewer: Viewer, ifMatch?: number) {
-    return this.bus.execute<RunTranslationCommand, WriteResult>(
-      new RunTranslationCommand(translationId, command, { ...apiContext(viewer), ifMatch }),
+    return this.bus.execute(
+      translationAggregate.message(translationId, command, { ...apiContext(viewer), ifMatch }),
     );
   }
 

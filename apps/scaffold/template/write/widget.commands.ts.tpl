@@ -1,18 +1,11 @@
 import type { Viewer } from '@app/platform/auth/access';
 import { newId } from '@app/platform/domain/ids';
 import { arg, Remote } from '@app/platform/rpc/remote-method';
-import { AggregateCommand, AggregateHandler } from '@app/platform/write/aggregate-command';
-import { apiContext, type CommandContext, type WriteResult } from '@app/platform/write/command-context';
+import { apiContext, type CommandContext } from '@app/platform/write/command-context';
 import { CommandRunner } from '@app/platform/write/command-runner';
 import { Injectable } from '@nestjs/common';
-import { CommandBus, CommandHandler } from '@nestjs/cqrs';
-import {
-  type WidgetCommand,
-  type WidgetEvent,
-  type WidgetState,
-  widgetDecider,
-  widgetStream,
-} from '../domain/widget.decider';
+import { CommandBus } from '@nestjs/cqrs';
+import { type WidgetCommand, widgetAggregate } from '../domain/widget.aggregate';
 
 export interface CreateWidgetInput {
   title: string;
@@ -20,14 +13,6 @@ export interface CreateWidgetInput {
 
 export interface UpdateWidgetInput {
   title?: string;
-}
-
-export class RunWidgetCommand extends AggregateCommand<WidgetCommand> {}
-
-@CommandHandler(RunWidgetCommand)
-export class WidgetCommandHandler extends AggregateHandler<WidgetCommand, WidgetEvent, WidgetState> {
-  protected readonly decider = widgetDecider;
-  protected readonly stream = widgetStream;
 }
 
 /**
@@ -42,7 +27,7 @@ export class WidgetService {
   ) {}
 
   private run(widgetId: string, command: WidgetCommand, ctx: CommandContext) {
-    return this.bus.execute<RunWidgetCommand, WriteResult>(new RunWidgetCommand(widgetId, command, ctx));
+    return this.bus.execute(widgetAggregate.message(widgetId, command, ctx));
   }
 
   @Remote(arg.id('organization'), arg.object<CreateWidgetInput>('body'), arg.viewer())
