@@ -5,7 +5,7 @@ import type { WidgetEvent } from './widget.decider';
 export const widgetAuditSubjects = auditSubjects<WidgetEvent>()({
   __name_snake__: {
     WidgetCreated: (d) => ({ type: '__name__', id: d.widgetId, organization: d.organization, label: d.title }),
-    WidgetUpdated: (d) => ({ type: '__name__', id: d.widgetId, label: d.changes.title }),
+    WidgetUpdated: (d) => ({ type: '__name__', id: d.widgetId, organization: d.organization, label: d.changes.title }),
     WidgetDeleted: (d) => ({ type: '__name__', id: d.widgetId, organization: d.organization }),
   },
 });

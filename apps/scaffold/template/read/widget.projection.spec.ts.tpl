@@ -13,7 +13,7 @@ const created = () =>
 const updated = () =>
   recorded(
     'WidgetUpdated',
-    { widgetId: 'w1', changes: { title: 'Second' }, updatedAt: '2026-01-02T00:00:00.000Z' },
+    { widgetId: 'w1', organization: 'o1', changes: { title: 'Second' }, updatedAt: '2026-01-02T00:00:00.000Z' },
     inStream,
   );
 

@@ -1,19 +1,17 @@
 import type { Viewer } from '@app/platform/auth/access';
+import { notFound } from '@app/platform/domain/decider';
 import { newId } from '@app/platform/domain/ids';
+import { READ_STORE, type ReadStore } from '@app/platform/readstore/read-store.port';
 import { arg, Remote } from '@app/platform/rpc/remote-method';
-import { apiContext, type CommandContext } from '@app/platform/write/command-context';
+import { apiContext } from '@app/platform/write/command-context';
 import { CommandRunner } from '@app/platform/write/command-runner';
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { type WidgetCommand, widgetAggregate } from '../domain/widget.aggregate';
+import type { WidgetInput } from '../domain/widget.decider';
+import { WIDGETS } from '../read/widget.projection';
 
-export interface CreateWidgetInput {
-  title: string;
-}
-
-export interface UpdateWidgetInput {
-  title?: string;
-}
+export type { WidgetInput };
 
 /**
  * Turns requests into __label__ commands; the routes checked the caller's role (`@RequiresRole`). In a cluster
@@ -24,27 +22,37 @@ export class WidgetService {
   constructor(
     private readonly bus: CommandBus,
     private readonly runner: CommandRunner,
+    @Inject(READ_STORE) private readonly views: ReadStore,
   ) {}
 
-  private run(widgetId: string, command: WidgetCommand, ctx: CommandContext) {
-    return this.bus.execute(widgetAggregate.message(widgetId, command, ctx));
+  private run(widgetId: string, command: WidgetCommand, viewer: Viewer, ifMatch?: number) {
+    return this.bus.execute(widgetAggregate.message(widgetId, command, { ...apiContext(viewer), ifMatch }));
   }
 
-  @Remote(arg.id('organization'), arg.object<CreateWidgetInput>('body'), arg.viewer())
-  async create(organization: string, body: CreateWidgetInput, viewer: Viewer) {
+  /** The organization of a __label__ (the route was authorized through it); the decider checks it again. */
+  private async organizationOf(widgetId: string): Promise<string> {
+    const doc = await this.views.get(WIDGETS, widgetId);
+    if (!doc) throw notFound('__Label__ not found');
+    return doc.organization;
+  }
+
+  @Remote(arg.id('organization'), arg.object<WidgetInput>('body'), arg.viewer())
+  async create(organization: string, body: WidgetInput, viewer: Viewer) {
     const widgetId = newId();
-    const command = { type: 'CreateWidget' as const, widgetId, organization, title: body.title, at: this.runner.now() };
-    return { widgetId, ...(await this.run(widgetId, command, apiContext(viewer))) };
+    const command: WidgetCommand = { type: 'CreateWidget', widgetId, organization, input: body, at: this.runner.now() };
+    return { widgetId, ...(await this.run(widgetId, command, viewer)) };
   }
 
-  @Remote(arg.id('widgetId'), arg.object<UpdateWidgetInput>('body'), arg.viewer(), arg.optional(arg.int('ifMatch')))
-  update(widgetId: string, body: UpdateWidgetInput, viewer: Viewer, ifMatch?: number) {
-    const command = { type: 'UpdateWidget' as const, changes: body, at: this.runner.now() };
-    return this.run(widgetId, command, { ...apiContext(viewer), ifMatch });
+  @Remote(arg.id('widgetId'), arg.object<WidgetInput>('body'), arg.viewer(), arg.optional(arg.int('ifMatch')))
+  async update(widgetId: string, body: WidgetInput, viewer: Viewer, ifMatch?: number) {
+    const organization = await this.organizationOf(widgetId);
+    const command: WidgetCommand = { type: 'UpdateWidget', organization, input: body, at: this.runner.now() };
+    return this.run(widgetId, command, viewer, ifMatch);
   }
 
   @Remote(arg.id('widgetId'), arg.viewer(), arg.optional(arg.int('ifMatch')))
-  delete(widgetId: string, viewer: Viewer, ifMatch?: number) {
-    return this.run(widgetId, { type: 'DeleteWidget', at: this.runner.now() }, { ...apiContext(viewer), ifMatch });
+  async delete(widgetId: string, viewer: Viewer, ifMatch?: number) {
+    const organization = await this.organizationOf(widgetId);
+    return this.run(widgetId, { type: 'DeleteWidget', organization, at: this.runner.now() }, viewer, ifMatch);
   }
 }
