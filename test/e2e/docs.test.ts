@@ -12,6 +12,8 @@ import { type TestApp, useTestApp } from '../support/app-harness';
 import { addGitBookFormats } from '../support/openapi';
 import { tempDir } from '../support/temp-dir';
 
+// Not in e2e-mongo: the API document and its page are made from the controllers, not from the views.
+
 // biome-ignore lint/suspicious/noExplicitAny: the document is walked as plain JSON
 type Json = Record<string, any>;
 

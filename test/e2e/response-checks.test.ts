@@ -3,6 +3,9 @@ import { PROJECT_ROUTES, replyProblem, routeSchema } from '../support/checked-re
 import { matchTemplate, operationAt, responseProblem, schemaProblem } from '../support/openapi';
 import { routeTable, templateOf } from '../support/route-table';
 
+// Not in e2e-mongo: it checks the response checks themselves (checked-responses.ts, openapi.ts), not the
+// stores.
+
 type Json = Record<string, unknown>;
 
 /**
