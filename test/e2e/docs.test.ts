@@ -188,6 +188,18 @@ describe('API reference', () => {
     for (const name of Object.keys(doc.components.schemas)) {
       expect(() => ajv.compile({ $ref: `api.json#/components/schemas/${name}` })).not.toThrow();
     }
+
+    // A body class's example (@BodyExample) is in its schema, and is a body the schema accepts.
+    const withExamples = Object.entries(doc.components.schemas as Record<string, Json>).filter(
+      ([, schema]) => schema.examples,
+    );
+    expect(withExamples.map(([name]) => name)).toContain('MoveDto');
+    for (const [name, schema] of withExamples) {
+      const valid = ajv.compile({ $ref: `api.json#/components/schemas/${name}` });
+      for (const example of schema.examples) {
+        expect({ name, example, accepted: valid(example) }).toEqual({ name, example, accepted: true });
+      }
+    }
   });
 
   it('has every controller route, named as GitBook names it where GitBook has the route', () => {
