@@ -1,6 +1,6 @@
 import { signingIdentity } from '@app/sso/domain/certificate.testing';
 import { type GitBookAPI, MemberRole, SpaceEditMode, TeamMemberRole } from '@gitbook/api';
-import { checkedClient, expectValidReply } from './checked-responses';
+import { checkedClient, expectValidReply, loadProjectRoutes } from './checked-responses';
 import { samlResponse } from './saml-idp';
 
 export type FetchPath = (pathAndQuery: string, init?: RequestInit) => Promise<Response>;
@@ -25,6 +25,7 @@ export async function endpointTour(
   /** Fetches a path (with its query) of the server the tour runs against, with no token: downloads, sign-in. */
   fetchPath: FetchPath,
 ): Promise<void> {
+  await loadProjectRoutes();
   const api = checkedClient(client);
   const http: Http = async (method, path, body) => {
     const reply = await unchecked(method, path, body);
