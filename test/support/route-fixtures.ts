@@ -211,7 +211,7 @@ function validValue(field: FieldModel, world: World, where: string): unknown {
   if (field.isObject) return {};
   if (field.isString && !field.pattern) return 'x';
   throw new Error(
-    `${where} is required and no value can be made for it: declare a whole body with @BodyExample({...}) on the DTO, or add the field to BODY_FIXTURES (test/support/route-fixtures.ts) if it names a resource`,
+    `${where} is required and no value can be made for it: declare a whole body the DTO accepts with @BodyExample({...}) on its class, or add the field to BODY_FIXTURES (test/support/route-fixtures.ts) if it names a resource`,
   );
 }
 
@@ -225,14 +225,22 @@ export async function bodyProblems(routes: Route[], world: World): Promise<strin
   for (const route of routes) {
     if (!route.body) continue;
     const type = route.body;
-    const declared = bodyExampleOf(type) ? ` (its @BodyExample)` : '';
+    let body: Record<string, unknown>;
     try {
-      await pipe.transform(validBody(dtoModel(type), world, route.key), { type: 'body', metatype: type });
+      body = validBody(dtoModel(type), world, route.key);
     } catch (error) {
-      const fix = declared
-        ? 'make the example one the DTO accepts'
-        : 'declare a whole body it accepts with @BodyExample({...}) on the class';
-      problems.push(`${route.key}: ${type.name}${declared}: ${(error as Error).message}; ${fix}`);
+      problems.push((error as Error).message);
+      continue;
+    }
+    try {
+      await pipe.transform(body, { type: 'body', metatype: type });
+    } catch (error) {
+      const refused = `${route.key}: ${type.name} refuses the body ${JSON.stringify(body)} (${(error as Error).message})`;
+      problems.push(
+        bodyExampleOf(type)
+          ? `${refused}: make its @BodyExample one it accepts`
+          : `${refused}: declare a whole body it accepts with @BodyExample({...}) on the class`,
+      );
     }
   }
   return problems;
