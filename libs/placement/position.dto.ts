@@ -1,5 +1,6 @@
 import { ID_PATTERN } from '@app/platform/domain/ids';
 import { IsAbsentOr } from '@app/platform/http/validation';
+import { BodyExample } from '@app/platform/openapi/body-example';
 import { Type } from 'class-transformer';
 import { IsIn, IsObject, IsString, Matches, ValidateIf, ValidateNested } from 'class-validator';
 import type { ContentPointer, ContentPosition, MoveInput, TransferInput } from './position';
@@ -35,6 +36,7 @@ export class ContentPositionDto implements ContentPosition {
 }
 
 /** Body of the move operations: a new parent collection (null for the top level), a position, or both. */
+@BodyExample({ parent: null })
 export class MoveDto implements MoveInput {
   @ValidateIf((_o, value) => value !== undefined && value !== null)
   @IsString()

@@ -1,6 +1,9 @@
 import { IdentityService } from '@app/identity/write/identity.commands';
 import { addUser, liveProjector, SETUP, useTestApp } from '../support/app-harness';
 
+// Not in e2e-mongo: bad input is refused by the pipes and the guard, whatever store holds the views (the
+// guard's reads run there in the permissions and access-cache suites).
+
 interface Case {
   name: string;
   method: string;

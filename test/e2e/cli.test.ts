@@ -1,6 +1,9 @@
 import { spawnSync } from 'node:child_process';
 import { builtFile } from '../support/process-harness';
 
+// Not in e2e-mongo: the CLI runs as a process of its own, which keeps its embedded views (childEnv gives it
+// no MONGO_URL).
+
 const CLI = builtFile('apps', 'cli', 'src', 'main.js');
 const run = (...args: string[]) => spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8' });
 

@@ -12,6 +12,8 @@ import { type TestApp, useTestApp } from '../support/app-harness';
 import { addGitBookFormats } from '../support/openapi';
 import { tempDir } from '../support/temp-dir';
 
+// Not in e2e-mongo: the API document and its page are made from the controllers, not from the views.
+
 // biome-ignore lint/suspicious/noExplicitAny: the document is walked as plain JSON
 type Json = Record<string, any>;
 
@@ -185,6 +187,18 @@ describe('API reference', () => {
     ajv.addSchema({ $id: 'api.json', components: doc.components });
     for (const name of Object.keys(doc.components.schemas)) {
       expect(() => ajv.compile({ $ref: `api.json#/components/schemas/${name}` })).not.toThrow();
+    }
+
+    // A body class's example (@BodyExample) is in its schema, and is a body the schema accepts.
+    const withExamples = Object.entries(doc.components.schemas as Record<string, Json>).filter(
+      ([, schema]) => schema.examples,
+    );
+    expect(withExamples.map(([name]) => name)).toContain('MoveDto');
+    for (const [name, schema] of withExamples) {
+      const valid = ajv.compile({ $ref: `api.json#/components/schemas/${name}` });
+      for (const example of schema.examples) {
+        expect({ name, example, accepted: valid(example) }).toEqual({ name, example, accepted: true });
+      }
     }
   });
 

@@ -3,6 +3,9 @@ import { PURGE_JOB } from '@app/spaces/write/space-purge.job';
 import { BOOTSTRAP_TOKEN, eventually, liveProjector, useTestApp } from '../support/app-harness';
 import { checkingFetch } from '../support/checked-responses';
 
+// Not in e2e-mongo: the serving process's correlation ids, logs, metrics and readiness, whatever store holds
+// the views.
+
 /** fetch, with 2xx answers on /v1 routes checked against their response schemas (checked-responses.ts). */
 const checkedFetch = checkingFetch();
 

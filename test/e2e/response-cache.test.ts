@@ -9,6 +9,9 @@ import {
   useTestApp,
 } from '../support/app-harness';
 
+// Not in e2e-mongo: it counts the reads of the views (views.get replaced); the cache sits above the read
+// store, whichever it is.
+
 /**
  * Successful GETs are kept in memory per caller and URL until the views change: a kept answer must
  * never outlive the change it misses, nor reach another caller.

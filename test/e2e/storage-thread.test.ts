@@ -7,6 +7,8 @@ import { SqliteReadStore } from '@app/platform/readstore/sqlite-read-store';
 import type { StorageThread } from '@app/platform/threads/storage-thread';
 import { eventually, liveProjector, type TestApp, useTestApp } from '../support/app-harness';
 
+// Not in e2e-mongo: it opens the data directory's SQLite log and views (views.sqlite) beside the running app.
+
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /**

@@ -3,6 +3,8 @@ import { ManualClock } from '@app/platform/clock/clock';
 import { addOrganization, type TestApp, withTestApps } from '../support/app-harness';
 import { describeIf, MONGO_WIRE } from '../support/describe-if';
 
+// Not in e2e-mongo: it runs the embedded views and MongoDB-wire side by side itself.
+
 /** One step of the script: a request, with `$name` standing for ids found by earlier steps. */
 type Step = [method: string, path: string, body?: unknown, keep?: Record<string, string>];
 

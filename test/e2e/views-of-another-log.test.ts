@@ -2,6 +2,8 @@ import { copyFileSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { eventually, removeDir, startTestApp } from '../support/app-harness';
 
+// Not in e2e-mongo: it moves the embedded views' file (views.sqlite) between data directories.
+
 const VIEWS_FILE = 'views.sqlite';
 
 /** Puts the views of `from` (the file and its WAL) in place of those of `to`. */

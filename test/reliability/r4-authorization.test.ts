@@ -5,6 +5,7 @@ import { type ApiTarget, sendTo, TARGETS } from '../support/api-target';
 import { dtoModel } from '../support/dto-model';
 import { answerProblem, envelopeProblem, type RawReply } from '../support/http-checks';
 import {
+  bodyProblems,
   createWorld,
   fillPath,
   memberOf,
@@ -82,17 +83,18 @@ describe.each(TARGETS)(TITLE, (_, useTarget) => {
     const after = await target.logHead();
     const problem = answerProblem(reply, { status });
     if (problem && reply.status === 400 && route.body) {
-      return `${problem}; the body was refused before authorization: give ${route.body.name} an entry in BODY_EXAMPLES (test/support/route-fixtures.ts)`;
+      return `${problem}; the body was refused before authorization: declare a whole body ${route.body.name} accepts with @BodyExample({...}) on the class`;
     }
     if (problem) return problem;
     return after === head ? undefined : `the log moved from ${head} to ${after}`;
   }
 
-  it('the route table matches the router, and every route can be filled', () => {
+  it('the route table matches the router, and every route can be filled, its body accepted by its DTO', async () => {
     const problems = [
       ...tableProblems(table),
       ...table.api.flatMap((route) => route.problems.map((p) => `${route.key} ${p}`)),
       ...missingFixtures(table.api),
+      ...(await bodyProblems(table.api, world)),
     ];
     expect(problems).toEqual([]);
   });

@@ -104,7 +104,8 @@ export function tempDataDir(): string {
 
 /**
  * Starts the standalone app on a free port over a data directory, with a clock the test can move, as
- * `npm start` runs it: with its storage thread (which runs compiled code: `npm run build` first).
+ * `npm start` runs it: with its storage thread, which runs compiled code (dist/, which Jest's global
+ * setup compiles again when a source is newer: fresh-build.ts).
  */
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const dataDir = options.dataDir ?? tempDataDir();

@@ -1,4 +1,10 @@
+import { FEATURES } from '@app/composition/features';
+import { restOfPathName } from '@app/platform/http/rest-of-path';
+import { OPENAPI_PATH } from '@app/platform/openapi/api-reference';
+import { OWN_SCHEMA, OWN_SHAPE } from '@app/platform/openapi/own-shape';
 import { GitBookAPI } from '@gitbook/api';
+import { RequestMethod, type Type } from '@nestjs/common';
+import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
 import { matchTemplate, operationAt, responseProblem, schemaProblem } from './openapi';
 
 /**
@@ -19,118 +25,104 @@ export interface ProjectRoute {
    * and path (the seeds win): the entry is then checked in place of the operation.
    */
   replaces?: string;
+  /** The handler that declares it (`SpacesController.transfer`), for messages. */
+  declaredBy: string;
 }
 
 /**
- * The /v1 routes this project serves that GitBook's document lacks: the component schema each answers
- * (checked as strictly as the document's operations), or why no schema applies. A 2xx answer on a /v1
- * route found neither in the document nor here fails the test.
+ * Routes served outside Nest's router (no handler to declare them): the API document, which is this
+ * project's own and not a GitBook resource; docs.test.ts checks its shape.
  */
-export const PROJECT_ROUTES: ProjectRoute[] = [
-  // The seeds specify it (content-area endpoints: "Transfer space … 200 Space"); @gitbook/api's
-  // document has no transfer for spaces, only for collections.
-  { method: 'POST', template: '/spaces/{spaceId}/transfer', answers: { schema: 'Space' } },
-  // The seeds specify the links listings and file backlinks; @gitbook/api's document dropped these
-  // operations after 0.181. Their shapes (ContentReferenceUsage, ContentLocation, ContentReferencesStats)
-  // follow that version, which this document no longer has schemas for; links.test.ts checks them.
-  ...[
-    '/spaces/{spaceId}/links',
-    '/spaces/{spaceId}/content/page/{pageId}/links',
-    '/spaces/{spaceId}/change-requests/{changeRequestId}/content/page/{pageId}/links',
-    '/spaces/{spaceId}/content/files/{fileId}/backlinks',
-    '/spaces/{spaceId}/change-requests/{changeRequestId}/content/files/{fileId}/backlinks',
-  ].map(
-    (template): ProjectRoute => ({
-      method: 'GET',
-      template,
-      answers: { unspecified: "GitBook's links shapes of @gitbook/api 0.181, checked by links.test.ts" },
-    }),
-  ),
-  // The seeds' translation settings (organization-area endpoints) are not GitBook's `Translation`.
-  ...(
-    [
-      ['GET', '/orgs/{organizationId}/translations', 'TranslationSettingsList'],
-      ['POST', '/orgs/{organizationId}/translations', 'TranslationSettings'],
-      ['GET', '/orgs/{organizationId}/translations/{translationId}', 'TranslationSettings'],
-      ['PUT', '/orgs/{organizationId}/translations/{translationId}', 'TranslationSettings'],
-    ] as const
-  ).map(
-    ([method, template, schema]): ProjectRoute => ({
-      method,
-      template,
-      answers: { schema },
-      replaces:
-        "the seeds' Translation settings (title, languages), not GitBook's Translation (source, language)",
-    }),
-  ),
+const RAW_ROUTES: ProjectRoute[] = [
   {
     method: 'GET',
-    template: '/downloads/pdf',
-    answers: {
-      unspecified: 'the PDF a download link of getSpacePDF or getChangeRequestPDF names (application/pdf)',
-    },
-  },
-  {
-    method: 'GET',
-    template: '/downloads/files/{key}',
-    answers: { unspecified: "the bytes of a file uploaded as base64, a RevisionFile's downloadURL" },
-  },
-  {
-    method: 'POST',
-    template: '/orgs/{organizationId}/ping',
-    answers: { schema: 'PingAnswer' },
-    replaces: "the seeds' {serviceVisitorClaims}, which GitBook's document names gitbookVisitorClaims",
-  },
-  {
-    method: 'GET',
-    template: '/.well-known/jwks.json',
-    answers: {
-      unspecified:
-        'a JWKS (RFC 7517) of the keys that verify visitor claims; members.test.ts verifies with it',
-    },
-  },
-  {
-    method: 'GET',
-    template: '/sso/saml/{samlProviderId}/start',
-    answers: {
-      unspecified: "a 302 to the SAML provider's ssoURL with a SAMLRequest (a provider's service.startURL)",
-    },
-  },
-  {
-    method: 'GET',
-    template: '/sso/saml/{samlProviderId}/metadata',
-    answers: { unspecified: "SAML service provider metadata (XML), at a provider's service.entityID" },
-  },
-  {
-    method: 'POST',
-    template: '/sso/saml/{samlProviderId}/acs',
-    answers: {
-      unspecified:
-        "{object: 'sso-session', token, expiresAt, user, organization, relayState}: a provider's service.acsURL, which GitBook's document does not describe; sso-sign-in.test.ts checks it",
-    },
-  },
-  {
-    method: 'GET',
-    template: '/openapi.json',
-    answers: {
-      unspecified:
-        "this project's own OpenAPI 3.1 document, not a GitBook resource; docs.test.ts checks its shape",
-    },
+    template: OPENAPI_PATH.slice('/v1'.length),
+    answers: { unspecified: "this project's own OpenAPI 3.1 document, not a GitBook resource" },
+    declaredBy: 'serveApiReference (libs/platform/openapi/api-reference.ts)',
   },
 ];
+
+/** `a/:b/*` joined and written as a template: `/a/{b}/{rest}`. */
+function templateOf(controller: Type, handler: string, ...parts: string[]): string {
+  const path = `/${parts.join('/')}`.replace(/\/{2,}/g, '/').replace(/(.)\/$/, '$1');
+  const rest = restOfPathName(controller, handler);
+  return path.replace(/:([A-Za-z0-9_]+)/g, '{$1}').replace(/\/\*$/, rest ? `/{${rest}}` : '/*');
+}
+
+const asPaths = (value: unknown): string[] =>
+  Array.isArray(value) ? value.map(String) : [typeof value === 'string' ? value : ''];
+
+/**
+ * The /v1 routes whose handlers declare their answer with `@OwnShape(shape, schema?)`
+ * (libs/platform/openapi/own-shape.ts), read from the features' controllers: the component schema
+ * each answers, checked as strictly as the document's operations (GitBook's, or one of the seeds'
+ * shapes of openapi.ts), or, without one, the shape in words, unchecked. On a route GitBook's document
+ * also has, the declaration replaces GitBook's operation.
+ */
+async function declaredRoutes(): Promise<ProjectRoute[]> {
+  const modules = await Promise.all(FEATURES.map((feature) => feature.module()));
+  const controllers = new Set(modules.flatMap((m) => m.forRole('standalone', FEATURES).controllers ?? []));
+  const routes: ProjectRoute[] = [];
+  for (const controller of controllers) {
+    const names = Object.getOwnPropertyNames(controller.prototype).filter((n) => n !== 'constructor');
+    for (const name of names) {
+      const handler = controller.prototype[name] as object;
+      const verb = Reflect.getMetadata(METHOD_METADATA, handler);
+      const shape = Reflect.getMetadata(OWN_SHAPE, handler) as string | undefined;
+      if (verb === undefined || shape === undefined) continue;
+      const schema = Reflect.getMetadata(OWN_SCHEMA, handler) as string | undefined;
+      const method = RequestMethod[verb as RequestMethod];
+      for (const base of asPaths(Reflect.getMetadata(PATH_METADATA, controller))) {
+        for (const path of asPaths(Reflect.getMetadata(PATH_METADATA, handler))) {
+          const template = templateOf(controller, name, base, path);
+          routes.push({
+            method,
+            template,
+            answers: schema ? { schema } : { unspecified: shape },
+            ...(operationAt(method, template) ? { replaces: shape } : {}),
+            declaredBy: `${controller.name}.${name}`,
+          });
+        }
+      }
+    }
+  }
+  return routes;
+}
+
+let projectRoutes: ProjectRoute[] | undefined;
+let loading: Promise<ProjectRoute[]> | undefined;
+
+/**
+ * The /v1 routes this project serves that GitBook's document lacks, or whose answers the seeds shape
+ * differently: those whose handlers say so with `@OwnShape`, and RAW_ROUTES. Loads the features' modules
+ * the first time; the checks below need it done (`checkingFetch` and the endpoint tour await it).
+ */
+export function loadProjectRoutes(): Promise<ProjectRoute[]> {
+  loading ??= declaredRoutes().then((declared) => {
+    projectRoutes = [...declared, ...RAW_ROUTES];
+    return projectRoutes;
+  });
+  return loading;
+}
+
+function loadedProjectRoutes(): ProjectRoute[] {
+  if (!projectRoutes)
+    throw new Error('the project routes are not loaded yet: await loadProjectRoutes() first');
+  return projectRoutes;
+}
 
 const PREFIX = '/v1';
 
 /**
  * What answers `method path` (a path below /v1: `/spaces/{spaceId}` or `/spaces/abc`) are checked
- * against: GitBook's operation, this project's entry in PROJECT_ROUTES, or undefined for neither.
+ * against: GitBook's operation, the route's own declaration (`loadProjectRoutes`), or undefined for neither.
  */
 export function routeSchema(
   method: string,
   path: string,
 ): { operationId: string } | ProjectRoute | undefined {
   const listed = matchTemplate(
-    PROJECT_ROUTES.filter((r) => r.method === method.toUpperCase()),
+    loadedProjectRoutes().filter((r) => r.method === method.toUpperCase()),
     path,
   );
   const op = operationAt(method, path);
@@ -159,7 +151,7 @@ export function replyProblem(
   if (head && body !== undefined) return `${where}: a body in the answer to HEAD`;
   const route = routeSchema(head ? 'GET' : method, below);
   if (!route) {
-    return `${where}: neither GitBook's OpenAPI document nor PROJECT_ROUTES (checked-responses.ts) has this route`;
+    return `${where}: GitBook's OpenAPI document has no such route, and its handler does not say what it answers with @OwnShape(shape, schema?)`;
   }
   if (head) return;
   if ('operationId' in route) {
@@ -184,6 +176,7 @@ const CHECKING = new WeakSet<typeof fetch>();
 export function checkingFetch(base: typeof fetch = fetch): typeof fetch {
   if (CHECKING.has(base)) return base;
   const checked: typeof fetch = async (input, init) => {
+    await loadProjectRoutes();
     const response = await base(input, init);
     const request = input instanceof Request ? input : undefined;
     const method = init?.method ?? request?.method ?? 'GET';

@@ -1,6 +1,7 @@
 import { signingIdentity } from '@app/sso/domain/certificate.testing';
-import { type GitBookAPI, MemberRole, SpaceEditMode, TeamMemberRole } from '@gitbook/api';
-import { checkedClient, expectValidReply } from './checked-responses';
+import { GitBookAPI, MemberRole, SpaceEditMode, TeamMemberRole } from '@gitbook/api';
+import { checkedClient, expectValidReply, loadProjectRoutes } from './checked-responses';
+import type { Route } from './route-table';
 import { samlResponse } from './saml-idp';
 
 export type FetchPath = (pathAndQuery: string, init?: RequestInit) => Promise<Response>;
@@ -16,6 +17,7 @@ export type Http = (
  * each 2xx body checked strictly against its GitBook schema (checked-responses.ts: whatever client and
  * http function the caller passes, the tour checks their answers) and each write checked by a
  * following read. Runs the same against the standalone server and through the cluster's gateway.
+ * Returns every request it made, `METHOD /path` (no query), for `unvisitedRoutes`.
  */
 export async function endpointTour(
   client: GitBookAPI,
@@ -23,13 +25,35 @@ export async function endpointTour(
   org: string,
   otherOrg: string,
   /** Fetches a path (with its query) of the server the tour runs against, with no token: downloads, sign-in. */
-  fetchPath: FetchPath,
-): Promise<void> {
-  const api = checkedClient(client);
+  unrecordedFetchPath: FetchPath,
+): Promise<string[]> {
+  await loadProjectRoutes();
+  const visits: string[] = [];
+  const visit = (method: string, url: string) =>
+    visits.push(`${method.toUpperCase()} ${new URL(url, 'http://tour').pathname}`);
+  const checked = checkedClient(client);
+  const clientFetch = checked.serviceBinding?.fetch ?? fetch;
+  const api = new GitBookAPI({
+    endpoint: checked.endpoint,
+    authToken: checked.authToken,
+    userAgent: checked.userAgent,
+    serviceBinding: {
+      fetch: (input, init) => {
+        const request = input instanceof Request ? input : undefined;
+        visit(init?.method ?? request?.method ?? 'GET', request ? request.url : input.toString());
+        return clientFetch(input, init);
+      },
+    },
+  });
   const http: Http = async (method, path, body) => {
+    visit(method, path);
     const reply = await unchecked(method, path, body);
     expectValidReply(method, path, reply.status, reply.body);
     return reply;
+  };
+  const fetchPath: FetchPath = (path, init) => {
+    visit(init?.method ?? 'GET', path);
+    return unrecordedFetchPath(path, init);
   };
   const orgs = await api.orgs.listOrganizationsForAuthenticatedUser();
   expect(orgs.data.items.map((o) => o.id)).toEqual(expect.arrayContaining([org, otherOrg]));
@@ -55,6 +79,7 @@ export async function endpointTour(
   expect(inBox.items.map((s) => s.id)).toEqual([space.id]);
 
   await contentTour(api, http, org, space.id);
+  await fileTour(api, http, fetchPath, space.id);
   await pdfTour(api, fetchPath, space.id);
   await translationTour(api, org);
   await organizationTour(api, otherOrg);
@@ -62,7 +87,8 @@ export async function endpointTour(
   await teamTour(api, org, me);
   await permissionsTour(api, org, me, space.id, box.id);
   await memberTour(api, http, fetchPath, org, me);
-  await ssoTour(api, org, fetchPath);
+  const signedIn = await ssoTour(api, org, fetchPath);
+  await reviewerTour(api, http, space.id, signedIn);
   await inviteTour(api, org);
 
   const copy = (await api.spaces.duplicateSpace(space.id)).data;
@@ -87,6 +113,63 @@ export async function endpointTour(
   expect((await api.spaces.getSpaceById(space.id)).data.organization).toBe(otherOrg);
   expect((await api.collections.deleteCollectionById(inner.id)).status).toBe(205);
   expect((await http('GET', `/v1/collections/${inner.id}`)).status).toBe(404);
+  await auditTour(api, org);
+  await operatorTour(fetchPath);
+  return visits;
+}
+
+/** The audit log of the tour's organization: its actions, its events, one event in detail. */
+async function auditTour(api: GitBookAPI, org: string) {
+  const actions = (await api.orgs.listOrganizationAuditEventActions(org)).data.items;
+  expect(actions.length).toBeGreaterThan(0);
+  const events = (await api.orgs.listOrganizationAuditEvents(org, { limit: 5 })).data.items;
+  expect(events.length).toBeGreaterThan(0);
+  expect((await api.orgs.getOrganizationAuditEvent(org, events[0].id)).data.id).toBe(events[0].id);
+}
+
+/** What an operator or a load balancer asks, with no token: liveness, readiness and the metrics. */
+async function operatorTour(fetchPath: FetchPath) {
+  expect((await fetchPath('/health')).status).toBe(200);
+  expect((await fetchPath('/ready')).status).toBe(200);
+  const metrics = await fetchPath('/metrics');
+  expect(metrics.status).toBe(200);
+  expect(await metrics.text()).toMatch(/^# HELP /m);
+}
+
+/** A route's path as a pattern of the paths that reach it: `:name` one segment, a trailing `*` the rest. */
+function pathPattern(route: Route): RegExp {
+  const escaped = route.path.replace(/[.+?^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(`^${escaped.replace(/:[A-Za-z0-9_]+/g, '[^/]+').replace(/\*$/, '.+')}$`);
+}
+
+/** How literal a route's path is, segment by segment: the router prefers `/orgs/x/spaces` to `/orgs/x/:other`. */
+const literalness = (route: Route) =>
+  route.path
+    .split('/')
+    .map((segment) => (segment.startsWith(':') || segment === '*' ? '1' : '0'))
+    .join('');
+
+/**
+ * The routes of the table that none of the tour's requests reached (the route the router would pick for
+ * each: literal segments first), as messages naming their handlers.
+ */
+export function unvisitedRoutes(routes: Route[], visits: string[]): string[] {
+  const patterns = routes.map((route) => ({ route, pattern: pathPattern(route) }));
+  const reached = new Set<string>();
+  for (const visit of visits) {
+    const [method, path] = visit.split(' ');
+    const candidates = patterns
+      .filter(({ route, pattern }) => route.method === method && pattern.test(path))
+      .map(({ route }) => route)
+      .sort((a, b) => literalness(a).localeCompare(literalness(b)));
+    if (candidates[0]) reached.add(candidates[0].key);
+  }
+  return routes
+    .filter((route) => !reached.has(route.key))
+    .map(
+      (route) =>
+        `${route.key} (${route.controller}.${route.handler}) is not visited by the endpoint tour (test/support/endpoint-tour.ts)`,
+    );
 }
 
 /** Change requests and content: write a page in a change request, merge it, read it every way. */
@@ -158,6 +241,48 @@ async function contentTour(api: GitBookAPI, http: Http, org: string, space: stri
   await contentReviews(api, http, space);
 }
 
+/**
+ * A file uploaded as base64 in a change request, read there, in the space once merged and in the merged
+ * revision, its backlinks listed (none: no page names it), its bytes downloaded without a token.
+ */
+async function fileTour(api: GitBookAPI, http: Http, fetchPath: FetchPath, space: string) {
+  const cr = (await api.spaces.createChangeRequest(space, { subject: 'Tour file' })).data;
+  const bytes = 'Tour notes.\n';
+  const uploaded = await http('POST', `/v1/spaces/${space}/change-requests/${cr.id}/content?compat=false`, {
+    changes: [
+      {
+        operation: 'insert_files',
+        files: [
+          { name: 'tour.txt', contentType: 'text/plain', base64: Buffer.from(bytes).toString('base64') },
+        ],
+      },
+    ],
+  });
+  const [file] = (uploaded.body as { insertedFiles: { id: string; downloadURL: string }[] }).insertedFiles;
+  expect((await api.spaces.getFileInChangeRequestById(space, cr.id, file.id)).data.id).toBe(file.id);
+  const none = { count: 0, items: [] };
+  const inChangeRequest = `/v1/spaces/${space}/change-requests/${cr.id}/content/files/${file.id}/backlinks`;
+  expect((await http('GET', inChangeRequest)).body).toMatchObject(none);
+  const merged = (await api.spaces.mergeChangeRequest(space, cr.id)).data;
+  expect(merged.result).toBe('merge');
+  expect((await api.spaces.getFileById(space, file.id)).data.id).toBe(file.id);
+  expect((await api.spaces.getFileInRevisionById(space, merged.revision, file.id)).data.id).toBe(file.id);
+  expect((await http('GET', `/v1/spaces/${space}/content/files/${file.id}/backlinks`)).body).toMatchObject(
+    none,
+  );
+  const download = await fetchPath(new URL(file.downloadURL).pathname);
+  expect(await download.text()).toBe(bytes);
+}
+
+/** Another member of the organization asked to review a change request, then no longer. */
+async function reviewerTour(api: GitBookAPI, http: Http, space: string, reviewer: string) {
+  const cr = (await api.spaces.createChangeRequest(space, { subject: 'Tour reviewer' })).data;
+  await api.spaces.requestReviewersForChangeRequest(space, cr.id, { users: [reviewer] });
+  expect((await api.spaces.getRequestedReviewersByChangeRequestId(space, cr.id)).data.items).toHaveLength(1);
+  const path = `/v1/spaces/${space}/change-requests/${cr.id}/requested-reviewers/${reviewer}`;
+  expect((await http('DELETE', path)).status).toBe(205);
+}
+
 /** Reviews and requested reviewers on a change request of the tour's space. */
 async function contentReviews(api: GitBookAPI, http: Http, space: string): Promise<void> {
   const cr = (await api.spaces.createChangeRequest(space, { subject: 'Tour review' })).data;
@@ -173,18 +298,26 @@ async function contentReviews(api: GitBookAPI, http: Http, space: string): Promi
   expect(removed.status).toBe(204);
 }
 
-/** A PDF export: a signed link, followed without a token (through a gateway, on any query replica). */
+/**
+ * PDF exports of the space and of a change request: signed links, followed without a token (through a
+ * gateway, on any query replica).
+ */
 async function pdfTour(api: GitBookAPI, fetchPath: FetchPath, space: string) {
-  const { url } = (await api.spaces.getSpacePdf(space)).data;
-  const { pathname, search } = new URL(url);
-  const pdf = await fetchPath(`${pathname}${search}`);
-  expect(pdf.status).toBe(200);
-  expect(pdf.headers.get('content-type')).toBe('application/pdf');
-  expect(
-    Buffer.from(await pdf.arrayBuffer())
-      .subarray(0, 5)
-      .toString(),
-  ).toBe('%PDF-');
+  const cr = (await api.spaces.createChangeRequest(space, { subject: 'Tour PDF' })).data;
+  for (const { url } of [
+    (await api.spaces.getSpacePdf(space)).data,
+    (await api.spaces.getChangeRequestPdf(space, cr.id)).data,
+  ]) {
+    const { pathname, search } = new URL(url);
+    const pdf = await fetchPath(`${pathname}${search}`);
+    expect(pdf.status).toBe(200);
+    expect(pdf.headers.get('content-type')).toBe('application/pdf');
+    expect(
+      Buffer.from(await pdf.arrayBuffer())
+        .subarray(0, 5)
+        .toString(),
+    ).toBe('%PDF-');
+  }
 }
 
 /** Teams and their members: made, renamed, filled one by one and in bulk, emptied and deleted. */
@@ -310,9 +443,9 @@ async function inviteTour(api: GitBookAPI, org: string) {
 /**
  * SAML providers: one made pending and configured by an update, one made whole; the sign-in options; a
  * member signing in with the whole one (start, metadata, a signed response posted back, the token it
- * answers used); a deletion.
+ * answers used); a deletion. Returns the id of the member who signed in.
  */
-async function ssoTour(api: GitBookAPI, org: string, fetchPath: FetchPath) {
+async function ssoTour(api: GitBookAPI, org: string, fetchPath: FetchPath): Promise<string> {
   const day = 24 * 60 * 60 * 1000;
   const idp = await signingIdentity(new Date(Date.now() - day), new Date(Date.now() + 3650 * day));
   const settings = {
@@ -364,6 +497,7 @@ async function ssoTour(api: GitBookAPI, org: string, fetchPath: FetchPath) {
   expect((await api.orgs.deleteOrganizationSamlProvider(org, whole.id)).status).toBe(204);
   const after = (await api.orgs.listSsoProviderLoginsInOrganization(org)).data;
   expect(after.items.map((l) => l.id)).not.toContain(whole.id);
+  return session.user;
 }
 
 /** Translation settings (the seeds' shape, which GitBook's client sends as given): made, replaced, listed, deleted. */

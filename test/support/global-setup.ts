@@ -1,12 +1,17 @@
 import { buildFerretDb, FerretDbProcess } from './ferretdb-process';
+import { ensureFreshBuild } from './fresh-build';
 import { RedisProcess } from './redis-process';
 
 /**
+ * Compiles dist/ first when a source is newer than its build (fresh-build.ts): the storage thread,
+ * the cluster's services and the CLI run compiled code, and must run what the sources say.
+ *
  * Starts a private redis-server on a free port for the run (never the machine's shared one), unless
  * REDIS_URL is given; likewise a private FerretDB (built from test/ferretdb when Go is installed) for the
  * MongoDB adapter's suites, unless MONGO_URL is given. EventStoreDB is only used when its URL is set.
  */
 export default async function globalSetup(): Promise<void> {
+  ensureFreshBuild();
   const skipped: string[] = [];
   if (!process.env.EVENTSTORE_URL) skipped.push('EventStoreDB adapter suites (EVENTSTORE_URL is not set)');
   if (!process.env.MONGO_URL) {

@@ -55,8 +55,8 @@ export const EXTRA_PROPERTIES: Record<string, Record<string, { schema: Json; rea
 
 /**
  * Resources the specification shapes differently from GitBook's document, as schemas in its terms (checked
- * as strictly as GitBook's own): a route that answers one is listed in PROJECT_ROUTES (checked-responses.ts)
- * with `replaces`. Keep it to shapes the seeds give.
+ * as strictly as GitBook's own): a route that answers one names it in its handler's
+ * `@OwnShape(shape, schema)`. Keep it to shapes the seeds give.
  */
 export const SEED_SCHEMAS: Record<string, { schema: Json; reason: string }> = {
   // The seeds' ping answer (organization-area endpoints), where GitBook's names it `gitbookVisitorClaims`.

@@ -4,9 +4,11 @@ import { IdentityService } from '@app/identity/write/identity.commands';
 import { OrganizationService } from '@app/organizations/write/organization.commands';
 import type { Role } from '@app/platform/domain/roles';
 import type { PathFixture } from '@app/platform/feature/path-fixture';
+import { createValidationPipe } from '@app/platform/http/validation';
+import { bodyExampleOf } from '@app/platform/openapi/body-example';
 import type { ApiTarget } from './api-target';
 import { addOrganization, addUser, SETUP } from './app-harness';
-import type { DtoModel, FieldModel } from './dto-model';
+import { type DtoModel, dtoModel, type FieldModel } from './dto-model';
 import type { Route } from './route-table';
 
 /** Resources for one set of checks: two organizations, and one resource per path parameter of the features. */
@@ -33,24 +35,6 @@ const PATH_FIXTURES: [string, PathFixture][] = FEATURES.flatMap((feature) =>
  */
 const BODY_FIXTURES: Record<string, 'organizationId' | 'otherOrganizationId'> = {
   organization: 'otherOrganizationId',
-};
-
-/**
- * Bodies for DTOs whose service needs more than the required fields (a move needs a parent or a position),
- * by class name. Without one, a body the service refuses as a whole (400) hides the authorization answer,
- * and the authorization suite says to add it here.
- */
-const BODY_EXAMPLES: Record<string, (world: World) => Record<string, unknown>> = {
-  MoveDto: () => ({ parent: null }),
-  // Its label has a pattern (at least one character), which no generic value fills.
-  CreateSamlProviderDto: () => ({ label: 'Checked IdP' }),
-  // Not a member of the organization: refused (400) after authorization, which is what R4 checks.
-  RequestReviewersDto: () => ({ users: ['not-a-member'] }),
-  // Its entries are emails or {email, role}, which no generic value fills.
-  InviteUsersDto: () => ({ emails: ['invitee@example.com'] }),
-  UpdateContentDto: () => ({
-    changes: [{ operation: 'insert_page', title: 'Checked page', document: { markdown: 'Checked.\n' } }],
-  }),
 };
 
 /** Path parameters of these routes that no fixture can fill, as messages naming where to add one. */
@@ -193,12 +177,14 @@ export async function revokedToken(target: ApiTarget, world: World): Promise<str
 }
 
 /**
- * A body the DTO accepts, with only its required fields: resources from the world where a field names one,
- * otherwise the first allowed value. A required field this cannot fill is an error naming it.
+ * A body the DTO accepts: the one its class declares with `@BodyExample` (libs/platform/openapi), its
+ * fields that name a resource (BODY_FIXTURES) taken from the world; otherwise one with only the required
+ * fields, resources from the world where a field names one, else the first allowed value. A required
+ * field this cannot fill is an error naming it.
  */
 export function validBody(model: DtoModel, world: World, where: string): Record<string, unknown> {
-  const example = BODY_EXAMPLES[model.type.name];
-  if (example) return example(world);
+  const example = bodyExampleOf(model.type);
+  if (example) return withWorldIds(example, world);
   const body: Record<string, unknown> = {};
   const fill = (field: FieldModel) => {
     body[field.name] = validValue(field, world, `${where} ${model.type.name}.${field.name}`);
@@ -225,6 +211,45 @@ function validValue(field: FieldModel, world: World, where: string): unknown {
   if (field.isObject) return {};
   if (field.isString && !field.pattern) return 'x';
   throw new Error(
-    `${where} is required and needs a fixture; add it to BODY_FIXTURES in test/support/route-fixtures.ts`,
+    `${where} is required and no value can be made for it: declare a whole body the DTO accepts with @BodyExample({...}) on its class, or add the field to BODY_FIXTURES (test/support/route-fixtures.ts) if it names a resource`,
   );
+}
+
+/**
+ * For each route with a body: why the body the suites send it (`validBody`) cannot be made, or is refused
+ * by the app's validation pipe, naming the DTO. An example a DTO declares is checked here too.
+ */
+export async function bodyProblems(routes: Route[], world: World): Promise<string[]> {
+  const pipe = createValidationPipe();
+  const problems: string[] = [];
+  for (const route of routes) {
+    if (!route.body) continue;
+    const type = route.body;
+    let body: Record<string, unknown>;
+    try {
+      body = validBody(dtoModel(type), world, route.key);
+    } catch (error) {
+      problems.push((error as Error).message);
+      continue;
+    }
+    try {
+      await pipe.transform(body, { type: 'body', metatype: type });
+    } catch (error) {
+      const refused = `${route.key}: ${type.name} refuses the body ${JSON.stringify(body)} (${(error as Error).message})`;
+      problems.push(
+        bodyExampleOf(type)
+          ? `${refused}: make its @BodyExample one it accepts`
+          : `${refused}: declare a whole body it accepts with @BodyExample({...}) on the class`,
+      );
+    }
+  }
+  return problems;
+}
+
+/** The example with its fields that name a resource (BODY_FIXTURES) set to the world's. */
+function withWorldIds(example: Record<string, unknown>, world: World): Record<string, unknown> {
+  const body = structuredClone(example);
+  for (const [field, fixture] of Object.entries(BODY_FIXTURES))
+    if (field in body) body[field] = world[fixture];
+  return body;
 }

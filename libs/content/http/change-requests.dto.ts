@@ -2,6 +2,7 @@ import { ID_PATTERN } from '@app/platform/domain/ids';
 import { BooleanQuery, Emoji, QueryList, Text } from '@app/platform/http/fields';
 import { ListQueryDto } from '@app/platform/http/pagination';
 import { IsAbsentOr } from '@app/platform/http/validation';
+import { BodyExample } from '@app/platform/openapi/body-example';
 import type { ReviewStatus } from '@app/spaces/domain/merge-rules';
 import { Type } from 'class-transformer';
 import {
@@ -211,6 +212,9 @@ export class ContentChangeDto {
   files?: ContentFileDto[];
 }
 
+@BodyExample({
+  changes: [{ operation: 'insert_page', title: 'Getting started', document: { markdown: 'Welcome.\n' } }],
+})
 export class UpdateContentDto implements UpdateContentInput {
   @IsArray()
   @ArrayMinSize(1)
@@ -286,6 +290,7 @@ export class SubmitReviewDto implements SubmitReviewInput {
   status: ReviewStatus;
 }
 
+@BodyExample({ users: ['u2Jx8QnWbL0cT4vYk9Ra'] })
 export class RequestReviewersDto implements RequestReviewersInput {
   @IsArray()
   @ArrayMinSize(1)

@@ -1,6 +1,7 @@
 import { Public } from '@app/platform/auth/auth.guard';
 import { isBlobKey } from '@app/platform/blobs/blob-store.port';
 import { notFound } from '@app/platform/domain/decider';
+import { OwnShape } from '@app/platform/openapi/own-shape';
 import { Controller, Get, Param, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { FileDownloads } from '../read/file-downloads.queries';
@@ -12,6 +13,7 @@ export class FileDownloadsController {
 
   @Public()
   @Get('downloads/files/:key')
+  @OwnShape("The bytes of a file uploaded as base64, at a RevisionFile's downloadURL")
   async download(@Param('key') key: string, @Res() reply: FastifyReply) {
     // A malformed key is just a key of nothing: a 404 like any other, revealing nothing.
     if (!isBlobKey(key)) throw notFound('File not found');

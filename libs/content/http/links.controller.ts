@@ -4,6 +4,7 @@ import { RequiresRole } from '@app/platform/auth/requires-role';
 import { id } from '@app/platform/http/ids.pipe';
 import { ListQueryDto } from '@app/platform/http/pagination';
 import { IsAbsentOr } from '@app/platform/http/validation';
+import { OwnShape } from '@app/platform/openapi/own-shape';
 import { Controller, Get, Param, Query } from '@nestjs/common';
 import { IsIn } from 'class-validator';
 import { LINK_STATUSES, type LinkStatus } from '../domain/links';
@@ -22,6 +23,13 @@ const changeRequest = () =>
   Param('changeRequestId', id('changeRequestId'), { transform: (ref: string) => `cr:${ref}` });
 const CR = 'spaces/:spaceId/change-requests/:changeRequestId/content';
 
+/**
+ * What the links routes answer: the seeds specify them; @gitbook/api's document dropped these operations
+ * after 0.181, whose shapes they follow.
+ */
+const LINKS =
+  "A list in GitBook's shapes of @gitbook/api 0.181 (ContentReferenceUsage, ContentLocation, ContentReferencesStats), which the current document has no schemas for";
+
 /** Links of a space's content or a change request's, with their status, and the backlinks of files. */
 @Controller()
 export class LinksController {
@@ -29,12 +37,14 @@ export class LinksController {
 
   @RequiresRole('read')
   @Get('spaces/:spaceId/links')
+  @OwnShape(LINKS)
   spaceLinks(@spaceId() space: string, @Query() query: LinksQueryDto, @CurrentViewer() viewer: Viewer) {
     return this.queries.spaceLinks(space, 'space', query, viewer);
   }
 
   @RequiresRole('read')
   @Get('spaces/:spaceId/content/page/:pageId/links')
+  @OwnShape(LINKS)
   pageLinks(
     @spaceId() space: string,
     @pageId() page: string,
@@ -46,6 +56,7 @@ export class LinksController {
 
   @RequiresRole('read')
   @Get(`${CR}/page/:pageId/links`)
+  @OwnShape(LINKS)
   changeRequestPageLinks(
     @spaceId() space: string,
     @changeRequest() from: string,
@@ -58,6 +69,7 @@ export class LinksController {
 
   @RequiresRole('read')
   @Get('spaces/:spaceId/content/files/:fileId/backlinks')
+  @OwnShape(LINKS)
   fileBacklinks(
     @spaceId() space: string,
     @fileId() file: string,
@@ -69,6 +81,7 @@ export class LinksController {
 
   @RequiresRole('read')
   @Get(`${CR}/files/:fileId/backlinks`)
+  @OwnShape(LINKS)
   changeRequestFileBacklinks(
     @spaceId() space: string,
     @changeRequest() from: string,

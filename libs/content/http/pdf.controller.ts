@@ -4,6 +4,7 @@ import { RequiresRole } from '@app/platform/auth/requires-role';
 import { BooleanQuery } from '@app/platform/http/fields';
 import { id } from '@app/platform/http/ids.pipe';
 import { IsAbsentOr } from '@app/platform/http/validation';
+import { OwnShape } from '@app/platform/openapi/own-shape';
 import { Controller, Get, Param, Query, Res } from '@nestjs/common';
 import { Matches } from 'class-validator';
 import type { FastifyReply } from 'fastify';
@@ -53,6 +54,7 @@ export class PdfController {
   /** What a link grants is in its signed token: no bearer token is asked. */
   @Public()
   @Get('downloads/pdf')
+  @OwnShape('The PDF (application/pdf) a download link of getSpacePDF or getChangeRequestPDF names')
   async download(@Query() query: DownloadQueryDto, @Res() reply: FastifyReply) {
     const { pdf, filename } = await this.queries.render(query.token);
     reply

@@ -1,6 +1,7 @@
 import { ID_PATTERN } from '@app/platform/domain/ids';
 import { ROLES, type Role } from '@app/platform/domain/roles';
 import { IsAbsentOr } from '@app/platform/http/validation';
+import { BodyExample } from '@app/platform/openapi/body-example';
 import { ArrayMaxSize, IsArray, IsBoolean, IsIn, Matches, ValidateIf } from 'class-validator';
 import type { InviteLinkInput, InviteUsersInput } from '../write/invite.commands';
 
@@ -44,6 +45,7 @@ export class UpdateInviteLinkDto implements InviteLinkInput {
   level?: Role;
 }
 
+@BodyExample({ emails: ['invitee@example.com'] })
 export class InviteUsersDto implements InviteUsersInput {
   /** Emails, or `{email, role}`: each entry is checked by the service, which names the one at fault. */
   @IsArray()

@@ -105,6 +105,7 @@ export class MembersController {
   @RequiresRole('read')
   @OwnShape(
     '`{serviceVisitorClaims}`: a JWT (ES256 or RS256) about the caller, verifiable with `/v1/.well-known/jwks.json`',
+    'PingAnswer',
   )
   @Post('ping')
   @HttpCode(200)
@@ -121,6 +122,7 @@ export class VisitorClaimsKeysController {
 
   @Public()
   @Get('jwks.json')
+  @OwnShape('A JWKS (RFC 7517) of the public keys that verify visitor claims')
   jwks() {
     return this.service.jwks();
   }

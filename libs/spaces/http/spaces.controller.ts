@@ -5,6 +5,7 @@ import { OpenToGuests, RequiresRole } from '@app/platform/auth/requires-role';
 import { IfMatch } from '@app/platform/http/etag';
 import { id } from '@app/platform/http/ids.pipe';
 import { ListQueryDto } from '@app/platform/http/pagination';
+import { OwnShape } from '@app/platform/openapi/own-shape';
 import { ReadYourWrites } from '@app/platform/projector/read-your-writes';
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
@@ -109,6 +110,9 @@ export class SpacesController {
 
   @RequiresRole('admin')
   @Post('spaces/:spaceId/transfer')
+  // The seeds specify it (content-area endpoints: "Transfer space … 200 Space"); GitBook's document has
+  // a transfer for collections only.
+  @OwnShape('The space, in the organization it was transferred to', 'Space')
   @HttpCode(200)
   transfer(@spaceId() id: string, @Body() body: TransferSpaceDto, @CurrentViewer() viewer: Viewer) {
     return this.views.after(this.service.transfer(id, body, viewer), () => this.queries.get(id, viewer));

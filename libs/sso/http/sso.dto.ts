@@ -2,6 +2,7 @@ import { ID_PATTERN } from '@app/platform/domain/ids';
 import { ROLES, type Role } from '@app/platform/domain/roles';
 import { CONTROL_FREE, Text } from '@app/platform/http/fields';
 import { IsAbsentOr } from '@app/platform/http/validation';
+import { BodyExample } from '@app/platform/openapi/body-example';
 import { IsIn, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 import type { SamlProviderInput } from '../write/saml-provider.commands';
 
@@ -41,6 +42,8 @@ class SamlProviderSettingsDto {
   defaultRole?: Role | null;
 }
 
+// A provider made from its label alone is pending until its settings are given.
+@BodyExample({ label: 'Company IdP' })
 export class CreateSamlProviderDto extends SamlProviderSettingsDto implements SamlProviderInput {
   @Text(30)
   @label()

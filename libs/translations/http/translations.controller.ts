@@ -28,7 +28,7 @@ export class TranslationsController {
 
   @RequiresRole('read')
   @Get()
-  @OwnShape(`A list (\`{items, next?, count?}\`) of ${SETTINGS}`)
+  @OwnShape(`A list (\`{items, next?, count?}\`) of ${SETTINGS}`, 'TranslationSettingsList')
   list(@organizationId() org: string, @Query() query: ListQueryDto, @CurrentViewer() viewer: Viewer) {
     return this.queries.list(org, query, viewer);
   }
@@ -36,7 +36,7 @@ export class TranslationsController {
   @RequiresRole('admin')
   @Post()
   @HttpCode(201)
-  @OwnShape(SETTINGS)
+  @OwnShape(SETTINGS, 'TranslationSettings')
   create(@organizationId() org: string, @Body() body: TranslationDto, @CurrentViewer() viewer: Viewer) {
     const write = this.service.create(org, body, viewer);
     return this.views.after(write, (w) => this.queries.get(org, w.translationId, viewer));
@@ -44,14 +44,14 @@ export class TranslationsController {
 
   @RequiresRole('read')
   @Get(':translationId')
-  @OwnShape(SETTINGS)
+  @OwnShape(SETTINGS, 'TranslationSettings')
   get(@organizationId() org: string, @translationId() id: string, @CurrentViewer() viewer: Viewer) {
     return this.queries.get(org, id, viewer);
   }
 
   @RequiresRole('admin')
   @Put(':translationId')
-  @OwnShape(SETTINGS)
+  @OwnShape(SETTINGS, 'TranslationSettings')
   update(
     @organizationId() org: string,
     @translationId() id: string,
