@@ -4,6 +4,7 @@ import { RequiresRole } from '@app/platform/auth/requires-role';
 import { IfMatch } from '@app/platform/http/etag';
 import { id } from '@app/platform/http/ids.pipe';
 import { ListQueryDto } from '@app/platform/http/pagination';
+import { OwnShape } from '@app/platform/openapi/own-shape';
 import { ReadYourWrites } from '@app/platform/projector/read-your-writes';
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { WidgetQueries } from '../read/widgets.queries';
@@ -12,6 +13,8 @@ import { CreateWidgetDto, UpdateWidgetDto } from './widgets.dto';
 
 const widgetId = () => Param('widgetId', id('widgetId'));
 const organizationId = () => Param('organizationId', id('organizationId'));
+/** Until these routes take GitBook's paths and shapes: what they answer (name a schema once one applies). */
+const ITEM = 'A __label__ (`object`, `id`, `title`, `permissions`): a shape of this API, no GitBook schema yet';
 
 /** Each route declares the least role it needs on its __label__ (or organization). */
 @Controller()
@@ -24,12 +27,14 @@ export class WidgetsController {
 
   @RequiresRole('read')
   @Get('orgs/:organizationId/__names__')
+  @OwnShape(`A list (\`{items, next?, count}\`) of: ${ITEM}`)
   list(@organizationId() org: string, @Query() query: ListQueryDto, @CurrentViewer() viewer: Viewer) {
     return this.queries.list(org, query, viewer);
   }
 
   @RequiresRole('create')
   @Post('orgs/:organizationId/__names__')
+  @OwnShape(ITEM)
   @HttpCode(201)
   create(@organizationId() org: string, @Body() body: CreateWidgetDto, @CurrentViewer() viewer: Viewer) {
     return this.views.after(this.service.create(org, body, viewer), (w) => this.queries.get(w.widgetId, viewer));
@@ -37,12 +42,14 @@ export class WidgetsController {
 
   @RequiresRole('read')
   @Get('__names__/:widgetId')
+  @OwnShape(ITEM)
   get(@widgetId() id: string, @CurrentViewer() viewer: Viewer) {
     return this.queries.get(id, viewer);
   }
 
   @RequiresRole('create')
   @Patch('__names__/:widgetId')
+  @OwnShape(ITEM)
   update(
     @widgetId() id: string,
     @Body() body: UpdateWidgetDto,
