@@ -1,3 +1,4 @@
+import type { UserEvent } from '@app/identity/domain/user.decider';
 import type { Subject } from '@app/platform/domain/audit-subject';
 import type { RecordedEvent } from '@app/platform/eventstore/event-store.port';
 import { type Projection, type ProjectionContext, projection } from '@app/platform/projector/projection';
@@ -123,7 +124,7 @@ async function record(event: RecordedEvent, subject: Subject, ctx: ProjectionCon
 export function auditProjection(catalog: AuditCatalog): Projection {
   const recordIt = (event: RecordedEvent, ctx: ProjectionContext) =>
     record(event, catalog.subjectOf(event.type, event.data), ctx);
-  return projection(
+  return projection<UserEvent>(
     'audit',
     [
       { collection: AUDIT_EVENTS, fields: ['organization', 'sortKey'], unique: true },

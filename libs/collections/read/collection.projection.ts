@@ -1,6 +1,7 @@
 import type { DefaultLevel } from '@app/platform/domain/roles';
 import { projection } from '@app/platform/projector/projection';
 import { collectionName, type Doc } from '@app/platform/readstore/read-store.port';
+import type { CollectionEvent } from '../domain/collection.decider';
 
 export interface CollectionDoc extends Doc {
   organization: string;
@@ -22,7 +23,7 @@ export const COLLECTIONS = collectionName<CollectionDoc>('collections');
  * a deletion hands the collection's children to its parent, so nothing it held is lost (the spaces'
  * projection does the same for the spaces it held).
  */
-export const collectionProjection = projection(
+export const collectionProjection = projection<CollectionEvent>(
   'collections',
   [
     { collection: COLLECTIONS, fields: ['organization', 'position'] },

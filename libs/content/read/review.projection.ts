@@ -1,6 +1,7 @@
 import { projection } from '@app/platform/projector/projection';
 import { collectionName, type Doc } from '@app/platform/readstore/read-store.port';
 import type { ReviewStatus } from '@app/spaces/domain/merge-rules';
+import type { SpaceContentEvent } from '../domain/space-content.decider';
 
 export interface ReviewDoc extends Doc {
   space: string;
@@ -33,7 +34,7 @@ export const REQUESTED_REVIEWERS = collectionName<RequestedReviewerDoc>('change_
 const requestKey = (changeRequest: string, user: string) => `${changeRequest}:${user}`;
 
 /** Reviews of change requests, and who is asked to review. */
-export const reviewProjection = projection(
+export const reviewProjection = projection<SpaceContentEvent>(
   'change-request-reviews',
   [
     { collection: REVIEWS, fields: ['changeRequest', 'createdAt'] },

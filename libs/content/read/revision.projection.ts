@@ -1,5 +1,7 @@
 import { projection } from '@app/platform/projector/projection';
 import { collectionName, type Doc } from '@app/platform/readstore/read-store.port';
+import type { SpaceEvent } from '@app/spaces/domain/space.decider';
+import type { SpaceContentEvent } from '../domain/space-content.decider';
 import type { Hash } from '../domain/tree/hash';
 import { EMPTY_ROOT } from './content-objects';
 
@@ -22,7 +24,7 @@ export const REVISIONS = collectionName<RevisionDoc>('revisions');
  * Every revision by id: a space's first one (empty, or a duplicate's with its source's content), each
  * change request edit, update and merge.
  */
-export const revisionProjection = projection(
+export const revisionProjection = projection<SpaceEvent | SpaceContentEvent>(
   'revisions',
   [],
   {

@@ -1,6 +1,7 @@
 import { TOKENS } from '@app/platform/auth/auth-views';
 import { projection } from '@app/platform/projector/projection';
 import { collectionName, type Doc } from '@app/platform/readstore/read-store.port';
+import type { UserEvent } from '../domain/user.decider';
 
 export interface UserDoc extends Doc {
   displayName: string;
@@ -11,7 +12,7 @@ export interface UserDoc extends Doc {
 export const USERS = collectionName<UserDoc>('users');
 
 /** Users, and API tokens keyed by their hash so that authentication is one lookup. */
-export const identityProjection = projection(
+export const identityProjection = projection<UserEvent>(
   'identity',
   [{ collection: TOKENS, fields: ['userId'] }],
   {

@@ -1,7 +1,8 @@
 import type { Role } from '@app/platform/domain/roles';
 import { projection } from '@app/platform/projector/projection';
 import { collectionName, type Doc } from '@app/platform/readstore/read-store.port';
-import type { InviteTarget } from '../domain/invite-link.decider';
+import type { InviteLinkEvent, InviteTarget } from '../domain/invite-link.decider';
+import type { MemberInvitesEvent } from '../domain/member-invites.decider';
 
 /** An invite link, without its key or the key's hash: the views never hold what opens it. */
 export interface InviteLinkDoc extends Doc {
@@ -30,7 +31,7 @@ export const MEMBER_INVITES = collectionName<MemberInviteDoc>('member_invites');
 export const memberInviteKey = (organization: string, email: string) => `${organization}:${email}`;
 
 /** Invite links and pending email invites of each organization. */
-export const inviteProjection = projection(
+export const inviteProjection = projection<InviteLinkEvent | MemberInvitesEvent>(
   'invites',
   [
     { collection: INVITE_LINKS, fields: ['organization', 'createdAt'] },

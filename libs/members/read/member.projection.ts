@@ -1,3 +1,4 @@
+import type { OrganizationEvent } from '@app/organizations/domain/organization.decider';
 import { memberKey } from '@app/platform/auth/member-key';
 import { type ProjectionContext, projection } from '@app/platform/projector/projection';
 import { collectionName, type Doc } from '@app/platform/readstore/read-store.port';
@@ -30,7 +31,7 @@ async function details(
   );
 }
 
-export const memberDetailsProjection = projection(
+export const memberDetailsProjection = projection<OrganizationEvent>(
   'member-details',
   [{ collection: MEMBER_DETAILS, fields: ['organization', 'lastSeenAt'] }],
   {

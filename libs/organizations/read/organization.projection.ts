@@ -2,7 +2,7 @@ import { MEMBERS } from '@app/platform/auth/auth-views';
 import { memberKey } from '@app/platform/auth/member-key';
 import { projection } from '@app/platform/projector/projection';
 import { collectionName, type Doc } from '@app/platform/readstore/read-store.port';
-import type { OrganizationSettings } from '../domain/organization.decider';
+import type { OrganizationEvent, OrganizationSettings } from '../domain/organization.decider';
 
 /** An organization; the settings an update sets are absent until one does. */
 export interface OrganizationDoc extends Doc, Partial<Omit<OrganizationSettings, 'title' | 'emailDomains'>> {
@@ -26,7 +26,7 @@ const domainKey = (domain: string, organization: string) => `${domain}:${organiz
  * Organizations and memberships (`members`, keyed `<organization>:<user>`, the lookup every request makes),
  * and the organizations of each email domain.
  */
-export const organizationProjection = projection(
+export const organizationProjection = projection<OrganizationEvent>(
   'organizations',
   [
     { collection: MEMBERS, fields: ['userId', 'organization'] },

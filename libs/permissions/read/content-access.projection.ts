@@ -1,11 +1,15 @@
+import type { CollectionEvent } from '@app/collections/domain/collection.decider';
 import { COLLECTIONS } from '@app/collections/read/collection.projection';
+import type { OrganizationEvent } from '@app/organizations/domain/organization.decider';
 import { CONTENT_ACCESS, type ContentAccessDoc } from '@app/platform/auth/auth-views';
 import { accessBelow, type Grants } from '@app/platform/domain/content-access';
 import type { DefaultLevel, Role } from '@app/platform/domain/roles';
 import { type Projection, type ProjectionContext, projection } from '@app/platform/projector/projection';
 import { collectionName, type Doc } from '@app/platform/readstore/read-store.port';
+import type { SpaceEvent } from '@app/spaces/domain/space.decider';
 import { SPACES } from '@app/spaces/read/space.projection';
-import type { GrantTarget } from '../domain/grant.decider';
+import type { TeamEvent } from '@app/teams/domain/team.decider';
+import type { GrantEvent, GrantTarget } from '../domain/grant.decider';
 
 /** One grant made on a space or collection, keyed `<resource>:<grantee>:<id>`, for the lists of who has one. */
 export interface ContentGrantDoc extends Doc {
@@ -127,7 +131,7 @@ export const contentAccessProjection: Projection = {
 };
 
 function contentAccess() {
-  return projection(
+  return projection<CollectionEvent | SpaceEvent | GrantEvent | TeamEvent | OrganizationEvent>(
     'content-access',
     [
       { collection: CONTENT_ACCESS, fields: ['parent'] },
@@ -138,14 +142,14 @@ function contentAccess() {
       CollectionCreated: (e, ctx) => refresh(ctx, created('collection', e.data)),
       SpaceCreated: (e, ctx) => refresh(ctx, created('space', e.data)),
       CollectionUpdated: async (e, ctx) => {
-        const { collectionId, changes } = e.data;
-        if (changes.defaultLevel !== undefined)
-          await change(ctx, collectionId, (doc) => ({ ...doc, defaultLevel: changes.defaultLevel }));
+        const { defaultLevel } = e.data.changes;
+        if (defaultLevel !== undefined)
+          await change(ctx, e.data.collectionId, (doc) => ({ ...doc, defaultLevel }));
       },
       SpaceUpdated: async (e, ctx) => {
-        const { spaceId, changes } = e.data;
-        if (changes.defaultLevel !== undefined)
-          await change(ctx, spaceId, (doc) => ({ ...doc, defaultLevel: changes.defaultLevel }));
+        const { defaultLevel } = e.data.changes;
+        if (defaultLevel !== undefined)
+          await change(ctx, e.data.spaceId, (doc) => ({ ...doc, defaultLevel }));
       },
       CollectionMoved: (e, ctx) =>
         change(ctx, e.data.collectionId, (doc) => ({ ...doc, parent: e.data.parent })),

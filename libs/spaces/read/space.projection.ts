@@ -1,9 +1,11 @@
+import type { CollectionEvent } from '@app/collections/domain/collection.decider';
+import type { SpaceContentEvent } from '@app/content/domain/space-content.decider';
 import type { DefaultLevel } from '@app/platform/domain/roles';
 import { projection } from '@app/platform/projector/projection';
 import { collectionName, type Doc } from '@app/platform/readstore/read-store.port';
 import type { SpaceLanguage } from '../domain/language';
 import type { MergeRulesConfiguration } from '../domain/merge-rules';
-import { type EditMode, type Visibility, visibilityIn } from '../domain/space.decider';
+import { type EditMode, type SpaceEvent, type Visibility, visibilityIn } from '../domain/space.decider';
 
 export interface SpaceDoc extends Doc {
   organization: string;
@@ -42,7 +44,7 @@ export const SPACES = collectionName<SpaceDoc>('spaces');
  * Spaces, including deleted ones until they are purged. The spaces a collection holds go with it to
  * another organization, and to its parent when it is deleted.
  */
-export const spaceProjection = projection(
+export const spaceProjection = projection<SpaceEvent | SpaceContentEvent | CollectionEvent>(
   'spaces',
   [
     { collection: SPACES, fields: ['organization', 'deleted', 'position'] },
@@ -126,11 +128,12 @@ export const spaceProjection = projection(
     },
     ChangeRequestUpdated: async (e, ctx) => {
       const { spaceId, changes, previousStatus } = e.data;
-      if (changes.status === undefined) return;
+      const { status } = changes;
+      if (status === undefined) return;
       await countChangeRequests(ctx, spaceId, (s) => ({
         ...s,
         ...statusCount(s, previousStatus, -1),
-        ...statusCount(s, changes.status, +1),
+        ...statusCount(s, status, +1),
       }));
     },
     ChangeRequestMerged: async (e, ctx) => {
@@ -145,7 +148,7 @@ export const spaceProjection = projection(
     },
     CollectionTransferred: async (e, ctx) => {
       const { organization, contents, transferredAt } = e.data;
-      for (const id of contents.spaces as string[]) {
+      for (const id of contents.spaces) {
         const space = await ctx.get(SPACES, id);
         if (space) await ctx.put(SPACES, { ...space, organization, updatedAt: transferredAt });
       }

@@ -1,6 +1,7 @@
 import type { Role } from '@app/platform/domain/roles';
 import { projection } from '@app/platform/projector/projection';
 import { collectionName, type Doc } from '@app/platform/readstore/read-store.port';
+import type { SamlProviderEvent } from '../domain/saml-provider.decider';
 
 export interface SamlProviderDoc extends Doc {
   organization: string;
@@ -19,7 +20,7 @@ export interface SamlProviderDoc extends Doc {
 export const SAML_PROVIDERS = collectionName<SamlProviderDoc>('saml_providers');
 
 /** The SAML providers of organizations; a deleted provider is gone from the view. */
-export const samlProviderProjection = projection(
+export const samlProviderProjection = projection<SamlProviderEvent>(
   'saml_providers',
   [{ collection: SAML_PROVIDERS, fields: ['organization', 'createdAt'] }],
   {

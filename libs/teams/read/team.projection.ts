@@ -1,6 +1,7 @@
 import { TEAM_MEMBERS, type TeamMemberDoc } from '@app/platform/auth/auth-views';
 import { projection } from '@app/platform/projector/projection';
 import { collectionName, type Doc } from '@app/platform/readstore/read-store.port';
+import type { TeamEvent } from '../domain/team.decider';
 
 export interface TeamDoc extends Doc {
   organization: string;
@@ -22,7 +23,7 @@ export const teamMemberKey = (team: string, userId: string) => `${team}:${userId
  * Teams and their memberships. The memberships are indexed by user too, so "which teams is this user
  * in" (a user's teams, and the team grants that will read them) is one indexed lookup.
  */
-export const teamProjection = projection(
+export const teamProjection = projection<TeamEvent>(
   'teams',
   [
     { collection: TEAMS, fields: ['organization', 'title'] },

@@ -1,6 +1,7 @@
 import { projection } from '@app/platform/projector/projection';
 import { collectionName, type Doc } from '@app/platform/readstore/read-store.port';
 import type { SpaceLanguage } from '@app/spaces/domain/language';
+import type { TranslationEvent } from '../domain/translation.decider';
 
 export interface TranslationDoc extends Doc {
   organization: string;
@@ -15,7 +16,7 @@ export interface TranslationDoc extends Doc {
 export const TRANSLATIONS = collectionName<TranslationDoc>('translations');
 
 /** Translation settings by organization, oldest first; a deleted one is gone. */
-export const translationProjection = projection(
+export const translationProjection = projection<TranslationEvent>(
   'translations',
   [{ collection: TRANSLATIONS, fields: ['organization', 'createdAt'] }],
   {
