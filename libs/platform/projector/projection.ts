@@ -111,3 +111,40 @@ export function projection<E extends DomainEvent = never>(
     apply: (event, ctx) => byType[event.type](event, ctx),
   };
 }
+
+/** A projection's handler of the events `V`: what `documents(...).put`, `.update` and `.delete` make. */
+export type HandlerOf<V extends RecordedEvent> = (event: V, ctx: ProjectionContext) => Promise<void>;
+
+/**
+ * The common writes to the documents of one collection, typed by it: handlers that put a document built
+ * from the event, update the document the event names, or delete it, and `change` for a handler's own
+ * writes. The collection comes first, alone, so that its document type is the one every document built
+ * or changed is checked against (and its literal fields keep their type).
+ */
+export function documents<T extends Doc>(collection: CollectionName<T>) {
+  /** Replaces the document `id` by what `edit` makes of it (a new document); nothing when there is none. */
+  const change = async (ctx: ViewContext, id: string, edit: (doc: T) => T): Promise<void> => {
+    const doc = await ctx.get(collection, id);
+    if (doc) await ctx.put(collection, edit(doc));
+  };
+  return {
+    change,
+    /** A handler: puts the document `build` makes of the event. */
+    put:
+      <V extends RecordedEvent>(build: (event: V) => T): HandlerOf<V> =>
+      async (event, ctx) => {
+        await ctx.put(collection, build(event));
+      },
+    /** A handler: replaces the document the event names (`key`) by what `update` makes of it; nothing when there is none. */
+    update:
+      <V extends RecordedEvent>(key: (event: V) => string, update: (doc: T, event: V) => T): HandlerOf<V> =>
+      (event, ctx) =>
+        change(ctx, key(event), (doc) => update(doc, event)),
+    /** A handler: deletes the document the event names (`key`). */
+    delete:
+      <V extends RecordedEvent>(key: (event: V) => string): HandlerOf<V> =>
+      async (event, ctx) => {
+        await ctx.delete(collection, key(event));
+      },
+  };
+}
