@@ -1,4 +1,4 @@
-import { projection } from '@app/platform/projector/projection';
+import { documents, projection } from '@app/platform/projector/projection';
 import { collectionName, type Doc } from '@app/platform/readstore/read-store.port';
 import type { ReviewStatus } from '@app/spaces/domain/merge-rules';
 import type { SpaceContentEvent } from '../domain/space-content.decider';
@@ -76,9 +76,9 @@ export const reviewProjection = projection<SpaceContentEvent>(
         });
       }
     },
-    ChangeRequestReviewerRemoved: async (e, ctx) => {
-      await ctx.delete(REQUESTED_REVIEWERS, requestKey(e.data.changeRequestId, e.data.user));
-    },
+    ChangeRequestReviewerRemoved: documents(REQUESTED_REVIEWERS).delete((e) =>
+      requestKey(e.data.changeRequestId, e.data.user),
+    ),
   },
 );
 

@@ -1,5 +1,5 @@
 import { TOKENS } from '@app/platform/auth/auth-views';
-import { projection } from '@app/platform/projector/projection';
+import { documents, projection } from '@app/platform/projector/projection';
 import { collectionName, type Doc } from '@app/platform/readstore/read-store.port';
 import type { UserEvent } from '../domain/user.decider';
 
@@ -16,30 +16,26 @@ export const identityProjection = projection<UserEvent>(
   'identity',
   [{ collection: TOKENS, fields: ['userId'] }],
   {
-    UserCreated: async (e, ctx) => {
-      await ctx.put(USERS, {
-        id: e.data.userId,
-        displayName: e.data.displayName,
-        email: e.data.email,
-        createdAt: e.data.createdAt,
-      });
-    },
-    ApiTokenIssued: async (e, ctx) => {
-      await ctx.put(TOKENS, {
-        id: e.data.tokenHash,
-        tokenId: e.data.tokenId,
-        userId: e.data.userId,
-        label: e.data.label,
-        revoked: false,
-        issuedAt: e.data.issuedAt,
-        ...(e.data.expiresAt ? { expiresAt: e.data.expiresAt } : {}),
-        ...(e.data.organization ? { organization: e.data.organization } : {}),
-      });
-    },
-    ApiTokenRevoked: async (e, ctx) => {
-      const token = await ctx.get(TOKENS, e.data.tokenHash);
-      if (token) await ctx.put(TOKENS, { ...token, revoked: true });
-    },
+    UserCreated: documents(USERS).put((e) => ({
+      id: e.data.userId,
+      displayName: e.data.displayName,
+      email: e.data.email,
+      createdAt: e.data.createdAt,
+    })),
+    ApiTokenIssued: documents(TOKENS).put((e) => ({
+      id: e.data.tokenHash,
+      tokenId: e.data.tokenId,
+      userId: e.data.userId,
+      label: e.data.label,
+      revoked: false,
+      issuedAt: e.data.issuedAt,
+      ...(e.data.expiresAt ? { expiresAt: e.data.expiresAt } : {}),
+      ...(e.data.organization ? { organization: e.data.organization } : {}),
+    })),
+    ApiTokenRevoked: documents(TOKENS).update(
+      (e) => e.data.tokenHash,
+      (token) => ({ ...token, revoked: true }),
+    ),
   },
   [USERS, TOKENS],
 );

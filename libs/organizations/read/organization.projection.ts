@@ -1,6 +1,6 @@
 import { MEMBERS } from '@app/platform/auth/auth-views';
 import { memberKey } from '@app/platform/auth/member-key';
-import { projection } from '@app/platform/projector/projection';
+import { documents, projection } from '@app/platform/projector/projection';
 import { collectionName, type Doc } from '@app/platform/readstore/read-store.port';
 import type { OrganizationEvent, OrganizationSettings } from '../domain/organization.decider';
 
@@ -70,23 +70,18 @@ export const organizationProjection = projection<OrganizationEvent>(
       }
       await ctx.put(ORGANIZATIONS, { ...doc, ...changes });
     },
-    MemberAdded: async (e, ctx) => {
-      await ctx.put(MEMBERS, {
-        id: memberKey(e.data.organizationId, e.data.userId),
-        organization: e.data.organizationId,
-        userId: e.data.userId,
-        role: e.data.role,
-        joinedAt: e.data.joinedAt,
-      });
-    },
-    MemberRoleChanged: async (e, ctx) => {
-      const id = memberKey(e.data.organizationId, e.data.userId);
-      const member = await ctx.get(MEMBERS, id);
-      if (member) await ctx.put(MEMBERS, { ...member, role: e.data.role });
-    },
-    MemberRemoved: async (e, ctx) => {
-      await ctx.delete(MEMBERS, memberKey(e.data.organizationId, e.data.userId));
-    },
+    MemberAdded: documents(MEMBERS).put((e) => ({
+      id: memberKey(e.data.organizationId, e.data.userId),
+      organization: e.data.organizationId,
+      userId: e.data.userId,
+      role: e.data.role,
+      joinedAt: e.data.joinedAt,
+    })),
+    MemberRoleChanged: documents(MEMBERS).update(
+      (e) => memberKey(e.data.organizationId, e.data.userId),
+      (member, e) => ({ ...member, role: e.data.role }),
+    ),
+    MemberRemoved: documents(MEMBERS).delete((e) => memberKey(e.data.organizationId, e.data.userId)),
   },
   [ORGANIZATIONS, MEMBERS, EMAIL_DOMAINS],
 );

@@ -4,7 +4,12 @@ import type { OrganizationEvent } from '@app/organizations/domain/organization.d
 import { CONTENT_ACCESS, type ContentAccessDoc } from '@app/platform/auth/auth-views';
 import { accessBelow, type Grants } from '@app/platform/domain/content-access';
 import type { DefaultLevel, Role } from '@app/platform/domain/roles';
-import { type Projection, type ProjectionContext, projection } from '@app/platform/projector/projection';
+import {
+  documents,
+  type Projection,
+  type ProjectionContext,
+  projection,
+} from '@app/platform/projector/projection';
 import { collectionName, type Doc } from '@app/platform/readstore/read-store.port';
 import type { SpaceEvent } from '@app/spaces/domain/space.decider';
 import { SPACES } from '@app/spaces/read/space.projection';
@@ -110,8 +115,7 @@ async function remove(ctx: ProjectionContext, id: string): Promise<void> {
 /** Moves resources to another organization, their grants' records with them. */
 async function transfer(ctx: ProjectionContext, ids: readonly string[], organization: string) {
   for (const id of ids) {
-    const doc = await ctx.get(CONTENT_ACCESS, id);
-    if (doc) await ctx.put(CONTENT_ACCESS, { ...doc, organization });
+    await documents(CONTENT_ACCESS).change(ctx, id, (doc) => ({ ...doc, organization }));
     for (const grant of await ctx.find(CONTENT_GRANTS, { resource: id })) {
       await ctx.put(CONTENT_GRANTS, { ...grant, organization });
     }

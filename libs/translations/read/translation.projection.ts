@@ -1,4 +1,4 @@
-import { projection } from '@app/platform/projector/projection';
+import { documents, projection } from '@app/platform/projector/projection';
 import { collectionName, type Doc } from '@app/platform/readstore/read-store.port';
 import type { SpaceLanguage } from '@app/spaces/domain/language';
 import type { TranslationEvent } from '../domain/translation.decider';
@@ -20,9 +20,9 @@ export const translationProjection = projection<TranslationEvent>(
   'translations',
   [{ collection: TRANSLATIONS, fields: ['organization', 'createdAt'] }],
   {
-    TranslationSettingsCreated: async (e, ctx) => {
+    TranslationSettingsCreated: documents(TRANSLATIONS).put((e) => {
       const { translationId, organization, title, languages, createdAt } = e.data;
-      await ctx.put(TRANSLATIONS, {
+      return {
         id: translationId,
         organization,
         title,
@@ -30,21 +30,12 @@ export const translationProjection = projection<TranslationEvent>(
         createdAt,
         updatedAt: createdAt,
         streamRevision: e.revision,
-      });
-    },
-    TranslationSettingsUpdated: async (e, ctx) => {
-      const doc = await ctx.get(TRANSLATIONS, e.data.translationId);
-      if (doc) {
-        await ctx.put(TRANSLATIONS, {
-          ...doc,
-          ...e.data.changes,
-          updatedAt: e.data.updatedAt,
-          streamRevision: e.revision,
-        });
-      }
-    },
-    TranslationSettingsDeleted: async (e, ctx) => {
-      await ctx.delete(TRANSLATIONS, e.data.translationId);
-    },
+      };
+    }),
+    TranslationSettingsUpdated: documents(TRANSLATIONS).update(
+      (e) => e.data.translationId,
+      (doc, e) => ({ ...doc, ...e.data.changes, updatedAt: e.data.updatedAt, streamRevision: e.revision }),
+    ),
+    TranslationSettingsDeleted: documents(TRANSLATIONS).delete((e) => e.data.translationId),
   },
 );
