@@ -1,6 +1,13 @@
+import type { UserEvent } from '@app/identity/domain/user.decider';
 import type { Subject } from '@app/platform/domain/audit-subject';
+import type { DomainEvent } from '@app/platform/domain/decider';
 import type { RecordedEvent } from '@app/platform/eventstore/event-store.port';
-import { type Projection, type ProjectionContext, projection } from '@app/platform/projector/projection';
+import {
+  type Projection,
+  type ProjectionContext,
+  type ProjectionHandler,
+  projection,
+} from '@app/platform/projector/projection';
 import { collectionName, type Doc } from '@app/platform/readstore/read-store.port';
 import {
   type ActorType,
@@ -134,8 +141,13 @@ async function record(
 export function auditProjection(catalog: AuditCatalog): Projection {
   const recordIt = (event: RecordedEvent, ctx: ProjectionContext) =>
     record(event, catalog.actionOf(event.type), catalog.subjectOf(event.type, event.data), ctx);
+  // The audited types are the features' (known at run time): their handler takes any event, its data
+  // unread (`unknown`) and handed to the subject reader its feature declared.
+  const audited: Record<string, ProjectionHandler<DomainEvent>> = Object.fromEntries(
+    catalog.types.map((type) => [type, recordIt]),
+  );
   return {
-    ...projection(
+    ...projection<UserEvent>(
       'audit',
       [
         { collection: AUDIT_ENTRIES, fields: ['organization', 'sortKey'], unique: true },
@@ -150,7 +162,7 @@ export function auditProjection(catalog: AuditCatalog): Projection {
             label: e.data.displayName,
           });
         },
-        ...Object.fromEntries(catalog.types.map((type) => [type, recordIt])),
+        ...audited,
       },
       // Self-contained (it reads no other view), so this projection can be rebuilt on its own.
       [AUDIT_ENTRIES, AUDIT_RESOURCES, ...EARLIER_ENTRIES],

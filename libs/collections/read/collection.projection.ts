@@ -1,6 +1,7 @@
 import type { DefaultLevel } from '@app/platform/domain/roles';
-import { projection } from '@app/platform/projector/projection';
+import { documents, projection } from '@app/platform/projector/projection';
 import { collectionName, type Doc } from '@app/platform/readstore/read-store.port';
+import type { CollectionEvent } from '../domain/collection.decider';
 
 export interface CollectionDoc extends Doc {
   organization: string;
@@ -17,12 +18,14 @@ export interface CollectionDoc extends Doc {
 
 export const COLLECTIONS = collectionName<CollectionDoc>('collections');
 
+const collections = documents(COLLECTIONS);
+
 /**
  * Collections. A transfer also moves the collections below the collection to the new organization, and
  * a deletion hands the collection's children to its parent, so nothing it held is lost (the spaces'
  * projection does the same for the spaces it held).
  */
-export const collectionProjection = projection(
+export const collectionProjection = projection<CollectionEvent>(
   'collections',
   [
     { collection: COLLECTIONS, fields: ['organization', 'position'] },
@@ -30,9 +33,9 @@ export const collectionProjection = projection(
     { collection: COLLECTIONS, fields: ['parent'] },
   ],
   {
-    CollectionCreated: async (e, ctx) => {
+    CollectionCreated: collections.put((e) => {
       const { id, organization, parent, title, description, defaultLevel, position, createdAt } = e.data;
-      await ctx.put(COLLECTIONS, {
+      return {
         id,
         organization,
         parent,
@@ -43,43 +46,38 @@ export const collectionProjection = projection(
         createdAt,
         updatedAt: createdAt,
         streamRevision: e.revision,
-      });
-    },
-    CollectionUpdated: async (e, ctx) => {
-      const doc = await ctx.get(COLLECTIONS, e.data.collectionId);
-      if (doc) {
-        const changed = { ...doc, ...e.data.changes, updatedAt: e.data.updatedAt };
-        await ctx.put(COLLECTIONS, { ...changed, streamRevision: e.revision });
-      }
-    },
-    CollectionMoved: async (e, ctx) => {
-      const doc = await ctx.get(COLLECTIONS, e.data.collectionId);
-      if (doc) {
-        await ctx.put(COLLECTIONS, {
-          ...doc,
-          parent: e.data.parent,
-          position: e.data.position,
-          updatedAt: e.data.movedAt,
-          streamRevision: e.revision,
-        });
-      }
-    },
+      };
+    }),
+    CollectionUpdated: collections.update(
+      (e) => e.data.collectionId,
+      (doc, e) => ({ ...doc, ...e.data.changes, updatedAt: e.data.updatedAt, streamRevision: e.revision }),
+    ),
+    CollectionMoved: collections.update(
+      (e) => e.data.collectionId,
+      (doc, e) => ({
+        ...doc,
+        parent: e.data.parent,
+        position: e.data.position,
+        updatedAt: e.data.movedAt,
+        streamRevision: e.revision,
+      }),
+    ),
     CollectionTransferred: async (e, ctx) => {
       const { collectionId, organization, position, contents, transferredAt } = e.data;
-      const doc = await ctx.get(COLLECTIONS, collectionId);
-      if (doc) {
-        await ctx.put(COLLECTIONS, {
-          ...doc,
-          organization,
-          parent: null,
-          position,
-          updatedAt: transferredAt,
-          streamRevision: e.revision,
-        });
-      }
+      await collections.change(ctx, collectionId, (doc) => ({
+        ...doc,
+        organization,
+        parent: null,
+        position,
+        updatedAt: transferredAt,
+        streamRevision: e.revision,
+      }));
       for (const id of contents.collections) {
-        const child = await ctx.get(COLLECTIONS, id);
-        if (child) await ctx.put(COLLECTIONS, { ...child, organization, updatedAt: transferredAt });
+        await collections.change(ctx, id, (child) => ({
+          ...child,
+          organization,
+          updatedAt: transferredAt,
+        }));
       }
     },
     CollectionDeleted: async (e, ctx) => {

@@ -1,6 +1,8 @@
+import type { CollectionEvent } from '@app/collections/domain/collection.decider';
 import { type ProjectionContext, projection } from '@app/platform/projector/projection';
 import { collectionName, type Doc } from '@app/platform/readstore/read-store.port';
-import type { ChangeRequestStatus } from '../domain/space-content.decider';
+import type { SpaceEvent } from '@app/spaces/domain/space.decider';
+import type { ChangeRequestStatus, SpaceContentEvent } from '../domain/space-content.decider';
 import type { Hash } from '../domain/tree/hash';
 
 export interface ChangeRequestDoc extends Doc {
@@ -44,7 +46,7 @@ export const CONTRIBUTIONS = collectionName<ContributionDoc>('change_request_con
 type Ctx = ProjectionContext;
 
 /** Change requests, kept in their space's organization; their contributors, for the list filter. */
-export const changeRequestProjection = projection(
+export const changeRequestProjection = projection<SpaceContentEvent | SpaceEvent | CollectionEvent>(
   'change-requests',
   [
     { collection: CHANGE_REQUESTS, fields: ['space', 'status', 'number'] },
@@ -120,7 +122,7 @@ export const changeRequestProjection = projection(
       await moveOrganization(ctx, [e.data.spaceId], e.data.organization);
     },
     CollectionTransferred: async (e, ctx) => {
-      await moveOrganization(ctx, e.data.contents.spaces as string[], e.data.organization);
+      await moveOrganization(ctx, e.data.contents.spaces, e.data.organization);
     },
   },
 );

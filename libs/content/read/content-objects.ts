@@ -89,12 +89,12 @@ export async function readContentObject(doc: ContentObjectDoc, log: LogReads): P
  * read by hash: the collection is clustered, so SQLite keeps each hash once, not in a table and again
  * in its key index (about 70 bytes of every object, a dozen objects a merge).
  */
-export const contentObjectProjection = projection(
+export const contentObjectProjection = projection<ContentObjectsEvent>(
   'content-objects',
   [{ collection: CONTENT_OBJECTS, fields: ['id'], clustered: true }],
   {
     ContentObjectsStored: async (e, ctx) => {
-      for (const id in e.data.objects as Record<Hash, string>)
+      for (const id in e.data.objects)
         await ctx.put(CONTENT_OBJECTS, contentObjectDoc(id, e), { selfGuarded: true });
     },
   },

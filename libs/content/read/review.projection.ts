@@ -1,6 +1,7 @@
-import { projection } from '@app/platform/projector/projection';
+import { documents, projection } from '@app/platform/projector/projection';
 import { collectionName, type Doc } from '@app/platform/readstore/read-store.port';
 import type { ReviewStatus } from '@app/spaces/domain/merge-rules';
+import type { SpaceContentEvent } from '../domain/space-content.decider';
 
 export interface ReviewDoc extends Doc {
   space: string;
@@ -33,7 +34,7 @@ export const REQUESTED_REVIEWERS = collectionName<RequestedReviewerDoc>('change_
 const requestKey = (changeRequest: string, user: string) => `${changeRequest}:${user}`;
 
 /** Reviews of change requests, and who is asked to review. */
-export const reviewProjection = projection(
+export const reviewProjection = projection<SpaceContentEvent>(
   'change-request-reviews',
   [
     { collection: REVIEWS, fields: ['changeRequest', 'createdAt'] },
@@ -75,9 +76,9 @@ export const reviewProjection = projection(
         });
       }
     },
-    ChangeRequestReviewerRemoved: async (e, ctx) => {
-      await ctx.delete(REQUESTED_REVIEWERS, requestKey(e.data.changeRequestId, e.data.user));
-    },
+    ChangeRequestReviewerRemoved: documents(REQUESTED_REVIEWERS).delete((e) =>
+      requestKey(e.data.changeRequestId, e.data.user),
+    ),
   },
 );
 

@@ -1,5 +1,7 @@
-import { projection } from '@app/platform/projector/projection';
+import { documents, projection } from '@app/platform/projector/projection';
 import { collectionName, type Doc } from '@app/platform/readstore/read-store.port';
+import type { SpaceEvent } from '@app/spaces/domain/space.decider';
+import type { SpaceContentEvent } from '../domain/space-content.decider';
 import type { Hash } from '../domain/tree/hash';
 import { EMPTY_ROOT } from './content-objects';
 
@@ -18,39 +20,34 @@ export interface RevisionDoc extends Doc {
 
 export const REVISIONS = collectionName<RevisionDoc>('revisions');
 
+const revisions = documents(REVISIONS);
+
 /**
  * Every revision by id: a space's first one (empty, or a duplicate's with its source's content), each
  * change request edit, update and merge.
  */
-export const revisionProjection = projection(
+export const revisionProjection = projection<SpaceEvent | SpaceContentEvent>(
   'revisions',
   [],
   {
-    SpaceCreated: async (e, ctx) => {
-      const d = e.data;
-      await ctx.put(REVISIONS, {
-        id: d.revision,
-        space: d.id,
-        root: d.root ?? EMPTY_ROOT,
-        parents: [],
-        type: 'edits',
-        createdAt: d.createdAt,
-        changeRequest: null,
-      });
-    },
-    ChangeRequestContentUpdated: async (e, ctx) => {
-      const d = e.data;
-      await ctx.put(REVISIONS, revision(d, 'edits', [d.parent], d.updatedAt));
-    },
+    SpaceCreated: revisions.put(({ data: d }) => ({
+      id: d.revision,
+      space: d.id,
+      root: d.root ?? EMPTY_ROOT,
+      parents: [],
+      type: 'edits',
+      createdAt: d.createdAt,
+      changeRequest: null,
+    })),
+    ChangeRequestContentUpdated: revisions.put(({ data: d }) =>
+      revision(d, 'edits', [d.parent], d.updatedAt),
+    ),
     ChangeRequestRebased: async (e, ctx) => {
       const d = e.data;
       // Only the base moved when the change request already held the space's content.
       if (d.parents.length > 1) await ctx.put(REVISIONS, revision(d, 'update', d.parents, d.updatedAt));
     },
-    ChangeRequestMerged: async (e, ctx) => {
-      const d = e.data;
-      await ctx.put(REVISIONS, revision(d, 'merge', d.parents, d.mergedAt));
-    },
+    ChangeRequestMerged: revisions.put(({ data: d }) => revision(d, 'merge', d.parents, d.mergedAt)),
   },
   [REVISIONS],
 );

@@ -1,5 +1,6 @@
 import { type ProjectionContext, projection } from '@app/platform/projector/projection';
 import { collectionName, type Doc } from '@app/platform/readstore/read-store.port';
+import type { SpaceEvent } from '@app/spaces/domain/space.decider';
 import type { Document } from '../domain/document';
 import {
   DEFAULT_LANGUAGE,
@@ -9,6 +10,7 @@ import {
   pageForIndex,
   postings,
 } from '../domain/search';
+import type { SpaceContentEvent } from '../domain/space-content.decider';
 import { type ContentObject, EMPTY_CONTENT, readContent } from '../domain/tree/content';
 import { diffObjects, type ItemDiff } from '../domain/tree/diff';
 import type { Hash } from '../domain/tree/hash';
@@ -82,7 +84,7 @@ export const indexLanguage = (index: SearchIndexDoc | null): string => index?.la
  * where they were stored before the event that names them.
  */
 export const searchProjection = {
-  ...projection(
+  ...projection<SpaceEvent | SpaceContentEvent>(
     'search',
     [{ collection: SEARCH_PAGES, fields: ['space'] }],
     {

@@ -1,3 +1,4 @@
+import type { DomainEvent } from '@app/platform/domain/decider';
 import { type Projection, projection } from '@app/platform/projector/projection';
 import { givenProjection, recorderOf } from '@app/platform/projector/projection.testing';
 import { type SpaceEvent, spaceStream } from '@app/spaces/domain/space.decider';
@@ -20,7 +21,7 @@ export const t = (day: number) => `2026-01-${String(day).padStart(2, '0')}T00:00
 
 /** Search reads the content objects, which their own projection stores: both, as the projector runs them. */
 const both = (...projections: Projection[]) =>
-  projection(
+  projection<DomainEvent>(
     'search-and-objects',
     projections.flatMap((p) => p.indexes),
     Object.fromEntries(

@@ -1,6 +1,7 @@
 import { TOKENS } from '@app/platform/auth/auth-views';
-import { projection } from '@app/platform/projector/projection';
+import { documents, projection } from '@app/platform/projector/projection';
 import { collectionName, type Doc } from '@app/platform/readstore/read-store.port';
+import type { UserEvent } from '../domain/user.decider';
 
 export interface UserDoc extends Doc {
   displayName: string;
@@ -11,34 +12,30 @@ export interface UserDoc extends Doc {
 export const USERS = collectionName<UserDoc>('users');
 
 /** Users, and API tokens keyed by their hash so that authentication is one lookup. */
-export const identityProjection = projection(
+export const identityProjection = projection<UserEvent>(
   'identity',
   [{ collection: TOKENS, fields: ['userId'] }],
   {
-    UserCreated: async (e, ctx) => {
-      await ctx.put(USERS, {
-        id: e.data.userId,
-        displayName: e.data.displayName,
-        email: e.data.email,
-        createdAt: e.data.createdAt,
-      });
-    },
-    ApiTokenIssued: async (e, ctx) => {
-      await ctx.put(TOKENS, {
-        id: e.data.tokenHash,
-        tokenId: e.data.tokenId,
-        userId: e.data.userId,
-        label: e.data.label,
-        revoked: false,
-        issuedAt: e.data.issuedAt,
-        ...(e.data.expiresAt ? { expiresAt: e.data.expiresAt } : {}),
-        ...(e.data.organization ? { organization: e.data.organization } : {}),
-      });
-    },
-    ApiTokenRevoked: async (e, ctx) => {
-      const token = await ctx.get(TOKENS, e.data.tokenHash);
-      if (token) await ctx.put(TOKENS, { ...token, revoked: true });
-    },
+    UserCreated: documents(USERS).put((e) => ({
+      id: e.data.userId,
+      displayName: e.data.displayName,
+      email: e.data.email,
+      createdAt: e.data.createdAt,
+    })),
+    ApiTokenIssued: documents(TOKENS).put((e) => ({
+      id: e.data.tokenHash,
+      tokenId: e.data.tokenId,
+      userId: e.data.userId,
+      label: e.data.label,
+      revoked: false,
+      issuedAt: e.data.issuedAt,
+      ...(e.data.expiresAt ? { expiresAt: e.data.expiresAt } : {}),
+      ...(e.data.organization ? { organization: e.data.organization } : {}),
+    })),
+    ApiTokenRevoked: documents(TOKENS).update(
+      (e) => e.data.tokenHash,
+      (token) => ({ ...token, revoked: true }),
+    ),
   },
   [USERS, TOKENS],
 );

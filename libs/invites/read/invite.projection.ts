@@ -1,7 +1,8 @@
 import type { Role } from '@app/platform/domain/roles';
-import { projection } from '@app/platform/projector/projection';
+import { documents, projection } from '@app/platform/projector/projection';
 import { collectionName, type Doc } from '@app/platform/readstore/read-store.port';
-import type { InviteTarget } from '../domain/invite-link.decider';
+import type { InviteLinkEvent, InviteTarget } from '../domain/invite-link.decider';
+import type { MemberInvitesEvent } from '../domain/member-invites.decider';
 
 /** An invite link, without its key or the key's hash: the views never hold what opens it. */
 export interface InviteLinkDoc extends Doc {
@@ -30,16 +31,16 @@ export const MEMBER_INVITES = collectionName<MemberInviteDoc>('member_invites');
 export const memberInviteKey = (organization: string, email: string) => `${organization}:${email}`;
 
 /** Invite links and pending email invites of each organization. */
-export const inviteProjection = projection(
+export const inviteProjection = projection<InviteLinkEvent | MemberInvitesEvent>(
   'invites',
   [
     { collection: INVITE_LINKS, fields: ['organization', 'createdAt'] },
     { collection: MEMBER_INVITES, fields: ['email'] },
   ],
   {
-    InviteLinkCreated: async (e, ctx) => {
+    InviteLinkCreated: documents(INVITE_LINKS).put((e) => {
       const { inviteId, organization, role, createdAt, target } = e.data;
-      await ctx.put(INVITE_LINKS, {
+      return {
         id: inviteId,
         organization,
         role,
@@ -47,31 +48,16 @@ export const inviteProjection = projection(
         createdAt,
         updatedAt: createdAt,
         streamRevision: e.revision,
-      });
-    },
-    InviteLinkUpdated: async (e, ctx) => {
-      const doc = await ctx.get(INVITE_LINKS, e.data.inviteId);
-      if (doc) {
-        await ctx.put(INVITE_LINKS, {
-          ...doc,
-          role: e.data.role,
-          updatedAt: e.data.updatedAt,
-          streamRevision: e.revision,
-        });
-      }
-    },
-    InviteLinkDeleted: async (e, ctx) => {
-      await ctx.delete(INVITE_LINKS, e.data.inviteId);
-    },
-    MemberInvited: async (e, ctx) => {
+      };
+    }),
+    InviteLinkUpdated: documents(INVITE_LINKS).update(
+      (e) => e.data.inviteId,
+      (doc, e) => ({ ...doc, role: e.data.role, updatedAt: e.data.updatedAt, streamRevision: e.revision }),
+    ),
+    InviteLinkDeleted: documents(INVITE_LINKS).delete((e) => e.data.inviteId),
+    MemberInvited: documents(MEMBER_INVITES).put((e) => {
       const { organization, email, role, invitedAt } = e.data;
-      await ctx.put(MEMBER_INVITES, {
-        id: memberInviteKey(organization, email),
-        organization,
-        email,
-        role,
-        invitedAt,
-      });
-    },
+      return { id: memberInviteKey(organization, email), organization, email, role, invitedAt };
+    }),
   },
 );

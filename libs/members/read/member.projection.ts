@@ -1,5 +1,6 @@
+import type { OrganizationEvent } from '@app/organizations/domain/organization.decider';
 import { memberKey } from '@app/platform/auth/member-key';
-import { type ProjectionContext, projection } from '@app/platform/projector/projection';
+import { documents, type ProjectionContext, projection } from '@app/platform/projector/projection';
 import { collectionName, type Doc } from '@app/platform/readstore/read-store.port';
 
 /**
@@ -30,7 +31,7 @@ async function details(
   );
 }
 
-export const memberDetailsProjection = projection(
+export const memberDetailsProjection = projection<OrganizationEvent>(
   'member-details',
   [{ collection: MEMBER_DETAILS, fields: ['organization', 'lastSeenAt'] }],
   {
@@ -42,9 +43,7 @@ export const memberDetailsProjection = projection(
       const doc = await details(ctx, e.data.organizationId, e.data.userId);
       await ctx.put(MEMBER_DETAILS, { ...doc, sso: true });
     },
-    MemberRemoved: async (e, ctx) => {
-      await ctx.delete(MEMBER_DETAILS, memberKey(e.data.organizationId, e.data.userId));
-    },
+    MemberRemoved: documents(MEMBER_DETAILS).delete((e) => memberKey(e.data.organizationId, e.data.userId)),
   },
   [MEMBER_DETAILS],
 );

@@ -1,8 +1,8 @@
 import { MEMBERS } from '@app/platform/auth/auth-views';
 import { memberKey } from '@app/platform/auth/member-key';
-import { projection } from '@app/platform/projector/projection';
+import { documents, projection } from '@app/platform/projector/projection';
 import { collectionName, type Doc } from '@app/platform/readstore/read-store.port';
-import type { OrganizationSettings } from '../domain/organization.decider';
+import type { OrganizationEvent, OrganizationSettings } from '../domain/organization.decider';
 
 /** An organization; the settings an update sets are absent until one does. */
 export interface OrganizationDoc extends Doc, Partial<Omit<OrganizationSettings, 'title' | 'emailDomains'>> {
@@ -26,7 +26,7 @@ const domainKey = (domain: string, organization: string) => `${domain}:${organiz
  * Organizations and memberships (`members`, keyed `<organization>:<user>`, the lookup every request makes),
  * and the organizations of each email domain.
  */
-export const organizationProjection = projection(
+export const organizationProjection = projection<OrganizationEvent>(
   'organizations',
   [
     { collection: MEMBERS, fields: ['userId', 'organization'] },
@@ -70,23 +70,18 @@ export const organizationProjection = projection(
       }
       await ctx.put(ORGANIZATIONS, { ...doc, ...changes });
     },
-    MemberAdded: async (e, ctx) => {
-      await ctx.put(MEMBERS, {
-        id: memberKey(e.data.organizationId, e.data.userId),
-        organization: e.data.organizationId,
-        userId: e.data.userId,
-        role: e.data.role,
-        joinedAt: e.data.joinedAt,
-      });
-    },
-    MemberRoleChanged: async (e, ctx) => {
-      const id = memberKey(e.data.organizationId, e.data.userId);
-      const member = await ctx.get(MEMBERS, id);
-      if (member) await ctx.put(MEMBERS, { ...member, role: e.data.role });
-    },
-    MemberRemoved: async (e, ctx) => {
-      await ctx.delete(MEMBERS, memberKey(e.data.organizationId, e.data.userId));
-    },
+    MemberAdded: documents(MEMBERS).put((e) => ({
+      id: memberKey(e.data.organizationId, e.data.userId),
+      organization: e.data.organizationId,
+      userId: e.data.userId,
+      role: e.data.role,
+      joinedAt: e.data.joinedAt,
+    })),
+    MemberRoleChanged: documents(MEMBERS).update(
+      (e) => memberKey(e.data.organizationId, e.data.userId),
+      (member, e) => ({ ...member, role: e.data.role }),
+    ),
+    MemberRemoved: documents(MEMBERS).delete((e) => memberKey(e.data.organizationId, e.data.userId)),
   },
   [ORGANIZATIONS, MEMBERS, EMAIL_DOMAINS],
 );

@@ -1,4 +1,6 @@
+import type { CollectionEvent } from '@app/collections/domain/collection.decider';
 import { COLLECTIONS } from '@app/collections/read/collection.projection';
+import type { OrganizationEvent } from '@app/organizations/domain/organization.decider';
 import {
   CONTENT_ACCESS,
   CONTENT_GRANTS,
@@ -7,9 +9,16 @@ import {
 } from '@app/platform/auth/auth-views';
 import { accessBelow, type Grants } from '@app/platform/domain/content-access';
 import type { DefaultLevel, Role } from '@app/platform/domain/roles';
-import { type Projection, type ProjectionContext, projection } from '@app/platform/projector/projection';
+import {
+  documents,
+  type Projection,
+  type ProjectionContext,
+  projection,
+} from '@app/platform/projector/projection';
+import type { SpaceEvent } from '@app/spaces/domain/space.decider';
 import { SPACES } from '@app/spaces/read/space.projection';
-import type { GrantTarget } from '../domain/grant.decider';
+import type { TeamEvent } from '@app/teams/domain/team.decider';
+import type { GrantEvent, GrantTarget } from '../domain/grant.decider';
 
 export { CONTENT_ACCESS, CONTENT_GRANTS, type ContentGrantDoc };
 
@@ -97,8 +106,7 @@ async function remove(ctx: ProjectionContext, id: string): Promise<void> {
 /** Moves resources to another organization, their grants' records with them. */
 async function transfer(ctx: ProjectionContext, ids: readonly string[], organization: string) {
   for (const id of ids) {
-    const doc = await ctx.get(CONTENT_ACCESS, id);
-    if (doc) await ctx.put(CONTENT_ACCESS, { ...doc, organization });
+    await documents(CONTENT_ACCESS).change(ctx, id, (doc) => ({ ...doc, organization }));
     for (const grant of await ctx.find(CONTENT_GRANTS, { resource: id })) {
       await ctx.put(CONTENT_GRANTS, { ...grant, organization });
     }
@@ -118,7 +126,7 @@ export const contentAccessProjection: Projection = {
 };
 
 function contentAccess() {
-  return projection(
+  return projection<CollectionEvent | SpaceEvent | GrantEvent | TeamEvent | OrganizationEvent>(
     'content-access',
     [
       { collection: CONTENT_ACCESS, fields: ['parent'] },
@@ -129,14 +137,14 @@ function contentAccess() {
       CollectionCreated: (e, ctx) => refresh(ctx, created('collection', e.data)),
       SpaceCreated: (e, ctx) => refresh(ctx, created('space', e.data)),
       CollectionUpdated: async (e, ctx) => {
-        const { collectionId, changes } = e.data;
-        if (changes.defaultLevel !== undefined)
-          await change(ctx, collectionId, (doc) => ({ ...doc, defaultLevel: changes.defaultLevel }));
+        const { defaultLevel } = e.data.changes;
+        if (defaultLevel !== undefined)
+          await change(ctx, e.data.collectionId, (doc) => ({ ...doc, defaultLevel }));
       },
       SpaceUpdated: async (e, ctx) => {
-        const { spaceId, changes } = e.data;
-        if (changes.defaultLevel !== undefined)
-          await change(ctx, spaceId, (doc) => ({ ...doc, defaultLevel: changes.defaultLevel }));
+        const { defaultLevel } = e.data.changes;
+        if (defaultLevel !== undefined)
+          await change(ctx, e.data.spaceId, (doc) => ({ ...doc, defaultLevel }));
       },
       CollectionMoved: (e, ctx) =>
         change(ctx, e.data.collectionId, (doc) => ({ ...doc, parent: e.data.parent })),

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { DomainEvent } from '../domain/decider';
 import { projection } from '../projector/projection';
 import { CHECKPOINT, Projector } from '../projector/projector';
 import { SqliteReadStore } from '../readstore/sqlite-read-store';
@@ -26,7 +27,12 @@ registerUpcaster(RENAMED, 1, (data) => {
   return { title: label, subtitle: null };
 });
 
-const things = projection(
+/** The events as the projection reads them: upcast to the current schema. */
+type ThingEvent =
+  | DomainEvent<typeof RENAMED, { title: string; subtitle: string | null }>
+  | DomainEvent<typeof UNTOUCHED, object>;
+
+const things = projection<ThingEvent>(
   'upcaster-spec-things',
   [],
   {

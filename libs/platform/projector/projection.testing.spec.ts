@@ -1,3 +1,4 @@
+import type { DomainEvent } from '../domain/decider';
 import type { Doc } from '../readstore/read-store.port';
 import { projection } from './projection';
 import { givenProjection, inLog, recorded } from './projection.testing';
@@ -6,8 +7,10 @@ interface CountDoc extends Doc {
   n: number;
 }
 
+type CountEvent = DomainEvent<'Counted', { key: string }> | DomainEvent<'Reset', { key: string }>;
+
 /** Counts events per key: reads its document before each write. */
-const counts = projection('counts', [{ collection: 'counts', fields: ['key'] }], {
+const counts = projection<CountEvent>('counts', [{ collection: 'counts', fields: ['key'] }], {
   Counted: async (e, ctx) => {
     const current = await ctx.get<CountDoc>('counts', e.data.key);
     await ctx.put('counts', { id: e.data.key, n: (current?.n ?? 0) + 1 });
@@ -103,38 +106,50 @@ describe('givenProjection', () => {
   });
 
   it('fails when the projection writes a collection it does not declare', async () => {
-    const leaky = projection('leaky', [{ collection: 'mine', fields: ['x'] }], {
-      Counted: async (_e, ctx) => {
-        await ctx.put('theirs', { id: 'x' });
+    const leaky = projection<DomainEvent<'Counted', object>>(
+      'leaky',
+      [{ collection: 'mine', fields: ['x'] }],
+      {
+        Counted: async (_e, ctx) => {
+          await ctx.put('theirs', { id: 'x' });
+        },
       },
-    });
+    );
     await expect(givenProjection(leaky).given(recorded('Counted', {})).documents('mine')).rejects.toThrow(
       /leaky writes theirs, which is not among its collections/,
     );
   });
 
   it('fails the replay check for entries numbered by a counter the projection keeps', async () => {
-    const numbered = projection('numbered', [{ collection: 'entries', fields: ['n'] }], {
-      Happened: async (_e, ctx) => {
-        const counter = await ctx.get<CountDoc>('entries', 'counter');
-        const n = (counter?.n ?? 0) + 1;
-        await ctx.put('entries', { id: `entry-${n}`, n });
-        await ctx.put('entries', { id: 'counter', n });
+    const numbered = projection<DomainEvent<'Happened', object>>(
+      'numbered',
+      [{ collection: 'entries', fields: ['n'] }],
+      {
+        Happened: async (_e, ctx) => {
+          const counter = await ctx.get<CountDoc>('entries', 'counter');
+          const n = (counter?.n ?? 0) + 1;
+          await ctx.put('entries', { id: `entry-${n}`, n });
+          await ctx.put('entries', { id: 'counter', n });
+        },
       },
-    });
+    );
     const scenario = givenProjection(numbered).given(recorded('Happened', {}), recorded('Happened', {}));
     await scenario.thenRebuildMatches();
     await expect(scenario.thenReplayChangesNothing()).rejects.toThrow();
   });
 
   it('fails the rebuild check for a projection that changes a document it read without putting it', async () => {
-    const sloppy = projection('sloppy', [{ collection: 'counts', fields: ['n'] }], {
-      Counted: async (_e, ctx) => {
-        const doc = await ctx.get<CountDoc>('counts', 'a');
-        if (doc) doc.n += 1;
-        else await ctx.put('counts', { id: 'a', n: 1 });
+    const sloppy = projection<DomainEvent<'Counted', object>>(
+      'sloppy',
+      [{ collection: 'counts', fields: ['n'] }],
+      {
+        Counted: async (_e, ctx) => {
+          const doc = await ctx.get<CountDoc>('counts', 'a');
+          if (doc) doc.n += 1;
+          else await ctx.put('counts', { id: 'a', n: 1 });
+        },
       },
-    });
+    );
     const scenario = givenProjection(sloppy).given(recorded('Counted', {}), recorded('Counted', {}));
     await scenario.thenDocuments('counts', [{ id: 'a', n: 1 }]);
     await expect(scenario.thenRebuildMatches()).rejects.toThrow();

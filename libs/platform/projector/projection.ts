@@ -1,3 +1,4 @@
+import type { DomainEvent } from '../domain/decider';
 import type { EventStore, RecordedEvent } from '../eventstore/event-store.port';
 import type { CollectionName, Doc, IndexSpec, Scalar } from '../readstore/read-store.port';
 
@@ -61,22 +62,89 @@ export interface Projection {
   backfillWhen?: { own: string; witnesses: readonly string[] };
 }
 
+/** `true` when `T` is `any`. */
+export type IsAny<T> = 0 extends 1 & T ? true : false;
+
+/** The handler of the events of type `T` of the union `E`: the event carries the data of its type. */
+export type ProjectionHandler<E extends DomainEvent, T extends E['type'] = E['type']> = (
+  event: RecordedEvent<T, Extract<E, { type: T }>['data']>,
+  ctx: ProjectionContext,
+) => Promise<void>;
+
+/** Handlers of some of the events of the union `E`, by event type. */
+export type ProjectionHandlers<E extends DomainEvent> = { [T in E['type']]?: ProjectionHandler<E, T> };
+
+/** A type no handler map has, naming why `projection` refuses the one it is given. */
+type Refused<Reason extends string> = { readonly [K in Reason]: never };
+
 /**
- * Declares a projection with the event types it handles derived from its handler map. `collections`
- * defaults to those its indexes name; a projection that writes others must list them all.
+ * The handlers `projection` takes for the union `E`: none when an event's data is `any` (or `E` is),
+ * nor when the union is not named.
  */
-export function projection(
+export type HandlersOf<E extends DomainEvent> =
+  IsAny<E['data']> extends true
+    ? Refused<'an event of the union has data of type any'>
+    : [E] extends [never]
+      ? Refused<'name the event union: projection<ItsEvents>(...)'>
+      : ProjectionHandlers<E>;
+
+/**
+ * Declares a projection over the event union `E` (`projection<SpaceEvent | CollectionEvent>(...)`, the
+ * unions the deciders export): each handler gets the data of its event type, a handler of a type not in
+ * `E` does not compile, nor does a union whose data is `any`. The event types it handles are the keys of
+ * `handlers`. `collections` defaults to those its indexes name; a projection that writes others must
+ * list them all.
+ */
+export function projection<E extends DomainEvent = never>(
   name: string,
   indexes: IndexSpec[],
-  // biome-ignore lint/suspicious/noExplicitAny: each handler narrows the event data it reads
-  handlers: Record<string, (event: RecordedEvent<string, any>, ctx: ProjectionContext) => Promise<void>>,
+  handlers: HandlersOf<E>,
   collections: readonly string[] = [...new Set(indexes.map((index) => index.collection))],
 ): Projection {
+  // Routed by type, so each handler only ever gets events of its own type.
+  const byType = handlers as Record<string, (event: RecordedEvent, ctx: ProjectionContext) => Promise<void>>;
   return {
     name,
     collections,
     indexes,
-    handles: Object.keys(handlers),
-    apply: (event, ctx) => handlers[event.type](event, ctx),
+    handles: Object.keys(byType),
+    apply: (event, ctx) => byType[event.type](event, ctx),
+  };
+}
+
+/** A projection's handler of the events `V`: what `documents(...).put`, `.update` and `.delete` make. */
+export type HandlerOf<V extends RecordedEvent> = (event: V, ctx: ProjectionContext) => Promise<void>;
+
+/**
+ * The common writes to the documents of one collection, typed by it: handlers that put a document built
+ * from the event, update the document the event names, or delete it, and `change` for a handler's own
+ * writes. The collection comes first, alone, so that its document type is the one every document built
+ * or changed is checked against (and its literal fields keep their type).
+ */
+export function documents<T extends Doc>(collection: CollectionName<T>) {
+  /** Replaces the document `id` by what `edit` makes of it (a new document); nothing when there is none. */
+  const change = async (ctx: ViewContext, id: string, edit: (doc: T) => T): Promise<void> => {
+    const doc = await ctx.get(collection, id);
+    if (doc) await ctx.put(collection, edit(doc));
+  };
+  return {
+    change,
+    /** A handler: puts the document `build` makes of the event. */
+    put:
+      <V extends RecordedEvent>(build: (event: V) => T): HandlerOf<V> =>
+      async (event, ctx) => {
+        await ctx.put(collection, build(event));
+      },
+    /** A handler: replaces the document the event names (`key`) by what `update` makes of it; nothing when there is none. */
+    update:
+      <V extends RecordedEvent>(key: (event: V) => string, update: (doc: T, event: V) => T): HandlerOf<V> =>
+      (event, ctx) =>
+        change(ctx, key(event), (doc) => update(doc, event)),
+    /** A handler: deletes the document the event names (`key`). */
+    delete:
+      <V extends RecordedEvent>(key: (event: V) => string): HandlerOf<V> =>
+      async (event, ctx) => {
+        await ctx.delete(collection, key(event));
+      },
   };
 }

@@ -1,3 +1,4 @@
+import type { DomainEvent } from '../domain/decider';
 import type { SqliteEventStore } from '../eventstore/sqlite-event-store';
 import type { SqliteReadStore } from '../readstore/sqlite-read-store';
 import { type CountedLog, countedLog } from './counted-log.testing';
@@ -6,12 +7,12 @@ import { CHECKPOINT, Projector } from './projector';
 
 /** Counts per key: each event adds one to its key's document in `collection`. */
 const counting = (name: string, collection: string, others: string[] = []) =>
-  projection(
+  projection<DomainEvent<'Counted', { key: string }>>(
     name,
     [],
     {
       Counted: async (event, ctx) => {
-        const { key } = event.data as { key: string };
+        const { key } = event.data;
         const current = await ctx.get<{ id: string; n: number }>(collection, key);
         await ctx.put(collection, { id: key, n: (current?.n ?? 0) + 1 });
       },

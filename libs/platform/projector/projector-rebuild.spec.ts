@@ -1,3 +1,4 @@
+import type { DomainEvent } from '../domain/decider';
 import type { SqliteEventStore } from '../eventstore/sqlite-event-store';
 import type { ReadStore, Write } from '../readstore/read-store.port';
 import type { SqliteReadStore } from '../readstore/sqlite-read-store';
@@ -5,10 +6,12 @@ import { type CountedLog, countedLog } from './counted-log.testing';
 import { projection } from './projection';
 import { Projector } from './projector';
 
+type Counted = DomainEvent<'Counted', { key: string }>;
+
 /** Counts per key: each event adds one to its key's document, which it reads first. */
-const counts = projection('counts', [{ collection: 'counts', fields: ['key'] }], {
+const counts = projection<Counted>('counts', [{ collection: 'counts', fields: ['key'] }], {
   Counted: async (event, ctx) => {
-    const { key } = event.data as { key: string };
+    const { key } = event.data;
     const current = await ctx.get<{ id: string; key: string; n: number }>('counts', key);
     await ctx.put('counts', { id: key, key, n: (current?.n ?? 0) + 1 });
   },
@@ -88,9 +91,9 @@ describe('Projector.rebuild with commits in flight', () => {
 
   it('never lets an older write of a document land after a newer one of a commit sent later', async () => {
     // Written without being read, so each batch sends its own write of the same few documents.
-    const latest = projection('latest', [{ collection: 'latest', fields: ['key'] }], {
+    const latest = projection<Counted>('latest', [{ collection: 'latest', fields: ['key'] }], {
       Counted: async (event, ctx) => {
-        const { key } = event.data as { key: string };
+        const { key } = event.data;
         await ctx.put('latest', { id: key, key, position: event.position });
       },
     });

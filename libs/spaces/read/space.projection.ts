@@ -1,9 +1,11 @@
+import type { CollectionEvent } from '@app/collections/domain/collection.decider';
+import type { SpaceContentEvent } from '@app/content/domain/space-content.decider';
 import type { DefaultLevel } from '@app/platform/domain/roles';
-import { projection } from '@app/platform/projector/projection';
+import { documents, projection } from '@app/platform/projector/projection';
 import { collectionName, type Doc } from '@app/platform/readstore/read-store.port';
 import type { SpaceLanguage } from '../domain/language';
 import type { MergeRulesConfiguration } from '../domain/merge-rules';
-import { type EditMode, type Visibility, visibilityIn } from '../domain/space.decider';
+import { type EditMode, type SpaceEvent, type Visibility, visibilityIn } from '../domain/space.decider';
 
 export interface SpaceDoc extends Doc {
   organization: string;
@@ -38,11 +40,13 @@ export interface SpaceDoc extends Doc {
 
 export const SPACES = collectionName<SpaceDoc>('spaces');
 
+const spaces = documents(SPACES);
+
 /**
  * Spaces, including deleted ones until they are purged. The spaces a collection holds go with it to
  * another organization, and to its parent when it is deleted.
  */
-export const spaceProjection = projection(
+export const spaceProjection = projection<SpaceEvent | SpaceContentEvent | CollectionEvent>(
   'spaces',
   [
     { collection: SPACES, fields: ['organization', 'deleted', 'position'] },
@@ -51,10 +55,10 @@ export const spaceProjection = projection(
     { collection: SPACES, fields: ['deleted', 'purgeAfter'] },
   ],
   {
-    SpaceCreated: async (e, ctx) => {
+    SpaceCreated: spaces.put((e) => {
       const { duplicatedFrom: _d, ...data } = e.data;
       // The event's fields last: V8 adds fields listed after a spread one by one, ~10 µs a space.
-      await ctx.put(SPACES, {
+      return {
         updatedAt: data.createdAt,
         deleted: false,
         deletedAt: null,
@@ -66,88 +70,89 @@ export const spaceProjection = projection(
         changeRequestsDraft: 0,
         streamRevision: e.revision,
         ...data,
-      });
-    },
-    SpaceUpdated: async (e, ctx) => {
-      await change(e.data.spaceId, e.revision, ctx, (s) => ({
-        ...s,
-        ...e.data.changes,
-        updatedAt: e.data.updatedAt,
-      }));
-    },
-    SpaceDeleted: async (e, ctx) => {
-      await change(e.data.spaceId, e.revision, ctx, (s) => ({
+      };
+    }),
+    SpaceUpdated: spaces.update(
+      (e) => e.data.spaceId,
+      (s, e) => ({ ...s, ...e.data.changes, updatedAt: e.data.updatedAt, streamRevision: e.revision }),
+    ),
+    SpaceDeleted: spaces.update(
+      (e) => e.data.spaceId,
+      (s, e) => ({
         ...s,
         deleted: true,
         deletedAt: e.data.deletedAt,
         purgeAfter: e.data.purgeAfter,
         deletion: { eventId: e.id, correlationId: e.metadata.correlationId },
         updatedAt: e.data.deletedAt,
-      }));
-    },
-    SpaceRestored: async (e, ctx) => {
-      await change(e.data.spaceId, e.revision, ctx, (s) => ({
+        streamRevision: e.revision,
+      }),
+    ),
+    SpaceRestored: spaces.update(
+      (e) => e.data.spaceId,
+      (s, e) => ({
         ...s,
         deleted: false,
         deletedAt: null,
         purgeAfter: null,
         deletion: null,
         updatedAt: e.data.restoredAt,
-      }));
-    },
-    SpacePurged: async (e, ctx) => {
-      await ctx.delete(SPACES, e.data.spaceId);
-    },
-    SpaceMoved: async (e, ctx) => {
-      await change(e.data.spaceId, e.revision, ctx, (s) => ({
+        streamRevision: e.revision,
+      }),
+    ),
+    SpacePurged: spaces.delete((e) => e.data.spaceId),
+    SpaceMoved: spaces.update(
+      (e) => e.data.spaceId,
+      (s, e) => ({
         ...s,
         parent: e.data.parent,
         position: e.data.position,
         visibility: visibilityIn(e.data.parent, s.visibility),
         updatedAt: e.data.movedAt,
-      }));
-    },
-    SpaceTransferred: async (e, ctx) => {
-      await change(e.data.spaceId, e.revision, ctx, (s) => ({
+        streamRevision: e.revision,
+      }),
+    ),
+    SpaceTransferred: spaces.update(
+      (e) => e.data.spaceId,
+      (s, e) => ({
         ...s,
         organization: e.data.organization,
         parent: e.data.parent,
         position: e.data.position,
         visibility: visibilityIn(e.data.parent, s.visibility),
         updatedAt: e.data.transferredAt,
-      }));
-    },
-    ChangeRequestCreated: async (e, ctx) => {
-      await countChangeRequests(ctx, e.data.spaceId, (s) => ({
-        ...s,
-        changeRequests: s.changeRequests + 1,
-        ...statusCount(s, e.data.status, +1),
-      }));
-    },
+        streamRevision: e.revision,
+      }),
+    ),
+    // Changes from the space's content stream: the space's own stream revision (its ETag) stays.
+    ChangeRequestCreated: spaces.update(
+      (e) => e.data.spaceId,
+      (s, e) => ({ ...s, changeRequests: s.changeRequests + 1, ...statusCount(s, e.data.status, +1) }),
+    ),
     ChangeRequestUpdated: async (e, ctx) => {
       const { spaceId, changes, previousStatus } = e.data;
-      if (changes.status === undefined) return;
-      await countChangeRequests(ctx, spaceId, (s) => ({
+      const { status } = changes;
+      if (status === undefined) return;
+      await spaces.change(ctx, spaceId, (s) => ({
         ...s,
         ...statusCount(s, previousStatus, -1),
-        ...statusCount(s, changes.status, +1),
+        ...statusCount(s, status, +1),
       }));
     },
-    ChangeRequestMerged: async (e, ctx) => {
-      const { spaceId, revision, previousStatus, mergedAt } = e.data;
-      await countChangeRequests(ctx, spaceId, (s) => ({
+    ChangeRequestMerged: spaces.update(
+      (e) => e.data.spaceId,
+      (s, e) => ({
         ...s,
-        ...statusCount(s, previousStatus, -1),
-        revision: revision.id,
-        root: revision.root,
-        updatedAt: mergedAt,
-      }));
-    },
+        ...statusCount(s, e.data.previousStatus, -1),
+        revision: e.data.revision.id,
+        root: e.data.revision.root,
+        updatedAt: e.data.mergedAt,
+      }),
+    ),
     CollectionTransferred: async (e, ctx) => {
       const { organization, contents, transferredAt } = e.data;
-      for (const id of contents.spaces as string[]) {
-        const space = await ctx.get(SPACES, id);
-        if (space) await ctx.put(SPACES, { ...space, organization, updatedAt: transferredAt });
+      for (const id of contents.spaces) {
+        await spaces.change(ctx, id, (space) => ({ ...space, organization, updatedAt: transferredAt }));
       }
     },
     CollectionDeleted: async (e, ctx) => {
@@ -165,28 +170,4 @@ function statusCount(space: SpaceDoc, status: string, delta: number): Partial<Sp
   if (status === 'open') return { changeRequestsOpen: space.changeRequestsOpen + delta };
   if (status === 'draft') return { changeRequestsDraft: space.changeRequestsDraft + delta };
   return {};
-}
-
-/** Changes from the space's content stream: the space's own stream revision (its ETag) stays. */
-async function countChangeRequests(
-  ctx: Parameters<typeof spaceProjection.apply>[1],
-  spaceId: string,
-  update: (doc: SpaceDoc) => SpaceDoc,
-): Promise<void> {
-  const doc = await ctx.get(SPACES, spaceId);
-  if (doc) await ctx.put(SPACES, update(doc));
-}
-
-async function change(
-  spaceId: string,
-  streamRevision: number,
-  ctx: Parameters<typeof spaceProjection.apply>[1],
-  update: (doc: SpaceDoc) => SpaceDoc,
-): Promise<void> {
-  const doc = await ctx.get(SPACES, spaceId);
-  if (!doc) return;
-  // `update` made a new document: set the revision on it rather than copy it again (a rebuild does this a million times).
-  const next = update(doc);
-  next.streamRevision = streamRevision;
-  await ctx.put(SPACES, next);
 }

@@ -1,6 +1,7 @@
 import type { Role } from '@app/platform/domain/roles';
-import { projection } from '@app/platform/projector/projection';
+import { documents, projection } from '@app/platform/projector/projection';
 import { collectionName, type Doc } from '@app/platform/readstore/read-store.port';
+import type { SamlProviderEvent } from '../domain/saml-provider.decider';
 
 export interface SamlProviderDoc extends Doc {
   organization: string;
@@ -19,32 +20,18 @@ export interface SamlProviderDoc extends Doc {
 export const SAML_PROVIDERS = collectionName<SamlProviderDoc>('saml_providers');
 
 /** The SAML providers of organizations; a deleted provider is gone from the view. */
-export const samlProviderProjection = projection(
+export const samlProviderProjection = projection<SamlProviderEvent>(
   'saml_providers',
   [{ collection: SAML_PROVIDERS, fields: ['organization', 'createdAt'] }],
   {
-    SamlProviderCreated: async (e, ctx) => {
+    SamlProviderCreated: documents(SAML_PROVIDERS).put((e) => {
       const { samlProviderId, ...provider } = e.data;
-      await ctx.put(SAML_PROVIDERS, {
-        id: samlProviderId,
-        ...provider,
-        updatedAt: e.data.createdAt,
-        streamRevision: e.revision,
-      });
-    },
-    SamlProviderUpdated: async (e, ctx) => {
-      const doc = await ctx.get(SAML_PROVIDERS, e.data.samlProviderId);
-      if (doc) {
-        await ctx.put(SAML_PROVIDERS, {
-          ...doc,
-          ...e.data.changes,
-          updatedAt: e.data.updatedAt,
-          streamRevision: e.revision,
-        });
-      }
-    },
-    SamlProviderDeleted: async (e, ctx) => {
-      await ctx.delete(SAML_PROVIDERS, e.data.samlProviderId);
-    },
+      return { id: samlProviderId, ...provider, updatedAt: e.data.createdAt, streamRevision: e.revision };
+    }),
+    SamlProviderUpdated: documents(SAML_PROVIDERS).update(
+      (e) => e.data.samlProviderId,
+      (doc, e) => ({ ...doc, ...e.data.changes, updatedAt: e.data.updatedAt, streamRevision: e.revision }),
+    ),
+    SamlProviderDeleted: documents(SAML_PROVIDERS).delete((e) => e.data.samlProviderId),
   },
 );

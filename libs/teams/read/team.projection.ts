@@ -1,6 +1,7 @@
 import { TEAM_MEMBERS, type TeamMemberDoc } from '@app/platform/auth/auth-views';
-import { projection } from '@app/platform/projector/projection';
+import { documents, projection } from '@app/platform/projector/projection';
 import { collectionName, type Doc } from '@app/platform/readstore/read-store.port';
+import type { TeamEvent } from '../domain/team.decider';
 
 export interface TeamDoc extends Doc {
   organization: string;
@@ -18,11 +19,14 @@ export { TEAM_MEMBERS, type TeamMemberDoc };
 
 export const teamMemberKey = (team: string, userId: string) => `${team}:${userId}`;
 
+const teams = documents(TEAMS);
+const memberships = documents(TEAM_MEMBERS);
+
 /**
  * Teams and their memberships. The memberships are indexed by user too, so "which teams is this user
  * in" (a user's teams, and the team grants that will read them) is one indexed lookup.
  */
-export const teamProjection = projection(
+export const teamProjection = projection<TeamEvent>(
   'teams',
   [
     { collection: TEAMS, fields: ['organization', 'title'] },
@@ -30,9 +34,9 @@ export const teamProjection = projection(
     { collection: TEAM_MEMBERS, fields: ['userId', 'organization'] },
   ],
   {
-    TeamCreated: async (e, ctx) => {
+    TeamCreated: teams.put((e) => {
       const { teamId, organization, title, createdAt } = e.data;
-      await ctx.put(TEAMS, {
+      return {
         id: teamId,
         organization,
         title,
@@ -40,19 +44,12 @@ export const teamProjection = projection(
         createdAt,
         updatedAt: createdAt,
         streamRevision: e.revision,
-      });
-    },
-    TeamRenamed: async (e, ctx) => {
-      const doc = await ctx.get(TEAMS, e.data.teamId);
-      if (doc) {
-        await ctx.put(TEAMS, {
-          ...doc,
-          title: e.data.title,
-          updatedAt: e.data.renamedAt,
-          streamRevision: e.revision,
-        });
-      }
-    },
+      };
+    }),
+    TeamRenamed: teams.update(
+      (e) => e.data.teamId,
+      (doc, e) => ({ ...doc, title: e.data.title, updatedAt: e.data.renamedAt, streamRevision: e.revision }),
+    ),
     TeamDeleted: async (e, ctx) => {
       await ctx.delete(TEAMS, e.data.teamId);
       for (const membership of await ctx.find(TEAM_MEMBERS, { team: e.data.teamId })) {
@@ -80,23 +77,25 @@ export const teamProjection = projection(
     },
     TeamMemberRoleChanged: async (e, ctx) => {
       const { teamId, userId, role, changedAt } = e.data;
-      const membership = await ctx.get(TEAM_MEMBERS, teamMemberKey(teamId, userId));
-      if (membership) await ctx.put(TEAM_MEMBERS, { ...membership, role });
-      const doc = await ctx.get(TEAMS, teamId);
-      if (doc) await ctx.put(TEAMS, { ...doc, updatedAt: changedAt, streamRevision: e.revision });
+      await memberships.change(ctx, teamMemberKey(teamId, userId), (membership) => ({
+        ...membership,
+        role,
+      }));
+      await teams.change(ctx, teamId, (doc) => ({
+        ...doc,
+        updatedAt: changedAt,
+        streamRevision: e.revision,
+      }));
     },
     TeamMemberRemoved: async (e, ctx) => {
       const { teamId, userId, removedAt } = e.data;
       await ctx.delete(TEAM_MEMBERS, teamMemberKey(teamId, userId));
-      const doc = await ctx.get(TEAMS, teamId);
-      if (doc) {
-        await ctx.put(TEAMS, {
-          ...doc,
-          members: doc.members - 1,
-          updatedAt: removedAt,
-          streamRevision: e.revision,
-        });
-      }
+      await teams.change(ctx, teamId, (doc) => ({
+        ...doc,
+        members: doc.members - 1,
+        updatedAt: removedAt,
+        streamRevision: e.revision,
+      }));
     },
   },
 );

@@ -1,6 +1,7 @@
-import { projection } from '@app/platform/projector/projection';
+import { documents, projection } from '@app/platform/projector/projection';
 import { collectionName, type Doc } from '@app/platform/readstore/read-store.port';
 import type { SpaceLanguage } from '@app/spaces/domain/language';
+import type { TranslationEvent } from '../domain/translation.decider';
 
 export interface TranslationDoc extends Doc {
   organization: string;
@@ -15,13 +16,13 @@ export interface TranslationDoc extends Doc {
 export const TRANSLATIONS = collectionName<TranslationDoc>('translations');
 
 /** Translation settings by organization, oldest first; a deleted one is gone. */
-export const translationProjection = projection(
+export const translationProjection = projection<TranslationEvent>(
   'translations',
   [{ collection: TRANSLATIONS, fields: ['organization', 'createdAt'] }],
   {
-    TranslationSettingsCreated: async (e, ctx) => {
+    TranslationSettingsCreated: documents(TRANSLATIONS).put((e) => {
       const { translationId, organization, title, languages, createdAt } = e.data;
-      await ctx.put(TRANSLATIONS, {
+      return {
         id: translationId,
         organization,
         title,
@@ -29,21 +30,12 @@ export const translationProjection = projection(
         createdAt,
         updatedAt: createdAt,
         streamRevision: e.revision,
-      });
-    },
-    TranslationSettingsUpdated: async (e, ctx) => {
-      const doc = await ctx.get(TRANSLATIONS, e.data.translationId);
-      if (doc) {
-        await ctx.put(TRANSLATIONS, {
-          ...doc,
-          ...e.data.changes,
-          updatedAt: e.data.updatedAt,
-          streamRevision: e.revision,
-        });
-      }
-    },
-    TranslationSettingsDeleted: async (e, ctx) => {
-      await ctx.delete(TRANSLATIONS, e.data.translationId);
-    },
+      };
+    }),
+    TranslationSettingsUpdated: documents(TRANSLATIONS).update(
+      (e) => e.data.translationId,
+      (doc, e) => ({ ...doc, ...e.data.changes, updatedAt: e.data.updatedAt, streamRevision: e.revision }),
+    ),
+    TranslationSettingsDeleted: documents(TRANSLATIONS).delete((e) => e.data.translationId),
   },
 );

@@ -1,5 +1,6 @@
-import { projection } from '@app/platform/projector/projection';
+import { documents, projection } from '@app/platform/projector/projection';
 import { collectionName, type Doc } from '@app/platform/readstore/read-store.port';
+import type { WidgetEvent } from '../domain/widget.decider';
 
 export interface WidgetDoc extends Doc {
   organization: string;
@@ -12,27 +13,17 @@ export interface WidgetDoc extends Doc {
 
 export const WIDGETS = collectionName<WidgetDoc>('__names_snake__');
 
+const widgets = documents(WIDGETS);
+
 /** __Labels__; a deleted one is gone from the views. */
-export const widgetProjection = projection('__names__', [{ collection: WIDGETS, fields: ['organization', 'createdAt'] }], {
-  WidgetCreated: async (e, ctx) => {
+export const widgetProjection = projection<WidgetEvent>('__names__', [{ collection: WIDGETS, fields: ['organization', 'createdAt'] }], {
+  WidgetCreated: widgets.put((e) => {
     const { widgetId, organization, title, createdAt } = e.data;
-    await ctx.put(WIDGETS, {
-      id: widgetId,
-      organization,
-      title,
-      createdAt,
-      updatedAt: createdAt,
-      streamRevision: e.revision,
-    });
-  },
-  WidgetUpdated: async (e, ctx) => {
-    const doc = await ctx.get(WIDGETS, e.data.widgetId);
-    if (doc) {
-      const { changes, updatedAt } = e.data;
-      await ctx.put(WIDGETS, { ...doc, ...changes, updatedAt, streamRevision: e.revision });
-    }
-  },
-  WidgetDeleted: async (e, ctx) => {
-    await ctx.delete(WIDGETS, e.data.widgetId);
-  },
+    return { id: widgetId, organization, title, createdAt, updatedAt: createdAt, streamRevision: e.revision };
+  }),
+  WidgetUpdated: widgets.update(
+    (e) => e.data.widgetId,
+    (doc, e) => ({ ...doc, ...e.data.changes, updatedAt: e.data.updatedAt, streamRevision: e.revision }),
+  ),
+  WidgetDeleted: widgets.delete((e) => e.data.widgetId),
 });
