@@ -1,7 +1,7 @@
 /** Types of library-loops.js (a dependency-cruiser reporter plugin, plain JavaScript). */
 export interface CruisedModule {
   source: string;
-  dependencies: readonly { resolved: string }[];
+  dependencies: readonly { resolved: string; dependencyTypes?: readonly string[] }[];
 }
 export interface LibraryLoop {
   libraries: string[];

@@ -13,6 +13,12 @@ const LIBRARY = /^libs\/(?!platform\/|composition\/)([^/]+)\//;
 /** Specs and their helpers are not part of a library's code (a spec may import what it checks against). */
 const NOT_LIBRARY_CODE = /\.(spec|testing)\.ts$/;
 
+/**
+ * Type-only imports aside, as for cycles of modules: a projection reacting to another feature's events
+ * names their types (the spaces' counters of change requests), which ties no code of the two together.
+ */
+const isTypeOnly = (dependency) => (dependency.dependencyTypes ?? []).includes('type-only');
+
 /** Imports between feature libraries: `from` library to `to` library, with the module imports behind it. */
 function libraryGraph(modules) {
   const graph = new Map();
@@ -20,6 +26,7 @@ function libraryGraph(modules) {
     const from = LIBRARY.exec(module.source)?.[1];
     if (!from || NOT_LIBRARY_CODE.test(module.source)) continue;
     for (const dependency of module.dependencies) {
+      if (isTypeOnly(dependency)) continue;
       const to = LIBRARY.exec(dependency.resolved)?.[1];
       if (!to || to === from) continue;
       const edges = graph.get(from) ?? new Map();

@@ -35,6 +35,16 @@ describe('loops between feature libraries', () => {
     expect(loop.map((l) => l.libraries)).toEqual([['a', 'b', 'c']]);
   });
 
+  it('leaves out type-only imports, as the cycles of modules do', () => {
+    const typeOnly = { resolved: 'libs/a/domain/a.decider.ts', dependencyTypes: ['import', 'type-only'] };
+    const modules = [
+      cruised('libs/a/write/a.commands.ts', 'libs/b/read/b.projection.ts'),
+      { source: 'libs/b/read/b.projection.ts', dependencies: [typeOnly] },
+    ];
+    expect(libraryLoops(modules)).toEqual([]);
+    expect(libraryLoops([...modules, cruised('libs/b/b.ts', 'libs/a/domain/a.decider.ts')])).toHaveLength(1);
+  });
+
   it('leaves out the platform, the composition and specs', () => {
     expect(
       libraryLoops([
