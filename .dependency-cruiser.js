@@ -26,10 +26,17 @@ module.exports = {
       comment: 'domain/ holds pure functions: it imports other domain code (and types), never Nest, storage or HTTP',
       severity: 'error',
       // Specs and their helpers (`*.testing.ts`) may use test tools (fast-check, a PDF reader); what
-      // they test is held to the rule.
+      // they test is held to the rule. A package resolves under `node_modules/`, or under its real path
+      // (`../…/node_modules/`) when node_modules is a symbolic link.
       from: { path: '^libs/[^/]+/domain/', pathNot: '\\.(spec|testing)\\.ts$' },
       to: {
-        pathNot: ['^libs/[^/]+/domain/', '^node:crypto$', '^crypto$', `^(node_modules/)?(${PURE_LIBRARIES})(/|$)`],
+        pathNot: [
+          '^libs/[^/]+/domain/',
+          '^node:crypto$',
+          '^crypto$',
+          `(^|/)node_modules/(${PURE_LIBRARIES})(/|$)`,
+          `^(${PURE_LIBRARIES})(/|$)`,
+        ],
         dependencyTypesNot: ['type-only'],
       },
     },
