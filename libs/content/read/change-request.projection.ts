@@ -1,7 +1,7 @@
+import type { Hash } from '@app/documents/tree/hash';
 import { type ProjectionContext, projection } from '@app/platform/projector/projection';
 import { collectionName, type Doc } from '@app/platform/readstore/read-store.port';
 import type { ChangeRequestStatus } from '../domain/space-content.decider';
-import type { Hash } from '../domain/tree/hash';
 
 export interface ChangeRequestDoc extends Doc {
   space: string;

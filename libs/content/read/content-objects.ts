@@ -1,11 +1,11 @@
 import { inflateRawSync } from 'node:zlib';
+import { EMPTY_CONTENT } from '@app/documents/tree/content';
+import { canonicalJson, type Hash, hashOfJson } from '@app/documents/tree/hash';
 import type { RecordedEvent } from '@app/platform/eventstore/event-store.port';
 import { upcast } from '@app/platform/eventstore/upcasters';
 import { type LogReads, projection } from '@app/platform/projector/projection';
 import { collectionName, type Doc } from '@app/platform/readstore/read-store.port';
 import { type ContentObjectsEvent, contentObjectsStream } from '../domain/content-objects.decider';
-import { EMPTY_CONTENT } from '../domain/tree/content';
-import { canonicalJson, type Hash, hashOfJson } from '../domain/tree/hash';
 
 /**
  * Where one immutable content object is: the `ContentObjectsStored` event at `revision` of the space's

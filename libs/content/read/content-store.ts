@@ -1,10 +1,10 @@
+import { EMPTY_CONTENT } from '@app/documents/tree/content';
+import type { Hash } from '@app/documents/tree/hash';
+import type { ObjectStore } from '@app/documents/tree/objects';
 import { EVENT_STORE, type EventStore } from '@app/platform/eventstore/event-store.port';
 import { type LogReads, logReadsOf } from '@app/platform/projector/projection';
 import { READ_STORE, type ReadStore } from '@app/platform/readstore/read-store.port';
 import { Inject, Injectable } from '@nestjs/common';
-import { EMPTY_CONTENT } from '../domain/tree/content';
-import type { Hash } from '../domain/tree/hash';
-import type { ObjectStore } from '../domain/tree/objects';
 import { CONTENT_OBJECTS, EMPTY_ROOT, readContentObject } from './content-objects';
 
 /** Objects kept parsed in memory: they never change, so a kept one is never stale. */

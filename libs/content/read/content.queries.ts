@@ -1,15 +1,7 @@
-import { Access, type Viewer } from '@app/platform/auth/access';
-import { notFound } from '@app/platform/domain/decider';
-import { hasControlCharacter } from '@app/platform/http/fields';
-import { decodePage, encodePage, type ListQuery } from '@app/platform/http/pagination';
-import { READ_STORE, type ReadStore } from '@app/platform/readstore/read-store.port';
-import { arg, Remote } from '@app/platform/rpc/remote-method';
-import { SPACES } from '@app/spaces/read/space.projection';
-import { Inject, Injectable } from '@nestjs/common';
-import { type Document, gitbookDocument } from '../domain/document';
-import { readContent } from '../domain/tree/content';
-import { diffRevisions } from '../domain/tree/diff';
-import type { Hash } from '../domain/tree/hash';
+import { type Document, gitbookDocument } from '@app/documents/document';
+import { readContent } from '@app/documents/tree/content';
+import { diffRevisions } from '@app/documents/tree/diff';
+import type { Hash } from '@app/documents/tree/hash';
 import {
   childIds,
   getDocument,
@@ -22,7 +14,15 @@ import {
   listReusableContents,
   type PageNode,
   type PageView,
-} from '../domain/tree/page-tree';
+} from '@app/documents/tree/page-tree';
+import { Access, type Viewer } from '@app/platform/auth/access';
+import { notFound } from '@app/platform/domain/decider';
+import { hasControlCharacter } from '@app/platform/http/fields';
+import { decodePage, encodePage, type ListQuery } from '@app/platform/http/pagination';
+import { READ_STORE, type ReadStore } from '@app/platform/readstore/read-store.port';
+import { arg, Remote } from '@app/platform/rpc/remote-method';
+import { SPACES } from '@app/spaces/read/space.projection';
+import { Inject, Injectable } from '@nestjs/common';
 import { ChangeRequestPresenter } from './change-request.presenter';
 import { findChangeRequest } from './change-requests.queries';
 import { ContentObjects } from './content-store';

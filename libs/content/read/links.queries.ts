@@ -1,10 +1,12 @@
+import type { ContentRef } from '@app/documents/document';
+import type { Hash } from '@app/documents/tree/hash';
+import { getFile, getPage, getReusableContent } from '@app/documents/tree/page-tree';
 import type { Viewer } from '@app/platform/auth/access';
 import { notFound } from '@app/platform/domain/decider';
 import { type ListQuery, offsetPage } from '@app/platform/http/pagination';
 import { Urls } from '@app/platform/http/urls';
 import { arg, Remote } from '@app/platform/rpc/remote-method';
 import { Injectable } from '@nestjs/common';
-import type { ContentRef } from '../domain/document';
 import {
   fileBacklinks,
   type LinkLocation,
@@ -17,8 +19,6 @@ import {
   revisionLinks,
   withStatus,
 } from '../domain/links';
-import type { Hash } from '../domain/tree/hash';
-import { getFile, getPage, getReusableContent } from '../domain/tree/page-tree';
 import { ContentQueries, type ContentSource, SOURCE_PATTERN } from './content.queries';
 import { ContentObjects } from './content-store';
 import { presentFile, RevisionPresenter } from './revision.presenter';

@@ -1,10 +1,10 @@
+import type { Document } from '@app/documents/document';
+import { getDocument, listPages, type PageNode } from '@app/documents/tree/page-tree';
 import { notFound } from '@app/platform/domain/decider';
 import { READ_STORE, type ReadStore } from '@app/platform/readstore/read-store.port';
 import { Inject, Injectable } from '@nestjs/common';
-import type { Document } from '../domain/document';
 import { flattenPages, renderPdf } from '../domain/pdf';
 import type { PdfExportRequest } from '../domain/pdf/pdf-export';
-import { getDocument, listPages, type PageNode } from '../domain/tree/page-tree';
 import { ContentObjects } from './content-store';
 import { REVISIONS } from './revision.projection';
 

@@ -1,3 +1,4 @@
+import { getPage } from '@app/documents/tree/page-tree';
 import type { Viewer } from '@app/platform/auth/access';
 import { BLOB_STORE, type BlobStore } from '@app/platform/blobs/blob-store.port';
 import { CLOCK, type Clock } from '@app/platform/clock/clock';
@@ -10,7 +11,6 @@ import { arg, Remote } from '@app/platform/rpc/remote-method';
 import { SPACES } from '@app/spaces/read/space.projection';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { PDF_EXPORT_JOB, type PdfExportRequest, pdfExportName } from '../domain/pdf/pdf-export';
-import { getPage } from '../domain/tree/page-tree';
 import { ContentQueries, type ContentSource, SOURCE_PATTERN } from './content.queries';
 import { ContentObjects } from './content-store';
 import { awaitExport } from './pdf-export-wait';

@@ -1,6 +1,6 @@
+import type { Hash } from '@app/documents/tree/hash';
 import { projection } from '@app/platform/projector/projection';
 import { collectionName, type Doc } from '@app/platform/readstore/read-store.port';
-import type { Hash } from '../domain/tree/hash';
 import { EMPTY_ROOT } from './content-objects';
 
 export type RevisionType = 'edits' | 'merge' | 'update';

@@ -1,6 +1,12 @@
+import type { Document } from '@app/documents/document';
+import { type ContentObject, EMPTY_CONTENT, readContent } from '@app/documents/tree/content';
+import { diffObjects, type ItemDiff } from '@app/documents/tree/diff';
+import type { Hash } from '@app/documents/tree/hash';
+import type { ObjectStore } from '@app/documents/tree/objects';
+import type { PageObject } from '@app/documents/tree/page';
+import { getDocument } from '@app/documents/tree/page-tree';
 import { type ProjectionContext, projection } from '@app/platform/projector/projection';
 import { collectionName, type Doc } from '@app/platform/readstore/read-store.port';
-import type { Document } from '../domain/document';
 import {
   DEFAULT_LANGUAGE,
   type IndexedSection,
@@ -9,12 +15,6 @@ import {
   pageForIndex,
   postings,
 } from '../domain/search';
-import { type ContentObject, EMPTY_CONTENT, readContent } from '../domain/tree/content';
-import { diffObjects, type ItemDiff } from '../domain/tree/diff';
-import type { Hash } from '../domain/tree/hash';
-import type { ObjectStore } from '../domain/tree/objects';
-import type { PageObject } from '../domain/tree/page';
-import { getDocument } from '../domain/tree/page-tree';
 import { CONTENT_OBJECTS, EMPTY_ROOT, readContentObject } from './content-objects';
 
 /**

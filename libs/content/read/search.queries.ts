@@ -1,3 +1,4 @@
+import type { Hash } from '@app/documents/tree/hash';
 import { Access, type Viewer } from '@app/platform/auth/access';
 import { notFound } from '@app/platform/domain/decider';
 import { decodeOffset, type ListQuery, offsetPage } from '@app/platform/http/pagination';
@@ -16,7 +17,6 @@ import {
   snippetOf,
   terms,
 } from '../domain/search';
-import type { Hash } from '../domain/tree/hash';
 import { ContentObjects } from './content-store';
 import { indexLanguage, SEARCH_INDEXES, SEARCH_PAGES, type SearchIndexDoc } from './search.projection';
 import { AnalysedTexts, KeptPages } from './search-memory';

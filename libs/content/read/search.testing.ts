@@ -1,13 +1,13 @@
+import { doc } from '@app/documents/tree/content.testing';
+import { ContentEditor } from '@app/documents/tree/editor';
+import type { Hash } from '@app/documents/tree/hash';
+import { MemoryObjectStore } from '@app/documents/tree/objects';
+import { getPage } from '@app/documents/tree/page-tree';
 import { type Projection, projection } from '@app/platform/projector/projection';
 import { givenProjection, recorderOf } from '@app/platform/projector/projection.testing';
 import { type SpaceEvent, spaceStream } from '@app/spaces/domain/space.decider';
 import { type ContentObjectsEvent, contentObjectsStream } from '../domain/content-objects.decider';
 import { type SpaceContentEvent, spaceContentStream } from '../domain/space-content.decider';
-import { doc } from '../domain/tree/content.testing';
-import { ContentEditor } from '../domain/tree/editor';
-import type { Hash } from '../domain/tree/hash';
-import { MemoryObjectStore } from '../domain/tree/objects';
-import { getPage } from '../domain/tree/page-tree';
 import { contentObjectProjection, serializeObjects } from './content-objects';
 import { searchProjection } from './search.projection';
 

@@ -1,11 +1,11 @@
+import { EMPTY_CONTENT, readContent } from '@app/documents/tree/content';
+import { diffObjects } from '@app/documents/tree/diff';
+import type { Hash } from '@app/documents/tree/hash';
+import type { ObjectStore } from '@app/documents/tree/objects';
+import type { PageObject } from '@app/documents/tree/page';
 import type { ChangedCollections, ViewChanges } from '@app/platform/projector/view-changes';
 import type { ReadStore } from '@app/platform/readstore/read-store.port';
 import { TermIndex, type TermPostings } from '../domain/search';
-import { EMPTY_CONTENT, readContent } from '../domain/tree/content';
-import { diffObjects } from '../domain/tree/diff';
-import type { Hash } from '../domain/tree/hash';
-import type { ObjectStore } from '../domain/tree/objects';
-import type { PageObject } from '../domain/tree/page';
 import { EMPTY_ROOT } from './content-objects';
 import {
   indexable,

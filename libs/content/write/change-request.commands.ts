@@ -1,3 +1,6 @@
+import { ContentEditor } from '@app/documents/tree/editor';
+import type { Hash } from '@app/documents/tree/hash';
+import { type ObjectStore, withStaged } from '@app/documents/tree/objects';
 import { Access, type Viewer } from '@app/platform/auth/access';
 import { BLOB_STORE, type BlobStore } from '@app/platform/blobs/blob-store.port';
 import { conflict, invalid, notFound } from '@app/platform/domain/decider';
@@ -30,9 +33,6 @@ import {
   spaceContentDecider,
   spaceContentStream,
 } from '../domain/space-content.decider';
-import { ContentEditor } from '../domain/tree/editor';
-import type { Hash } from '../domain/tree/hash';
-import { type ObjectStore, withStaged } from '../domain/tree/objects';
 import { findChangeRequest } from '../read/change-requests.queries';
 import { EMPTY_ROOT, serializeObjects } from '../read/content-objects';
 import { ContentObjects } from '../read/content-store';

@@ -1,6 +1,6 @@
-import type { ContentRef } from '../document/document';
-import { edit, newStore } from '../tree/content.testing';
-import type { JsonValue } from '../tree/hash';
+import type { ContentRef } from '@app/documents/document/document';
+import { edit, newStore } from '@app/documents/tree/content.testing';
+import type { JsonValue } from '@app/documents/tree/hash';
 import { fileBacklinks, type LinkOptions, type RevisionLink, revisionLinks } from './links';
 import { line, md, sampleRevision } from './links.testing';
 

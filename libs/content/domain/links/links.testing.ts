@@ -1,7 +1,7 @@
-import type { ContentRef, Document } from '../document/document';
-import { markdownToDocument } from '../document/from-markdown';
-import { edit, newStore } from '../tree/content.testing';
-import type { JsonValue } from '../tree/hash';
+import type { ContentRef, Document } from '@app/documents/document/document';
+import { markdownToDocument } from '@app/documents/document/from-markdown';
+import { edit, newStore } from '@app/documents/tree/content.testing';
+import type { JsonValue } from '@app/documents/tree/hash';
 import type { RevisionLink } from './links';
 
 /**

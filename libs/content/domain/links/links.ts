@@ -9,20 +9,20 @@
  *   content: it works only for members, so GitBook flags it);
  * - `ok`: no problem detected, which is every other link, existing in-revision targets included.
  */
-import type { ContentRef, Document } from '../document/document';
-import { documentLinks } from '../document/document-links';
-import { documentHeadings } from '../document/document-text';
-import { readContent } from '../tree/content';
-import { canonicalJson, type Hash, type JsonObject } from '../tree/hash';
-import { mapScan } from '../tree/merkle-map';
-import type { ObjectStore } from '../tree/objects';
+import type { ContentRef, Document } from '@app/documents/document/document';
+import { documentLinks } from '@app/documents/document/document-links';
+import { documentHeadings } from '@app/documents/document/document-text';
+import { readContent } from '@app/documents/tree/content';
+import { canonicalJson, type Hash, type JsonObject } from '@app/documents/tree/hash';
+import { mapScan } from '@app/documents/tree/merkle-map';
+import type { ObjectStore } from '@app/documents/tree/objects';
 import {
   getDocument,
   listPages,
   listReusableContents,
   type PageNode,
   type PageView,
-} from '../tree/page-tree';
+} from '@app/documents/tree/page-tree';
 
 export type LinkStatus = 'ok' | 'broken' | 'in-app';
 export const LINK_STATUSES: readonly LinkStatus[] = ['ok', 'broken', 'in-app'];

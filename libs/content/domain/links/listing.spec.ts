@@ -1,4 +1,4 @@
-import { edit } from '../tree/content.testing';
+import { edit } from '@app/documents/tree/content.testing';
 import { revisionLinks } from './links';
 import { md, sampleRevision, target } from './links.testing';
 import { isLinkStatus, linkStats, linksInPage, linkUsages, withStatus } from './listing';

@@ -2,8 +2,8 @@
  * What GitBook's link listings are made of, from a revision's links: items grouped by target
  * (`ContentReferenceUsage`), their `stats` (`ContentReferencesStats`), and the filters the routes take.
  */
-import type { ContentRef } from '../document/document';
-import { canonicalJson } from '../tree/hash';
+import type { ContentRef } from '@app/documents/document/document';
+import { canonicalJson } from '@app/documents/tree/hash';
 import {
   LINK_STATUSES,
   type LinkLocation,

@@ -1,4 +1,4 @@
-import { type Document, markdownToDocument } from '../document';
+import { type Document, markdownToDocument } from '@app/documents/document';
 import { readPdf } from './read-pdf.testing';
 import { type PdfPage, renderPdf } from './render-pdf';
 

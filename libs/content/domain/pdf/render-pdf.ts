@@ -3,7 +3,7 @@
  * page under its title, its blocks in order, the PDF's outline following the page tree. Pure: the same
  * pages and options give the same bytes.
  */
-import { PDFDocument, rgb } from 'pdf-lib';
+
 import {
   childrenOf,
   type Document,
@@ -14,8 +14,9 @@ import {
   fragmentsOf,
   isText,
   type Leaf,
-} from '../document';
-import { inlineText } from '../document/document-text';
+} from '@app/documents/document';
+import { inlineText } from '@app/documents/document/document-text';
+import { PDFDocument, rgb } from 'pdf-lib';
 import { type Color, type Frame, Layout, MARGIN, ROOT_FRAME, type Run, type TextStyle } from './layout';
 import { addOutline, type OutlineEntry } from './outline';
 

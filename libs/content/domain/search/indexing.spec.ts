@@ -1,4 +1,4 @@
-import { markdownToDocument } from '../document';
+import { markdownToDocument } from '@app/documents/document';
 import { pageForIndex, postings } from './indexing';
 
 const page = { id: 'p1', title: 'Getting started', path: 'getting-started' };

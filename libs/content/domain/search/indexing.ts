@@ -6,8 +6,8 @@ import {
   documentHeadings,
   documentText,
   fragmentsOf,
-} from '../document';
-import { inlineText } from '../document/document-text';
+} from '@app/documents/document';
+import { inlineText } from '@app/documents/document/document-text';
 import { terms } from './analysis';
 
 /** A part of a page between two headings: the heading's anchor and text, and the text under it. */

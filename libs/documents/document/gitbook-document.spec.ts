@@ -1,4 +1,4 @@
-import { schemaProblem } from '../../../../test/support/openapi';
+import { schemaProblem } from '../../../test/support/openapi';
 import { markdownToDocument } from './from-markdown';
 import { gitbookDocument } from './gitbook-document';
 

@@ -20,7 +20,7 @@ import type {
   TableRow,
 } from 'mdast';
 import { stringify } from 'yaml';
-import { schemaProblem } from '../../../../test/support/openapi';
+import { schemaProblem } from '../../../test/support/openapi';
 import { markdownToDocument } from './from-markdown';
 import { gitbookDocument } from './gitbook-document';
 import { normalizeMarkdown, serializeMarkdown } from './markdown-syntax';
