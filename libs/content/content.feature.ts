@@ -3,7 +3,7 @@ import { contentFixtures } from './content.fixtures';
 import { contentAuditSubjects } from './domain/content.audit';
 import { PDF_EXPORT_JOB } from './domain/pdf/pdf-export';
 import { changeRequestProjection } from './read/change-request.projection';
-import { contentObjectProjection } from './read/content-objects';
+import { contentObjectProjection } from './read/content-object.projection';
 import { reviewProjection } from './read/review.projection';
 import { revisionProjection } from './read/revision.projection';
 import { searchProjection } from './read/search.projection';

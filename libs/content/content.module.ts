@@ -12,7 +12,7 @@ import { SearchController } from './http/search.controller';
 import { ChangeRequestPresenter } from './read/change-request.presenter';
 import { ChangeRequestQueries } from './read/change-requests.queries';
 import { ContentQueries } from './read/content.queries';
-import { ContentObjects } from './read/content-store';
+import { ContentObjects } from './read/content-objects.store';
 import { FileDownloads } from './read/file-downloads.queries';
 import { LinkQueries } from './read/links.queries';
 import { OrganizationSearchQueries } from './read/organization-search.queries';

@@ -15,7 +15,7 @@ import {
   contentObjectProjection,
   EMPTY_ROOT,
   readContentObject,
-} from './content-objects';
+} from './content-object.projection';
 import { REVISIONS, revisionProjection } from './revision.projection';
 
 const event = recorderOf<SpaceContentEvent>();

@@ -25,7 +25,7 @@ import { SPACES } from '@app/spaces/read/space.projection';
 import { Inject, Injectable } from '@nestjs/common';
 import { ChangeRequestPresenter } from './change-request.presenter';
 import { findChangeRequest } from './change-requests.queries';
-import { ContentObjects } from './content-store';
+import { ContentObjects } from './content-objects.store';
 import { type ContentScope, type DocumentFormat, RevisionPresenter } from './revision.presenter';
 import { REVISIONS, type RevisionDoc } from './revision.projection';
 

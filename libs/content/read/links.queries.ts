@@ -20,7 +20,7 @@ import {
   withStatus,
 } from '../domain/links';
 import { ContentQueries, type ContentSource, SOURCE_PATTERN } from './content.queries';
-import { ContentObjects } from './content-store';
+import { ContentObjects } from './content-objects.store';
 import { presentFile, RevisionPresenter } from './revision.presenter';
 
 export interface LinksQuery extends ListQuery {

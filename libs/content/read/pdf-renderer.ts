@@ -5,7 +5,7 @@ import { READ_STORE, type ReadStore } from '@app/platform/readstore/read-store.p
 import { Inject, Injectable } from '@nestjs/common';
 import { flattenPages, renderPdf } from '../domain/pdf';
 import type { PdfExportRequest } from '../domain/pdf/pdf-export';
-import { ContentObjects } from './content-store';
+import { ContentObjects } from './content-objects.store';
 import { REVISIONS } from './revision.projection';
 
 /** Renders an export from the views and the content objects: the same bytes for the same request. */

@@ -12,7 +12,7 @@ import { SPACES } from '@app/spaces/read/space.projection';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { PDF_EXPORT_JOB, type PdfExportRequest, pdfExportName } from '../domain/pdf/pdf-export';
 import { ContentQueries, type ContentSource, SOURCE_PATTERN } from './content.queries';
-import { ContentObjects } from './content-store';
+import { ContentObjects } from './content-objects.store';
 import { awaitExport } from './pdf-export-wait';
 import { PdfRenderer } from './pdf-renderer';
 import { REVISIONS } from './revision.projection';

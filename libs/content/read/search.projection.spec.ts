@@ -1,6 +1,6 @@
 import type { ProjectionScenario } from '@app/platform/projector/projection.testing';
 import { postingOrder, terms, unpackPostings } from '../domain/search';
-import { EMPTY_ROOT } from './content-objects';
+import { EMPTY_ROOT } from './content-object.projection';
 import { SEARCH_INDEXES, SEARCH_PAGE_TERMS, SEARCH_PAGES } from './search.projection';
 import { created, languageSet, merged, search, spaceEvent, t, type Written, written } from './search.testing';
 

@@ -15,7 +15,7 @@ import {
   pageForIndex,
   postings,
 } from '../domain/search';
-import { CONTENT_OBJECTS, EMPTY_ROOT, readContentObject } from './content-objects';
+import { CONTENT_OBJECTS, EMPTY_ROOT, readContentObject } from './content-object.projection';
 
 /**
  * A page's postings, one document per page of a space's current revision: a merge writes one for each

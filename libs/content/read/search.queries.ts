@@ -17,7 +17,7 @@ import {
   snippetOf,
   terms,
 } from '../domain/search';
-import { ContentObjects } from './content-store';
+import { ContentObjects } from './content-objects.store';
 import { indexLanguage, SEARCH_INDEXES, SEARCH_PAGES, type SearchIndexDoc } from './search.projection';
 import { AnalysedTexts, KeptPages } from './search-memory';
 import { SpaceIndexes } from './space-indexes';

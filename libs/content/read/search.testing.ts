@@ -8,7 +8,7 @@ import { givenProjection, recorderOf } from '@app/platform/projector/projection.
 import { type SpaceEvent, spaceStream } from '@app/spaces/domain/space.decider';
 import { type ContentObjectsEvent, contentObjectsStream } from '../domain/content-objects.decider';
 import { type SpaceContentEvent, spaceContentStream } from '../domain/space-content.decider';
-import { contentObjectProjection, serializeObjects } from './content-objects';
+import { contentObjectProjection, serializeObjects } from './content-object.projection';
 import { searchProjection } from './search.projection';
 
 /** Builders for the tests of search: spaces, their pages' content, merges, and the projection that indexes them. */

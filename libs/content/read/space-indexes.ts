@@ -6,7 +6,7 @@ import type { PageObject } from '@app/documents/tree/page';
 import type { ChangedCollections, ViewChanges } from '@app/platform/projector/view-changes';
 import type { ReadStore } from '@app/platform/readstore/read-store.port';
 import { TermIndex, type TermPostings } from '../domain/search';
-import { EMPTY_ROOT } from './content-objects';
+import { EMPTY_ROOT } from './content-object.projection';
 import {
   indexable,
   indexLanguage,

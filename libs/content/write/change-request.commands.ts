@@ -34,8 +34,8 @@ import {
   spaceContentStream,
 } from '../domain/space-content.decider';
 import { findChangeRequest } from '../read/change-requests.queries';
-import { EMPTY_ROOT, serializeObjects } from '../read/content-objects';
-import { ContentObjects } from '../read/content-store';
+import { EMPTY_ROOT, serializeObjects } from '../read/content-object.projection';
+import { ContentObjects } from '../read/content-objects.store';
 import { fileDownloadPath } from '../read/file-downloads.queries';
 import { REVISIONS } from '../read/revision.projection';
 

@@ -5,7 +5,7 @@ import { EVENT_STORE, type EventStore } from '@app/platform/eventstore/event-sto
 import { type LogReads, logReadsOf } from '@app/platform/projector/projection';
 import { READ_STORE, type ReadStore } from '@app/platform/readstore/read-store.port';
 import { Inject, Injectable } from '@nestjs/common';
-import { CONTENT_OBJECTS, EMPTY_ROOT, readContentObject } from './content-objects';
+import { CONTENT_OBJECTS, EMPTY_ROOT, readContentObject } from './content-object.projection';
 
 /** Objects kept parsed in memory: they never change, so a kept one is never stale. */
 const CACHE_SIZE = 100_000;
