@@ -2,7 +2,7 @@ import { CountingStore } from '@app/documents/tree/content.testing';
 import type { ProjectionScenario } from '@app/platform/projector/projection.testing';
 import { announcedChanges } from '@app/platform/projector/view-changes.testing';
 import type { Doc, FindQuery, Page, ReadStore } from '@app/platform/readstore/read-store.port';
-import { type TermIndex, TermIndex as Terms } from '../domain/search';
+import { type TermIndex, TermIndex as Terms } from '../domain';
 import {
   type PageTermsDoc,
   SEARCH_INDEXES,

@@ -1,3 +1,4 @@
+import { EMPTY_ROOT } from '@app/content/read/content-object.projection';
 import { EMPTY_CONTENT, readContent } from '@app/documents/tree/content';
 import { diffObjects } from '@app/documents/tree/diff';
 import type { Hash } from '@app/documents/tree/hash';
@@ -5,8 +6,7 @@ import type { ObjectStore } from '@app/documents/tree/objects';
 import type { PageObject } from '@app/documents/tree/page';
 import type { ChangedCollections, ViewChanges } from '@app/platform/projector/view-changes';
 import type { ReadStore } from '@app/platform/readstore/read-store.port';
-import { TermIndex, type TermPostings } from '../domain/search';
-import { EMPTY_ROOT } from './content-object.projection';
+import { TermIndex, type TermPostings } from '../domain';
 import {
   indexable,
   indexLanguage,

@@ -1,6 +1,6 @@
 import { CountingStore, edit, newStore } from '@app/documents/tree/content.testing';
 import { getPage } from '@app/documents/tree/page-tree';
-import { analyse } from '../domain/search';
+import { analyse } from '../domain';
 import { AnalysedTexts, KeptPages } from './search-memory';
 
 describe('KeptPages', () => {

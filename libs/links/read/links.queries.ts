@@ -1,3 +1,6 @@
+import { ContentQueries, type ContentSource, SOURCE_PATTERN } from '@app/content/read/content.queries';
+import { ContentObjects } from '@app/content/read/content-objects.store';
+import { presentFile, RevisionPresenter } from '@app/content/read/revision.presenter';
 import type { ContentRef } from '@app/documents/document';
 import type { Hash } from '@app/documents/tree/hash';
 import { getFile, getPage, getReusableContent } from '@app/documents/tree/page-tree';
@@ -18,10 +21,7 @@ import {
   type RevisionLink,
   revisionLinks,
   withStatus,
-} from '../domain/links';
-import { ContentQueries, type ContentSource, SOURCE_PATTERN } from './content.queries';
-import { ContentObjects } from './content-objects.store';
-import { presentFile, RevisionPresenter } from './revision.presenter';
+} from '../domain';
 
 export interface LinksQuery extends ListQuery {
   status?: LinkStatus;

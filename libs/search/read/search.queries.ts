@@ -1,3 +1,4 @@
+import { ContentObjects } from '@app/content/read/content-objects.store';
 import type { Hash } from '@app/documents/tree/hash';
 import { Access, type Viewer } from '@app/platform/auth/access';
 import { notFound } from '@app/platform/domain/decider';
@@ -8,16 +9,7 @@ import { READ_STORE, type ReadStore } from '@app/platform/readstore/read-store.p
 import { arg, Remote } from '@app/platform/rpc/remote-method';
 import { SPACES } from '@app/spaces/read/space.projection';
 import { Inject, Injectable, Optional } from '@nestjs/common';
-import {
-  type Posting,
-  type RankedPage,
-  rank,
-  SNIPPET_LENGTH,
-  sectionsOf,
-  snippetOf,
-  terms,
-} from '../domain/search';
-import { ContentObjects } from './content-objects.store';
+import { type Posting, type RankedPage, rank, SNIPPET_LENGTH, sectionsOf, snippetOf, terms } from '../domain';
 import { indexLanguage, SEARCH_INDEXES, SEARCH_PAGES, type SearchIndexDoc } from './search.projection';
 import { AnalysedTexts, KeptPages } from './search-memory';
 import { SpaceIndexes } from './space-indexes';

@@ -38,7 +38,7 @@ process.stdout.write(JSON.stringify({ pages, info, outline: outline(await doc.ge
 export function readPdf(bytes: Uint8Array): ReadPdf {
   const out = execFileSync(process.execPath, ['--input-type=module', '-e', READER], {
     input: bytes,
-    cwd: resolve(__dirname, '../../../..'),
+    cwd: resolve(__dirname, '../../..'),
     maxBuffer: 64 * 1024 * 1024,
   });
   return JSON.parse(out.toString('utf8'));

@@ -1,12 +1,12 @@
+import { ContentObjects } from '@app/content/read/content-objects.store';
+import { REVISIONS } from '@app/content/read/revision.projection';
 import type { Document } from '@app/documents/document';
 import { getDocument, listPages, type PageNode } from '@app/documents/tree/page-tree';
 import { notFound } from '@app/platform/domain/decider';
 import { READ_STORE, type ReadStore } from '@app/platform/readstore/read-store.port';
 import { Inject, Injectable } from '@nestjs/common';
-import { flattenPages, renderPdf } from '../domain/pdf';
-import type { PdfExportRequest } from '../domain/pdf/pdf-export';
-import { ContentObjects } from './content-objects.store';
-import { REVISIONS } from './revision.projection';
+import { flattenPages, renderPdf } from '../domain';
+import type { PdfExportRequest } from '../domain/pdf-export';
 
 /** Renders an export from the views and the content objects: the same bytes for the same request. */
 @Injectable()

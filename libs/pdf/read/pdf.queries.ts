@@ -1,3 +1,6 @@
+import { ContentQueries, type ContentSource, SOURCE_PATTERN } from '@app/content/read/content.queries';
+import { ContentObjects } from '@app/content/read/content-objects.store';
+import { REVISIONS } from '@app/content/read/revision.projection';
 import { getPage } from '@app/documents/tree/page-tree';
 import type { Viewer } from '@app/platform/auth/access';
 import { BLOB_STORE, type BlobStore } from '@app/platform/blobs/blob-store.port';
@@ -10,12 +13,9 @@ import { READ_STORE, type ReadStore } from '@app/platform/readstore/read-store.p
 import { arg, Remote } from '@app/platform/rpc/remote-method';
 import { SPACES } from '@app/spaces/read/space.projection';
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { PDF_EXPORT_JOB, type PdfExportRequest, pdfExportName } from '../domain/pdf/pdf-export';
-import { ContentQueries, type ContentSource, SOURCE_PATTERN } from './content.queries';
-import { ContentObjects } from './content-objects.store';
+import { PDF_EXPORT_JOB, type PdfExportRequest, pdfExportName } from '../domain/pdf-export';
 import { awaitExport } from './pdf-export-wait';
 import { PdfRenderer } from './pdf-renderer';
-import { REVISIONS } from './revision.projection';
 
 export interface PdfQuery {
   page?: string;

@@ -1,3 +1,6 @@
+import { type ContentObjectsEvent, contentObjectsStream } from '@app/content/domain/content-objects.decider';
+import { type SpaceContentEvent, spaceContentStream } from '@app/content/domain/space-content.decider';
+import { contentObjectProjection, serializeObjects } from '@app/content/read/content-object.projection';
 import { doc } from '@app/documents/tree/content.testing';
 import { ContentEditor } from '@app/documents/tree/editor';
 import type { Hash } from '@app/documents/tree/hash';
@@ -6,9 +9,6 @@ import { getPage } from '@app/documents/tree/page-tree';
 import { type Projection, projection } from '@app/platform/projector/projection';
 import { givenProjection, recorderOf } from '@app/platform/projector/projection.testing';
 import { type SpaceEvent, spaceStream } from '@app/spaces/domain/space.decider';
-import { type ContentObjectsEvent, contentObjectsStream } from '../domain/content-objects.decider';
-import { type SpaceContentEvent, spaceContentStream } from '../domain/space-content.decider';
-import { contentObjectProjection, serializeObjects } from './content-object.projection';
 import { searchProjection } from './search.projection';
 
 /** Builders for the tests of search: spaces, their pages' content, merges, and the projection that indexes them. */

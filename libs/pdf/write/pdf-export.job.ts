@@ -2,7 +2,7 @@ import { BLOB_STORE, type BlobStore } from '@app/platform/blobs/blob-store.port'
 import { JobHandler, type JobSource } from '@app/platform/jobs/job-handler';
 import { JOB_QUEUE, type Job, type JobLog, type JobQueue } from '@app/platform/jobs/job-queue.port';
 import { Inject, Injectable } from '@nestjs/common';
-import { PDF_EXPORT_JOB, type PdfExportRequest, pdfExportName } from '../domain/pdf/pdf-export';
+import { PDF_EXPORT_JOB, type PdfExportRequest, pdfExportName } from '../domain/pdf-export';
 import { PdfRenderer } from '../read/pdf-renderer';
 
 export interface PdfExportJobData extends PdfExportRequest {

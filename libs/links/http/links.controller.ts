@@ -6,7 +6,7 @@ import { ListQueryDto } from '@app/platform/http/pagination';
 import { IsAbsentOr } from '@app/platform/http/validation';
 import { Controller, Get, Param, Query } from '@nestjs/common';
 import { IsIn } from 'class-validator';
-import { LINK_STATUSES, type LinkStatus } from '../domain/links';
+import { LINK_STATUSES, type LinkStatus } from '../domain';
 import { LinkQueries, type LinksQuery } from '../read/links.queries';
 
 export class LinksQueryDto extends ListQueryDto implements LinksQuery {

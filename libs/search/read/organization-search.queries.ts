@@ -7,7 +7,7 @@ import { READ_STORE, type ReadStore } from '@app/platform/readstore/read-store.p
 import { arg, Remote } from '@app/platform/rpc/remote-method';
 import { SPACES, type SpaceDoc } from '@app/spaces/read/space.projection';
 import { Inject, Injectable } from '@nestjs/common';
-import { DEFAULT_LANGUAGE, type RankedPage, TITLE_WEIGHT, terms } from '../domain/search';
+import { DEFAULT_LANGUAGE, type RankedPage, TITLE_WEIGHT, terms } from '../domain';
 import { type RankedSpace, SearchQueries, type SearchQuery } from './search.queries';
 
 /** Spaces per page of results. */

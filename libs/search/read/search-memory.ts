@@ -1,7 +1,7 @@
 import type { Hash } from '@app/documents/tree/hash';
 import type { ObjectStore } from '@app/documents/tree/objects';
 import { getPage } from '@app/documents/tree/page-tree';
-import { type AnalysedText, analyse, TermIds } from '../domain/search';
+import { type AnalysedText, analyse, TermIds } from '../domain';
 
 /** What a result shows of a page from its revision's tree. */
 export interface PageFacts {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { blobKey } from '@app/platform/blobs/blob-store.port';
 import { FileBlobStore } from '@app/platform/blobs/file-blob-store';
 import type { Job, JobHandler, JobQueue } from '@app/platform/jobs/job-queue.port';
-import { PDF_EXPORT_JOB, pdfExportName } from '../domain/pdf/pdf-export';
+import { PDF_EXPORT_JOB, pdfExportName } from '../domain/pdf-export';
 import type { PdfRenderer } from '../read/pdf-renderer';
 import { type PdfExportJobData, PdfExports } from './pdf-export.job';
 

@@ -1,6 +1,6 @@
+import { EMPTY_ROOT } from '@app/content/read/content-object.projection';
 import type { ProjectionScenario } from '@app/platform/projector/projection.testing';
-import { postingOrder, terms, unpackPostings } from '../domain/search';
-import { EMPTY_ROOT } from './content-object.projection';
+import { postingOrder, terms, unpackPostings } from '../domain';
 import { SEARCH_INDEXES, SEARCH_PAGE_TERMS, SEARCH_PAGES } from './search.projection';
 import { created, languageSet, merged, search, spaceEvent, t, type Written, written } from './search.testing';
 

@@ -1,3 +1,4 @@
+import { CONTENT_OBJECTS, EMPTY_ROOT, readContentObject } from '@app/content/read/content-object.projection';
 import type { Document } from '@app/documents/document';
 import { type ContentObject, EMPTY_CONTENT, readContent } from '@app/documents/tree/content';
 import { diffObjects, type ItemDiff } from '@app/documents/tree/diff';
@@ -14,8 +15,7 @@ import {
   packPostings,
   pageForIndex,
   postings,
-} from '../domain/search';
-import { CONTENT_OBJECTS, EMPTY_ROOT, readContentObject } from './content-object.projection';
+} from '../domain';
 
 /**
  * A page's postings, one document per page of a space's current revision: a merge writes one for each
