@@ -1,6 +1,5 @@
 import { inflateRawSync } from 'node:zlib';
-import { EMPTY_CONTENT } from '@app/documents/tree/content';
-import { canonicalJson, type Hash, hashOfJson } from '@app/documents/tree/hash';
+import type { Hash } from '@app/documents/tree/hash';
 import type { RecordedEvent } from '@app/platform/eventstore/event-store.port';
 import { upcast } from '@app/platform/eventstore/upcasters';
 import { type LogReads, projection } from '@app/platform/projector/projection';
@@ -100,13 +99,3 @@ export const contentObjectProjection = projection(
   },
   [CONTENT_OBJECTS],
 );
-
-/** The root of empty content: every space starts there, and no event needs to store it. */
-export const EMPTY_ROOT: Hash = hashOfJson(canonicalJson(EMPTY_CONTENT));
-
-/** What `ObjectWriter.created` gives, as the event stores it. */
-export function serializeObjects(created: ReadonlyMap<Hash, unknown>): Record<Hash, string> {
-  const out: Record<Hash, string> = {};
-  for (const [hash, value] of created) out[hash] = canonicalJson(value);
-  return out;
-}

@@ -1,11 +1,11 @@
-import { EMPTY_CONTENT } from '@app/documents/tree/content';
+import { EMPTY_CONTENT, EMPTY_ROOT } from '@app/documents/tree/content';
 import type { Hash } from '@app/documents/tree/hash';
 import type { ObjectStore } from '@app/documents/tree/objects';
 import { EVENT_STORE, type EventStore } from '@app/platform/eventstore/event-store.port';
 import { type LogReads, logReadsOf } from '@app/platform/projector/projection';
 import { READ_STORE, type ReadStore } from '@app/platform/readstore/read-store.port';
 import { Inject, Injectable } from '@nestjs/common';
-import { CONTENT_OBJECTS, EMPTY_ROOT, readContentObject } from './content-object.projection';
+import { CONTENT_OBJECTS, readContentObject } from './content-object.projection';
 
 /** Objects kept parsed in memory: they never change, so a kept one is never stale. */
 const CACHE_SIZE = 100_000;

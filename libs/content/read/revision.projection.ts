@@ -1,7 +1,7 @@
+import { EMPTY_ROOT } from '@app/documents/tree/content';
 import type { Hash } from '@app/documents/tree/hash';
 import { projection } from '@app/platform/projector/projection';
 import { collectionName, type Doc } from '@app/platform/readstore/read-store.port';
-import { EMPTY_ROOT } from './content-object.projection';
 
 export type RevisionType = 'edits' | 'merge' | 'update';
 

@@ -1,6 +1,7 @@
+import { EMPTY_ROOT } from '@app/documents/tree/content';
 import { ContentEditor } from '@app/documents/tree/editor';
 import type { Hash } from '@app/documents/tree/hash';
-import { type ObjectStore, withStaged } from '@app/documents/tree/objects';
+import { type ObjectStore, serializeObjects, withStaged } from '@app/documents/tree/objects';
 import { Access, type Viewer } from '@app/platform/auth/access';
 import { BLOB_STORE, type BlobStore } from '@app/platform/blobs/blob-store.port';
 import { conflict, invalid, notFound } from '@app/platform/domain/decider';
@@ -34,7 +35,6 @@ import {
   spaceContentStream,
 } from '../domain/space-content.decider';
 import { findChangeRequest } from '../read/change-requests.queries';
-import { EMPTY_ROOT, serializeObjects } from '../read/content-object.projection';
 import { ContentObjects } from '../read/content-objects.store';
 import { fileDownloadPath } from '../read/file-downloads.queries';
 import { REVISIONS } from '../read/revision.projection';

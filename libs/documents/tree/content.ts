@@ -1,4 +1,4 @@
-import type { Hash, JsonObject } from './hash';
+import { type Hash, hashOf, type JsonObject } from './hash';
 import { type MapNode, type MapRoot, mapDelete, mapGet, mapSet, nodeChildren } from './merkle-map';
 import { type ObjectStore, type ObjectWriter, readObject } from './objects';
 import { hasSlug, type PageObject } from './page';
@@ -34,6 +34,9 @@ export const EMPTY_CONTENT: ContentObject = {
   reusables: null,
   variables: null,
 };
+
+/** The root of empty content: every space starts there, and no event needs to store it. */
+export const EMPTY_ROOT: Hash = hashOf(EMPTY_CONTENT);
 
 /** GitBook's RevisionFile, as stored (`downloadURL` as the caller chose to keep it). */
 export type FileObject = {

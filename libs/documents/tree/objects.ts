@@ -107,3 +107,10 @@ export function storedBytes(objects: ReadonlyMap<Hash, unknown>): number {
   for (const [hash, value] of objects) bytes += hash.length + Buffer.byteLength(canonicalJson(value));
   return bytes;
 }
+
+/** What `ObjectWriter.created` gives, as the event stores it. */
+export function serializeObjects(created: ReadonlyMap<Hash, unknown>): Record<Hash, string> {
+  const out: Record<Hash, string> = {};
+  for (const [hash, value] of created) out[hash] = canonicalJson(value);
+  return out;
+}

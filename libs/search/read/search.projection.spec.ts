@@ -1,4 +1,4 @@
-import { EMPTY_ROOT } from '@app/content/read/content-object.projection';
+import { EMPTY_ROOT } from '@app/documents/tree/content';
 import type { ProjectionScenario } from '@app/platform/projector/projection.testing';
 import { postingOrder, terms, unpackPostings } from '../domain';
 import { SEARCH_INDEXES, SEARCH_PAGE_TERMS, SEARCH_PAGES } from './search.projection';

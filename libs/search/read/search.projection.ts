@@ -1,6 +1,6 @@
-import { CONTENT_OBJECTS, EMPTY_ROOT, readContentObject } from '@app/content/read/content-object.projection';
+import { CONTENT_OBJECTS, readContentObject } from '@app/content/read/content-object.projection';
 import type { Document } from '@app/documents/document';
-import { type ContentObject, EMPTY_CONTENT, readContent } from '@app/documents/tree/content';
+import { type ContentObject, EMPTY_CONTENT, EMPTY_ROOT, readContent } from '@app/documents/tree/content';
 import { diffObjects, type ItemDiff } from '@app/documents/tree/diff';
 import type { Hash } from '@app/documents/tree/hash';
 import type { ObjectStore } from '@app/documents/tree/objects';

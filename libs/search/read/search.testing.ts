@@ -1,10 +1,10 @@
 import { type ContentObjectsEvent, contentObjectsStream } from '@app/content/domain/content-objects.decider';
 import { type SpaceContentEvent, spaceContentStream } from '@app/content/domain/space-content.decider';
-import { contentObjectProjection, serializeObjects } from '@app/content/read/content-object.projection';
+import { contentObjectProjection } from '@app/content/read/content-object.projection';
 import { doc } from '@app/documents/tree/content.testing';
 import { ContentEditor } from '@app/documents/tree/editor';
 import type { Hash } from '@app/documents/tree/hash';
-import { MemoryObjectStore } from '@app/documents/tree/objects';
+import { MemoryObjectStore, serializeObjects } from '@app/documents/tree/objects';
 import { getPage } from '@app/documents/tree/page-tree';
 import { type Projection, projection } from '@app/platform/projector/projection';
 import { givenProjection, recorderOf } from '@app/platform/projector/projection.testing';

@@ -1,5 +1,4 @@
-import { EMPTY_ROOT } from '@app/content/read/content-object.projection';
-import { EMPTY_CONTENT, readContent } from '@app/documents/tree/content';
+import { EMPTY_CONTENT, EMPTY_ROOT, readContent } from '@app/documents/tree/content';
 import { diffObjects } from '@app/documents/tree/diff';
 import type { Hash } from '@app/documents/tree/hash';
 import type { ObjectStore } from '@app/documents/tree/objects';
