@@ -52,6 +52,14 @@ module.exports = {
       to: { path: `${FEATURE}http/` },
     },
     {
+      name: 'content-read-api',
+      comment:
+        'search, PDF exports and links read content through libs/content/content.api.ts, and import nothing else of libs/content (types neither)',
+      severity: 'error',
+      from: { path: '^libs/(search|pdf|links)/' },
+      to: { path: '^libs/content/', pathNot: '^libs/content/content\\.api\\.ts$' },
+    },
+    {
       name: 'platform-is-generic',
       comment: 'libs/platform knows no feature and no composition',
       severity: 'error',

@@ -1,6 +1,7 @@
 import type { ServiceRole } from '@app/platform/rpc/feature-module';
 import { featureModule } from '@app/platform/rpc/feature-module';
 import { type DynamicModule, Module } from '@nestjs/common';
+import { ContentObjectStore, ContentSources, RevisionPresentation } from './content.api';
 import { ChangeRequestsController, ReviewsController } from './http/change-requests.controller';
 import { ContentController } from './http/content.controller';
 import { FileDownloadsController } from './http/file-downloads.controller';
@@ -12,14 +13,19 @@ import { FileDownloads } from './read/file-downloads.queries';
 import { RevisionPresenter } from './read/revision.presenter';
 import { ChangeRequestService, SpaceContentCommandHandler } from './write/change-request.commands';
 
+/** What `content.api.ts` names, provided by content's own services. */
+const objectStore = { provide: ContentObjectStore, useExisting: ContentObjects };
+const sources = { provide: ContentSources, useExisting: ContentQueries };
+const presentation = { provide: RevisionPresentation, useExisting: RevisionPresenter };
+
 @Module({})
 export class ContentModule {
   static forRole(role: ServiceRole): DynamicModule {
-    // Global: search, PDF exports and links read content through its providers, one of each per process
-    // (the objects kept in memory are kept once).
+    // Global: search, PDF exports and links read content through the providers `content.api.ts` names,
+    // one of each per process (the objects kept in memory are kept once).
     const module = featureModule(ContentModule, role, {
       controllers: [ChangeRequestsController, ReviewsController, ContentController, FileDownloadsController],
-      commands: [SpaceContentCommandHandler, ChangeRequestService, ContentObjects],
+      commands: [SpaceContentCommandHandler, ChangeRequestService, ContentObjects, objectStore],
       queries: [
         ChangeRequestQueries,
         ChangeRequestPresenter,
@@ -27,6 +33,9 @@ export class ContentModule {
         RevisionPresenter,
         ContentObjects,
         FileDownloads,
+        objectStore,
+        sources,
+        presentation,
       ],
       remote: {
         command: [ChangeRequestService],

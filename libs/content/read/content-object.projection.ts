@@ -1,9 +1,11 @@
 import { inflateRawSync } from 'node:zlib';
+import { EMPTY_CONTENT, EMPTY_ROOT } from '@app/documents/tree/content';
 import type { Hash } from '@app/documents/tree/hash';
+import type { ObjectStore } from '@app/documents/tree/objects';
 import type { RecordedEvent } from '@app/platform/eventstore/event-store.port';
 import { upcast } from '@app/platform/eventstore/upcasters';
 import { type LogReads, projection } from '@app/platform/projector/projection';
-import { collectionName, type Doc } from '@app/platform/readstore/read-store.port';
+import { collectionName, type Doc, type ReadStore } from '@app/platform/readstore/read-store.port';
 import { type ContentObjectsEvent, contentObjectsStream } from '../domain/content-objects.decider';
 
 /**
@@ -99,3 +101,17 @@ export const contentObjectProjection = projection(
   },
   [CONTENT_OBJECTS],
 );
+
+/**
+ * Content objects found through their view and read from the log, none kept (the empty content without a
+ * read): how a projection reads them, through its context.
+ */
+export function viewedObjects(views: Pick<ReadStore, 'get'>, log: LogReads): ObjectStore {
+  return {
+    get: async (hash: Hash) => {
+      if (hash === EMPTY_ROOT) return EMPTY_CONTENT;
+      const doc = await views.get(CONTENT_OBJECTS, hash);
+      return doc ? readContentObject(doc, log) : undefined;
+    },
+  };
+}

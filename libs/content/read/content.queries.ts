@@ -26,15 +26,10 @@ import { Inject, Injectable } from '@nestjs/common';
 import { ChangeRequestPresenter } from './change-request.presenter';
 import { findChangeRequest } from './change-requests.queries';
 import { ContentObjects } from './content-objects.store';
+import { type ContentSource, SOURCE_PATTERN } from './content-source';
 import { type ContentScope, type DocumentFormat, RevisionPresenter } from './revision.presenter';
 import { REVISIONS, type RevisionDoc } from './revision.projection';
 
-/**
- * Whose content a read is of: the space's current revision (`space`), a change request's (`cr:<id or
- * number>`) or any revision of the space (`rev:<id>`). One string, so that every read is one remote method.
- */
-export type ContentSource = string;
-export const SOURCE_PATTERN = /^(space|cr:[A-Za-z0-9_-]{1,64}|rev:[A-Za-z0-9_-]{1,64})$/;
 const source = () => arg.text('source', SOURCE_PATTERN, 'space, cr:<id> or rev:<id>');
 
 export interface PageReadQuery {

@@ -1,6 +1,10 @@
-import { ContentQueries, type ContentSource, SOURCE_PATTERN } from '@app/content/read/content.queries';
-import { ContentObjects } from '@app/content/read/content-objects.store';
-import { presentFile, RevisionPresenter } from '@app/content/read/revision.presenter';
+import {
+  ContentObjectStore,
+  type ContentSource,
+  ContentSources,
+  RevisionPresentation,
+  SOURCE_PATTERN,
+} from '@app/content/content.api';
 import type { ContentRef } from '@app/documents/document';
 import type { Hash } from '@app/documents/tree/hash';
 import { getFile, getPage, getReusableContent } from '@app/documents/tree/page-tree';
@@ -43,9 +47,9 @@ export class LinkQueries {
   private readonly kept = new Map<Hash, Promise<RevisionLink[]>>();
 
   constructor(
-    private readonly content: ContentQueries,
-    private readonly objects: ContentObjects,
-    private readonly presenter: RevisionPresenter,
+    private readonly content: ContentSources,
+    private readonly objects: ContentObjectStore,
+    private readonly presenter: RevisionPresentation,
     private readonly urls: Urls,
   ) {}
 
@@ -173,7 +177,7 @@ export class LinkQueries {
               kind: 'file' as const,
               organization: place.organization,
               space: place.space,
-              file: presentFile(file),
+              file: this.presenter.file(file),
             }
           : undefined;
       }

@@ -1,5 +1,4 @@
-import { ContentObjects } from '@app/content/read/content-objects.store';
-import { REVISIONS } from '@app/content/read/revision.projection';
+import { ContentObjectStore, REVISIONS } from '@app/content/content.api';
 import type { Document } from '@app/documents/document';
 import { getDocument, listPages, type PageNode } from '@app/documents/tree/page-tree';
 import { notFound } from '@app/platform/domain/decider';
@@ -13,7 +12,7 @@ import type { PdfExportRequest } from '../domain/pdf-export';
 export class PdfRenderer {
   constructor(
     @Inject(READ_STORE) private readonly views: ReadStore,
-    private readonly objects: ContentObjects,
+    private readonly objects: ContentObjectStore,
   ) {}
 
   async render(request: PdfExportRequest): Promise<Uint8Array> {

@@ -1,6 +1,10 @@
-import { ContentQueries, type ContentSource, SOURCE_PATTERN } from '@app/content/read/content.queries';
-import { ContentObjects } from '@app/content/read/content-objects.store';
-import { REVISIONS } from '@app/content/read/revision.projection';
+import {
+  ContentObjectStore,
+  type ContentSource,
+  ContentSources,
+  REVISIONS,
+  SOURCE_PATTERN,
+} from '@app/content/content.api';
 import { getPage } from '@app/documents/tree/page-tree';
 import type { Viewer } from '@app/platform/auth/access';
 import { BLOB_STORE, type BlobStore } from '@app/platform/blobs/blob-store.port';
@@ -36,8 +40,8 @@ export class PdfQueries {
 
   constructor(
     @Inject(READ_STORE) private readonly views: ReadStore,
-    private readonly content: ContentQueries,
-    private readonly objects: ContentObjects,
+    private readonly content: ContentSources,
+    private readonly objects: ContentObjectStore,
     private readonly links: SignedLinks,
     private readonly urls: Urls,
     @Inject(CLOCK) private readonly clock: Clock,

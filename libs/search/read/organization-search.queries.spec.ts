@@ -2,12 +2,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { collectionProjection } from '@app/collections/read/collection.projection';
-import { ContentObjects } from '@app/content/read/content-objects.store';
+import { viewedObjects } from '@app/content/content.api';
 import { EMPTY_ROOT } from '@app/documents/tree/content';
 import { Access, MEMBERS } from '@app/platform/auth/access';
 import type { Config } from '@app/platform/config/config';
 import type { EventStore } from '@app/platform/eventstore/event-store.port';
 import { Urls } from '@app/platform/http/urls';
+import { logReadsOf } from '@app/platform/projector/projection';
 import type { ReadStore, Write } from '@app/platform/readstore/read-store.port';
 import { SqliteReadStore } from '@app/platform/readstore/sqlite-read-store';
 import { SPACES, spaceProjection } from '@app/spaces/read/space.projection';
@@ -95,7 +96,7 @@ describe('organization search bounds its work', () => {
     const urls = new Urls({ publicUrl: 'http://localhost' } as Config);
     // Search reads no content object (results come from the index), so the log is an empty one.
     const log = { readStream: async () => [] } as unknown as EventStore;
-    const spaces = new SearchQueries(counted, access, new ContentObjects(views, log), urls);
+    const spaces = new SearchQueries(counted, access, viewedObjects(views, logReadsOf(log)), urls);
     queries = new OrganizationSearchQueries(counted, access, spaces, urls);
   });
   afterAll(async () => {

@@ -1,6 +1,6 @@
-import { CONTENT_OBJECTS, readContentObject } from '@app/content/read/content-object.projection';
+import { viewedObjects } from '@app/content/content.api';
 import type { Document } from '@app/documents/document';
-import { type ContentObject, EMPTY_CONTENT, EMPTY_ROOT, readContent } from '@app/documents/tree/content';
+import { type ContentObject, EMPTY_ROOT, readContent } from '@app/documents/tree/content';
 import { diffObjects, type ItemDiff } from '@app/documents/tree/diff';
 import type { Hash } from '@app/documents/tree/hash';
 import type { ObjectStore } from '@app/documents/tree/objects';
@@ -150,7 +150,7 @@ async function reindex(
   const to = language ?? from;
   const target = root ?? index.root;
   if (index.root === target && to === from) return;
-  const store = objectsIn(ctx);
+  const store = viewedObjects(ctx, ctx.log);
   const [before, after] = await Promise.all([readContent(store, index.root), readContent(store, target)]);
   // Postings of another language would match nothing: a new language takes every page out and in again.
   const changes =
@@ -238,15 +238,4 @@ async function everyPage(
   for (const { id, after: page } of old) byId.set(id, { id, before: page });
   for (const { id, after: page } of now) byId.set(id, { ...byId.get(id), id, after: page });
   return [...byId.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-}
-
-/** Content objects as the projection reads them: from their view, the empty content without a read. */
-function objectsIn(ctx: ProjectionContext): ObjectStore {
-  return {
-    get: async (hash: Hash) => {
-      if (hash === EMPTY_ROOT) return EMPTY_CONTENT;
-      const doc = await ctx.get(CONTENT_OBJECTS, hash);
-      return doc ? readContentObject(doc, ctx.log) : undefined;
-    },
-  };
 }

@@ -1,4 +1,4 @@
-import { ContentObjects } from '@app/content/read/content-objects.store';
+import { ContentObjectStore } from '@app/content/content.api';
 import type { Hash } from '@app/documents/tree/hash';
 import { Access, type Viewer } from '@app/platform/auth/access';
 import { notFound } from '@app/platform/domain/decider';
@@ -52,7 +52,7 @@ export class SearchQueries {
   constructor(
     @Inject(READ_STORE) private readonly views: ReadStore,
     private readonly access: Access,
-    objects: ContentObjects,
+    objects: ContentObjectStore,
     private readonly urls: Urls,
     @Optional() @Inject(VIEW_CHANGES) changes?: ViewChanges,
   ) {

@@ -1,6 +1,10 @@
-import { type ContentObjectsEvent, contentObjectsStream } from '@app/content/domain/content-objects.decider';
-import { type SpaceContentEvent, spaceContentStream } from '@app/content/domain/space-content.decider';
-import { contentObjectProjection } from '@app/content/read/content-object.projection';
+import {
+  type ContentObjectsEvent,
+  contentObjectProjection,
+  contentObjectsStream,
+  type SpaceContentEvent,
+  spaceContentStream,
+} from '@app/content/content.api';
 import { doc } from '@app/documents/tree/content.testing';
 import { ContentEditor } from '@app/documents/tree/editor';
 import type { Hash } from '@app/documents/tree/hash';
