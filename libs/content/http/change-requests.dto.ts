@@ -37,7 +37,6 @@ import type {
 const STATUSES: ChangeRequestStatus[] = ['draft', 'open', 'archived', 'merged'];
 const SETTABLE: SettableStatus[] = ['draft', 'open', 'archived'];
 const OPERATIONS = ['insert_page', 'update_page', 'delete_page', 'revert_page', 'insert_files'];
-const EVALUATED = ['true', 'false', 'deterministic-only'];
 /** GitBook's limit on one batch of content changes. */
 export const MAX_CONTENT_CHANGES = 50;
 
@@ -224,61 +223,6 @@ export class UpdateContentQueryDto {
   /** `true` (GitBook's default) answers the change request; `false` adds the pages and files changed. */
   @BooleanQuery()
   compat?: boolean;
-}
-
-/** `metadata` and `computed` of every content read: accepted; there is no git metadata or computed content to leave out. */
-export class ContentQueryDto {
-  @BooleanQuery()
-  metadata?: boolean;
-
-  @BooleanQuery()
-  computed?: boolean;
-}
-
-export class ContentListQueryDto extends ListQueryDto {
-  @BooleanQuery()
-  metadata?: boolean;
-
-  @BooleanQuery()
-  computed?: boolean;
-}
-
-export class PageQueryDto extends ContentQueryDto {
-  @IsAbsentOr()
-  @IsIn(['document', 'markdown'])
-  format?: 'document' | 'markdown';
-
-  /** Accepted: documents hold no expressions to evaluate yet. */
-  @IsAbsentOr()
-  @IsIn(EVALUATED)
-  evaluated?: string;
-
-  @BooleanQuery()
-  dereferenced?: boolean;
-
-  @IsAbsentOr()
-  @IsIn(['relative', 'stable'])
-  'format.markdown.refs'?: string;
-
-  @BooleanQuery()
-  cachedMetadata?: boolean;
-}
-
-export class ChangesQueryDto extends ContentQueryDto {
-  @IsAbsentOr()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  limit?: number;
-}
-
-export class PageDocumentQueryDto {
-  @IsAbsentOr()
-  @IsIn(EVALUATED)
-  evaluated?: string;
-
-  @BooleanQuery()
-  dereferenced?: boolean;
 }
 
 export class SubmitReviewDto implements SubmitReviewInput {

@@ -11,7 +11,7 @@ import {
   ContentQueryDto,
   PageDocumentQueryDto,
   PageQueryDto,
-} from './change-requests.dto';
+} from './content.dto';
 
 const spaceId = () => Param('spaceId', id('spaceId'));
 const pageId = () => Param('pageId', id('pageId'));

@@ -3,17 +3,9 @@ import { CurrentViewer } from '@app/platform/auth/auth.guard';
 import { RequiresRole } from '@app/platform/auth/requires-role';
 import { id } from '@app/platform/http/ids.pipe';
 import { ListQueryDto } from '@app/platform/http/pagination';
-import { IsAbsentOr } from '@app/platform/http/validation';
 import { Controller, Get, Param, Query } from '@nestjs/common';
-import { IsIn } from 'class-validator';
-import { LINK_STATUSES, type LinkStatus } from '../domain';
-import { LinkQueries, type LinksQuery } from '../read/links.queries';
-
-export class LinksQueryDto extends ListQueryDto implements LinksQuery {
-  @IsAbsentOr()
-  @IsIn([...LINK_STATUSES])
-  status?: LinkStatus;
-}
+import { LinkQueries } from '../read/links.queries';
+import { LinksQueryDto } from './links.dto';
 
 const spaceId = () => Param('spaceId', id('spaceId'));
 const pageId = () => Param('pageId', id('pageId'));

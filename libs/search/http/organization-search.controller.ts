@@ -1,18 +1,10 @@
 import type { Viewer } from '@app/platform/auth/access';
 import { CurrentViewer } from '@app/platform/auth/auth.guard';
 import { OpenToGuests, RequiresRole } from '@app/platform/auth/requires-role';
-import { Text } from '@app/platform/http/fields';
 import { id } from '@app/platform/http/ids.pipe';
-import { ListQueryDto } from '@app/platform/http/pagination';
 import { Controller, Get, Param, Query } from '@nestjs/common';
 import { OrganizationSearchQueries } from '../read/organization-search.queries';
-import type { SearchQuery } from '../read/search.queries';
-
-export class OrganizationSearchQueryDto extends ListQueryDto implements SearchQuery {
-  /** A query without a word to look for finds nothing. */
-  @Text(512)
-  query: string;
-}
+import { OrganizationSearchQueryDto } from './organization-search.dto';
 
 /** Full-text search across the spaces of an organization that the caller reaches. */
 @Controller()
