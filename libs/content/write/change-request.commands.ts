@@ -18,6 +18,7 @@ import { CommandBus, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import {
   applyContentChanges,
   type ContentChangeInput,
+  fileDownloadPath,
   type InsertedFile,
   ParsedBodies,
 } from '../domain/changes';
@@ -36,7 +37,6 @@ import {
 } from '../domain/space-content.decider';
 import { findChangeRequest } from '../read/change-requests.queries';
 import { ContentObjects } from '../read/content-objects.store';
-import { fileDownloadPath } from '../read/file-downloads.queries';
 import { REVISIONS } from '../read/revision.projection';
 
 export interface CreateChangeRequestInput {
