@@ -1,6 +1,6 @@
 import type { FeatureManifest } from '@app/platform/feature/feature';
 import { contentFixtures } from './content.fixtures';
-import { contentAuditSubjects } from './domain/content.audit';
+import { contentAuditSubjects } from './domain/change-request.audit';
 import { changeRequestProjection } from './read/change-request.projection';
 import { contentObjectProjection } from './read/content-object.projection';
 import { reviewProjection } from './read/review.projection';
