@@ -2,7 +2,6 @@ import { ID_PATTERN } from '@app/platform/domain/ids';
 import { BooleanQuery, Emoji, QueryList, Text } from '@app/platform/http/fields';
 import { ListQueryDto } from '@app/platform/http/pagination';
 import { IsAbsentOr } from '@app/platform/http/validation';
-import type { ReviewStatus } from '@app/spaces/domain/merge-rules';
 import { Type } from 'class-transformer';
 import {
   ArrayMaxSize,
@@ -23,13 +22,10 @@ import type { ContentChangeInput } from '../domain/changes';
 import type { ChangeRequestStatus, SettableStatus } from '../domain/space-content.decider';
 import type {
   OrganizationChangeRequestsQuery,
-  ReviewsQuery,
   SpaceChangeRequestsQuery,
 } from '../read/change-requests.queries';
 import type {
   CreateChangeRequestInput,
-  RequestReviewersInput,
-  SubmitReviewInput,
   UpdateChangeRequestInput,
   UpdateContentInput,
 } from '../write/change-request.commands';
@@ -223,26 +219,4 @@ export class UpdateContentQueryDto {
   /** `true` (GitBook's default) answers the change request; `false` adds the pages and files changed. */
   @BooleanQuery()
   compat?: boolean;
-}
-
-export class SubmitReviewDto implements SubmitReviewInput {
-  @IsIn(['approved', 'changes-requested'])
-  status: ReviewStatus;
-}
-
-export class RequestReviewersDto implements RequestReviewersInput {
-  @IsArray()
-  @ArrayMinSize(1)
-  @ArrayMaxSize(100)
-  @Matches(ID_PATTERN, { each: true, message: 'users must be user ids' })
-  users: string[];
-}
-
-export class ReviewsQueryDto extends ListQueryDto implements ReviewsQuery {
-  @BooleanQuery()
-  outdated?: boolean;
-
-  @IsAbsentOr()
-  @IsIn(['document', 'markdown'])
-  format?: 'document' | 'markdown';
 }
