@@ -1,10 +1,13 @@
 /**
  * The layering rules of the code, checked by `npm test` (`npm run deps`). A feature library is
  * `libs/<feature>/` with `domain/`, `write/`, `read/`, `http/`; `libs/platform/` is the generic core;
+ * `libs/documents/` is pure domain code shared by features (documents and content trees);
  * `libs/composition/` assembles features into apps. `npm run deps` reports through
  * `test/layout/library-loops.js`, which adds one rule these cannot express: no loops between feature libraries.
  */
 const FEATURE = '^libs/(?!platform/|composition/)[^/]+/';
+/** Pure code: every feature's `domain/`, and the `documents` library whole. */
+const DOMAIN = '^libs/([^/]+/domain/|documents/)';
 /**
  * Libraries of pure functions (no I/O, no framework, no global state) that domain code may use: the
  * Markdown parser and serializer family, YAML, heading slugs, three-way diffs, word stemmers and PDF writing.
@@ -23,13 +26,21 @@ module.exports = {
   forbidden: [
     {
       name: 'domain-is-pure',
-      comment: 'domain/ holds pure functions: it imports other domain code (and types), never Nest, storage or HTTP',
+      comment:
+        'domain/ and libs/documents/ hold pure functions: they import other domain code (and types), never Nest, storage or HTTP',
       severity: 'error',
       // Specs and their helpers (`*.testing.ts`) may use test tools (fast-check, a PDF reader); what
-      // they test is held to the rule.
-      from: { path: '^libs/[^/]+/domain/', pathNot: '\\.(spec|testing)\\.ts$' },
+      // they test is held to the rule. A package resolves under `node_modules/`, or under its real path
+      // (`../…/node_modules/`) when node_modules is a symbolic link.
+      from: { path: DOMAIN, pathNot: '\\.(spec|testing)\\.ts$' },
       to: {
-        pathNot: ['^libs/[^/]+/domain/', '^node:crypto$', '^crypto$', `^(node_modules/)?(${PURE_LIBRARIES})(/|$)`],
+        pathNot: [
+          DOMAIN,
+          '^node:crypto$',
+          '^crypto$',
+          `(^|/)node_modules/(${PURE_LIBRARIES})(/|$)`,
+          `^(${PURE_LIBRARIES})(/|$)`,
+        ],
         dependencyTypesNot: ['type-only'],
       },
     },
@@ -39,6 +50,14 @@ module.exports = {
       severity: 'error',
       from: { path: `${FEATURE}(read|write)/` },
       to: { path: `${FEATURE}http/` },
+    },
+    {
+      name: 'content-read-api',
+      comment:
+        'search, PDF exports and links read content through libs/content/content.api.ts, and import nothing else of libs/content (types neither)',
+      severity: 'error',
+      from: { path: '^libs/(search|pdf|links)/' },
+      to: { path: '^libs/content/', pathNot: '^libs/content/content\\.api\\.ts$' },
     },
     {
       name: 'platform-is-generic',

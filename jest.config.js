@@ -25,7 +25,7 @@ const MONGO_SUITES = fs
   });
 const transform = { '^.+\\.(t|j|mj)s$': ['@swc/jest', { ...swcrc, swcrc: false, module: { type: 'commonjs' } }] };
 /** ESM-only packages Jest must compile to CommonJS (Node >= 24.9 would not need it): @nestjs and co., and the
- * unified family of the Markdown conversion (libs/content/domain/document) with its dependencies. */
+ * unified family of the Markdown conversion (libs/documents/document) with its dependencies. */
 const ESM_ONLY = [
   '@nestjs|cookie|@fastify|fastify-plugin|light-my-request|@gitbook',
   'mdast-util-[^/]+|micromark[^/]*|unist-util-[^/]+|decode-named-character-reference|character-entities',

@@ -3,13 +3,16 @@ import { collectionsFeature } from '@app/collections/collections.feature';
 import { contentFeature } from '@app/content/content.feature';
 import { identityFeature } from '@app/identity/identity.feature';
 import { invitesFeature } from '@app/invites/invites.feature';
+import { linksFeature } from '@app/links/links.feature';
 import { membersFeature } from '@app/members/members.feature';
 import { organizationsFeature } from '@app/organizations/organizations.feature';
+import { pdfFeature } from '@app/pdf/pdf.feature';
 import { permissionsFeature } from '@app/permissions/permissions.feature';
 import { type FeatureManifest, projectionsOf, routeScopesOf } from '@app/platform/feature/feature';
 import type { PlacedView } from '@app/platform/feature/placed-view';
 import type { RouteScope } from '@app/platform/feature/route-scope';
 import type { Projection } from '@app/platform/projector/projection';
+import { searchFeature } from '@app/search/search.feature';
 import { spacesFeature } from '@app/spaces/spaces.feature';
 import { ssoFeature } from '@app/sso/sso.feature';
 import { teamsFeature } from '@app/teams/teams.feature';
@@ -30,6 +33,9 @@ export const FEATURES: readonly FeatureManifest[] = [
   spacesFeature,
   permissionsFeature,
   contentFeature,
+  searchFeature,
+  pdfFeature,
+  linksFeature,
   translationsFeature,
   ssoFeature,
   auditFeature,

@@ -2,7 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { PROJECTION_LIST } from '@app/composition/catalog';
 import { openBlobStore, openReadStore, type StorageConfig } from '@app/composition/storage';
-import { pdfExportName } from '@app/content/domain/pdf/pdf-export';
+import { pdfExportName } from '@app/pdf/domain/pdf-export';
 import { SqliteEventStore } from '@app/platform/eventstore/sqlite-event-store';
 import { Projector } from '@app/platform/projector/projector';
 import type { ReadStore } from '@app/platform/readstore/read-store.port';

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import { pdfExportName } from '@app/content/domain/pdf/pdf-export';
-import { readPdf } from '@app/content/domain/pdf/read-pdf.testing';
-import { PdfRenderer } from '@app/content/read/pdf-renderer';
+import { pdfExportName } from '@app/pdf/domain/pdf-export';
+import { readPdf } from '@app/pdf/domain/read-pdf.testing';
+import { PdfRenderer } from '@app/pdf/read/pdf-renderer';
 import { JOB_QUEUE, type JobQueue } from '@app/platform/jobs/job-queue.port';
 import type { Space } from '@gitbook/api';
 import { useTestApp } from '../support/app-harness';

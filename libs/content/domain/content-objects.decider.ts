@@ -1,5 +1,5 @@
+import type { Hash } from '@app/documents/tree/hash';
 import { type Decider, type Decisions, decideBy } from '@app/platform/domain/decider';
-import type { Hash } from './tree/hash';
 
 /**
  * The objects a space's content is made of, appended to the log before the change that names them

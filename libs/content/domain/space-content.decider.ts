@@ -1,3 +1,4 @@
+import type { Hash } from '@app/documents/tree/hash';
 import {
   conflict,
   type Decider,
@@ -14,7 +15,6 @@ import {
   type ReviewStatus,
 } from '@app/spaces/domain/merge-rules';
 import type { PageOutcome } from './changes';
-import type { Hash } from './tree/hash';
 
 /**
  * A space's content and its change requests, as one aggregate (stream `space-content-<spaceId>`): the

@@ -3,7 +3,6 @@ import { BooleanQuery, Emoji, QueryList, Text } from '@app/platform/http/fields'
 import { ListQueryDto } from '@app/platform/http/pagination';
 import { IsAbsentOr } from '@app/platform/http/validation';
 import { BodyExample } from '@app/platform/openapi/body-example';
-import type { ReviewStatus } from '@app/spaces/domain/merge-rules';
 import { Type } from 'class-transformer';
 import {
   ArrayMaxSize,
@@ -24,13 +23,10 @@ import type { ContentChangeInput } from '../domain/changes';
 import type { ChangeRequestStatus, SettableStatus } from '../domain/space-content.decider';
 import type {
   OrganizationChangeRequestsQuery,
-  ReviewsQuery,
   SpaceChangeRequestsQuery,
 } from '../read/change-requests.queries';
 import type {
   CreateChangeRequestInput,
-  RequestReviewersInput,
-  SubmitReviewInput,
   UpdateChangeRequestInput,
   UpdateContentInput,
 } from '../write/change-request.commands';
@@ -38,7 +34,6 @@ import type {
 const STATUSES: ChangeRequestStatus[] = ['draft', 'open', 'archived', 'merged'];
 const SETTABLE: SettableStatus[] = ['draft', 'open', 'archived'];
 const OPERATIONS = ['insert_page', 'update_page', 'delete_page', 'revert_page', 'insert_files'];
-const EVALUATED = ['true', 'false', 'deterministic-only'];
 /** GitBook's limit on one batch of content changes. */
 export const MAX_CONTENT_CHANGES = 50;
 
@@ -228,82 +223,4 @@ export class UpdateContentQueryDto {
   /** `true` (GitBook's default) answers the change request; `false` adds the pages and files changed. */
   @BooleanQuery()
   compat?: boolean;
-}
-
-/** `metadata` and `computed` of every content read: accepted; there is no git metadata or computed content to leave out. */
-export class ContentQueryDto {
-  @BooleanQuery()
-  metadata?: boolean;
-
-  @BooleanQuery()
-  computed?: boolean;
-}
-
-export class ContentListQueryDto extends ListQueryDto {
-  @BooleanQuery()
-  metadata?: boolean;
-
-  @BooleanQuery()
-  computed?: boolean;
-}
-
-export class PageQueryDto extends ContentQueryDto {
-  @IsAbsentOr()
-  @IsIn(['document', 'markdown'])
-  format?: 'document' | 'markdown';
-
-  /** Accepted: documents hold no expressions to evaluate yet. */
-  @IsAbsentOr()
-  @IsIn(EVALUATED)
-  evaluated?: string;
-
-  @BooleanQuery()
-  dereferenced?: boolean;
-
-  @IsAbsentOr()
-  @IsIn(['relative', 'stable'])
-  'format.markdown.refs'?: string;
-
-  @BooleanQuery()
-  cachedMetadata?: boolean;
-}
-
-export class ChangesQueryDto extends ContentQueryDto {
-  @IsAbsentOr()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  limit?: number;
-}
-
-export class PageDocumentQueryDto {
-  @IsAbsentOr()
-  @IsIn(EVALUATED)
-  evaluated?: string;
-
-  @BooleanQuery()
-  dereferenced?: boolean;
-}
-
-export class SubmitReviewDto implements SubmitReviewInput {
-  @IsIn(['approved', 'changes-requested'])
-  status: ReviewStatus;
-}
-
-@BodyExample({ users: ['u2Jx8QnWbL0cT4vYk9Ra'] })
-export class RequestReviewersDto implements RequestReviewersInput {
-  @IsArray()
-  @ArrayMinSize(1)
-  @ArrayMaxSize(100)
-  @Matches(ID_PATTERN, { each: true, message: 'users must be user ids' })
-  users: string[];
-}
-
-export class ReviewsQueryDto extends ListQueryDto implements ReviewsQuery {
-  @BooleanQuery()
-  outdated?: boolean;
-
-  @IsAbsentOr()
-  @IsIn(['document', 'markdown'])
-  format?: 'document' | 'markdown';
 }

@@ -3,27 +3,20 @@ import { CurrentViewer } from '@app/platform/auth/auth.guard';
 import { RequiresRole } from '@app/platform/auth/requires-role';
 import { id } from '@app/platform/http/ids.pipe';
 import { RestOfPath } from '@app/platform/http/rest-of-path';
-import { BadRequestException, Controller, Get, Param, type PipeTransform, Query } from '@nestjs/common';
-import { ContentQueries, isPagePath } from '../read/content.queries';
+import { Controller, Get, Param, Query } from '@nestjs/common';
+import { ContentQueries } from '../read/content.queries';
 import {
   ChangesQueryDto,
   ContentListQueryDto,
   ContentQueryDto,
   PageDocumentQueryDto,
   PageQueryDto,
-} from './change-requests.dto';
+} from './content.dto';
+import { PagePathPipe } from './page-path.pipe';
 
 const spaceId = () => Param('spaceId', id('spaceId'));
 const pageId = () => Param('pageId', id('pageId'));
 const fileId = () => Param('fileId', id('fileId'));
-/** A page path is not an id: any text without control characters, up to 2048 characters. */
-export class PagePathPipe implements PipeTransform<string, string> {
-  transform(value: string): string {
-    if (!isPagePath(value))
-      throw new BadRequestException('pagePath: must be 1 to 2048 characters without control characters');
-    return value;
-  }
-}
 
 /**
  * A page path is the rest of the URL (`path/*`): GitBook's client sends `guides/intro` unencoded, and

@@ -1,10 +1,10 @@
+import type { FileObject } from '@app/documents/tree/content';
 import { USERS } from '@app/identity/read/identity.projection';
 import { presentUser } from '@app/identity/read/user.presenter';
 import { Urls } from '@app/platform/http/urls';
 import { READ_STORE, type ReadStore } from '@app/platform/readstore/read-store.port';
 import { Inject, Injectable } from '@nestjs/common';
 import type { PageOutcome } from '../domain/space-content.decider';
-import type { FileObject } from '../domain/tree/content';
 import type { ChangeRequestDoc } from './change-request.projection';
 import type { RequestedReviewerDoc, ReviewDoc } from './review.projection';
 import { presentFile } from './revision.presenter';

@@ -1,4 +1,5 @@
 import { deflateRawSync } from 'node:zlib';
+import { EMPTY_ROOT } from '@app/documents/tree/content';
 import { givenProjection, recorderOf } from '@app/platform/projector/projection.testing';
 import type { SpaceEvent } from '@app/spaces/domain/space.decider';
 import { type ContentObjectsEvent, contentObjectsStream } from '../domain/content-objects.decider';
@@ -13,9 +14,8 @@ import {
   CONTENT_OBJECTS,
   contentObjectDoc,
   contentObjectProjection,
-  EMPTY_ROOT,
   readContentObject,
-} from './content-objects';
+} from './content-object.projection';
 import { REVISIONS, revisionProjection } from './revision.projection';
 
 const event = recorderOf<SpaceContentEvent>();

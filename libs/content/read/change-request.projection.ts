@@ -1,9 +1,9 @@
 import type { CollectionEvent } from '@app/collections/domain/collection.decider';
+import type { Hash } from '@app/documents/tree/hash';
 import { type ProjectionContext, projection } from '@app/platform/projector/projection';
 import { collectionName, type Doc } from '@app/platform/readstore/read-store.port';
 import type { SpaceEvent } from '@app/spaces/domain/space.decider';
 import type { ChangeRequestStatus, SpaceContentEvent } from '../domain/space-content.decider';
-import type { Hash } from '../domain/tree/hash';
 
 export interface ChangeRequestDoc extends Doc {
   space: string;

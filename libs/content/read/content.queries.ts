@@ -1,15 +1,7 @@
-import { Access, type Viewer } from '@app/platform/auth/access';
-import { notFound } from '@app/platform/domain/decider';
-import { hasControlCharacter } from '@app/platform/http/fields';
-import { decodePage, encodePage, type ListQuery } from '@app/platform/http/pagination';
-import { READ_STORE, type ReadStore } from '@app/platform/readstore/read-store.port';
-import { arg, Remote } from '@app/platform/rpc/remote-method';
-import { SPACES } from '@app/spaces/read/space.projection';
-import { Inject, Injectable } from '@nestjs/common';
-import { type Document, gitbookDocument } from '../domain/document';
-import { readContent } from '../domain/tree/content';
-import { diffRevisions } from '../domain/tree/diff';
-import type { Hash } from '../domain/tree/hash';
+import { type Document, gitbookDocument } from '@app/documents/document';
+import { readContent } from '@app/documents/tree/content';
+import { diffRevisions } from '@app/documents/tree/diff';
+import type { Hash } from '@app/documents/tree/hash';
 import {
   childIds,
   getDocument,
@@ -22,19 +14,22 @@ import {
   listReusableContents,
   type PageNode,
   type PageView,
-} from '../domain/tree/page-tree';
+} from '@app/documents/tree/page-tree';
+import { Access, type Viewer } from '@app/platform/auth/access';
+import { notFound } from '@app/platform/domain/decider';
+import { hasControlCharacter } from '@app/platform/http/fields';
+import { decodePage, encodePage, type ListQuery } from '@app/platform/http/pagination';
+import { READ_STORE, type ReadStore } from '@app/platform/readstore/read-store.port';
+import { arg, Remote } from '@app/platform/rpc/remote-method';
+import { SPACES } from '@app/spaces/read/space.projection';
+import { Inject, Injectable } from '@nestjs/common';
 import { ChangeRequestPresenter } from './change-request.presenter';
 import { findChangeRequest } from './change-requests.queries';
-import { ContentObjects } from './content-store';
+import { ContentObjects } from './content-objects.store';
+import { type ContentSource, SOURCE_PATTERN } from './content-source';
 import { type ContentScope, type DocumentFormat, RevisionPresenter } from './revision.presenter';
 import { REVISIONS, type RevisionDoc } from './revision.projection';
 
-/**
- * Whose content a read is of: the space's current revision (`space`), a change request's (`cr:<id or
- * number>`) or any revision of the space (`rev:<id>`). One string, so that every read is one remote method.
- */
-export type ContentSource = string;
-export const SOURCE_PATTERN = /^(space|cr:[A-Za-z0-9_-]{1,64}|rev:[A-Za-z0-9_-]{1,64})$/;
 const source = () => arg.text('source', SOURCE_PATTERN, 'space, cr:<id> or rev:<id>');
 
 export interface PageReadQuery {

@@ -3,15 +3,7 @@ import { notFound } from '@app/platform/domain/decider';
 import { arg, Remote } from '@app/platform/rpc/remote-method';
 import { Inject, Injectable } from '@nestjs/common';
 
-/**
- * Where an uploaded file is downloaded, below /v1: its blob's key. The key (SHA-256 of the bytes) is
- * the capability, as GitBook's download URLs carry theirs: unguessable for any file worth keeping, no
- * token asked, and it never changes, so content may keep it. Who can hash a guessed content (a file of a
- * few known bytes) can confirm it is stored, nothing more.
- */
-export const fileDownloadPath = (key: string) => `/downloads/files/${key}`;
-
-/** Uploaded files' bytes (`insert_files` with base64), by blob key. */
+/** Uploaded files' bytes (`insert_files` with base64), by blob key (`fileDownloadPath`). */
 @Injectable()
 export class FileDownloads {
   constructor(@Inject(BLOB_STORE) private readonly blobs: BlobStore) {}

@@ -1,12 +1,9 @@
-import type { Config } from '@app/platform/config/config';
-import { Urls } from '@app/platform/http/urls';
-import { responseProblem, schemaProblem } from '../../../test/support/openapi';
-import { type Document, documentToMarkdown, gitbookDocument } from '../domain/document';
-import type { FileObject } from '../domain/tree/content';
-import { doc, edit, newStore } from '../domain/tree/content.testing';
-import { type ContentChange, diffRevisions } from '../domain/tree/diff';
-import type { Hash } from '../domain/tree/hash';
-import type { MemoryObjectStore } from '../domain/tree/objects';
+import { type Document, documentToMarkdown, gitbookDocument } from '@app/documents/document';
+import type { FileObject } from '@app/documents/tree/content';
+import { doc, edit, newStore } from '@app/documents/tree/content.testing';
+import { type ContentChange, diffRevisions } from '@app/documents/tree/diff';
+import type { Hash } from '@app/documents/tree/hash';
+import type { MemoryObjectStore } from '@app/documents/tree/objects';
 import {
   getDocument,
   getPage,
@@ -16,7 +13,10 @@ import {
   listPages,
   listReusableContents,
   type PageNode,
-} from '../domain/tree/page-tree';
+} from '@app/documents/tree/page-tree';
+import type { Config } from '@app/platform/config/config';
+import { Urls } from '@app/platform/http/urls';
+import { responseProblem, schemaProblem } from '../../../test/support/openapi';
 import { type ContentScope, DEFAULT_LAYOUT, presentFile, RevisionPresenter } from './revision.presenter';
 
 type Json = Record<string, unknown>;

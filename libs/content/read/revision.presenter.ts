@@ -1,11 +1,11 @@
+import { type Document, documentToMarkdown, gitbookDocument } from '@app/documents/document';
+import type { FileObject, ReusableContentObject } from '@app/documents/tree/content';
+import type { AttributeChange, ChangedPage, ContentChange } from '@app/documents/tree/diff';
+import type { JsonObject, JsonValue } from '@app/documents/tree/hash';
+import type { PageType } from '@app/documents/tree/page';
+import type { PageNode, PageView } from '@app/documents/tree/page-tree';
 import { Urls } from '@app/platform/http/urls';
 import { Injectable } from '@nestjs/common';
-import { type Document, documentToMarkdown, gitbookDocument } from '../domain/document';
-import type { FileObject, ReusableContentObject } from '../domain/tree/content';
-import type { AttributeChange, ChangedPage, ContentChange } from '../domain/tree/diff';
-import type { JsonObject, JsonValue } from '../domain/tree/hash';
-import type { PageType } from '../domain/tree/page';
-import type { PageNode, PageView } from '../domain/tree/page-tree';
 
 /**
  * Stored content in GitBook's response shapes (`RevisionPage*`, `RevisionFile`, `Revision`,

@@ -1,9 +1,9 @@
+import { EMPTY_ROOT } from '@app/documents/tree/content';
+import type { Hash } from '@app/documents/tree/hash';
 import { documents, projection } from '@app/platform/projector/projection';
 import { collectionName, type Doc } from '@app/platform/readstore/read-store.port';
 import type { SpaceEvent } from '@app/spaces/domain/space.decider';
 import type { SpaceContentEvent } from '../domain/space-content.decider';
-import type { Hash } from '../domain/tree/hash';
-import { EMPTY_ROOT } from './content-objects';
 
 export type RevisionType = 'edits' | 'merge' | 'update';
 

@@ -1,3 +1,7 @@
+import { EMPTY_ROOT } from '@app/documents/tree/content';
+import { ContentEditor } from '@app/documents/tree/editor';
+import type { Hash } from '@app/documents/tree/hash';
+import { type ObjectStore, serializeObjects, withStaged } from '@app/documents/tree/objects';
 import { Access, type Viewer } from '@app/platform/auth/access';
 import { BLOB_STORE, type BlobStore } from '@app/platform/blobs/blob-store.port';
 import { conflict, invalid, notFound } from '@app/platform/domain/decider';
@@ -14,6 +18,7 @@ import { CommandBus } from '@nestjs/cqrs';
 import {
   applyContentChanges,
   type ContentChangeInput,
+  fileDownloadPath,
   type InsertedFile,
   ParsedBodies,
 } from '../domain/changes';
@@ -28,13 +33,8 @@ import {
   type SpaceContentCommand,
   type SpaceContentState,
 } from '../domain/space-content.decider';
-import { ContentEditor } from '../domain/tree/editor';
-import type { Hash } from '../domain/tree/hash';
-import { type ObjectStore, withStaged } from '../domain/tree/objects';
 import { findChangeRequest } from '../read/change-requests.queries';
-import { EMPTY_ROOT, serializeObjects } from '../read/content-objects';
-import { ContentObjects } from '../read/content-store';
-import { fileDownloadPath } from '../read/file-downloads.queries';
+import { ContentObjects } from '../read/content-objects.store';
 import { REVISIONS } from '../read/revision.projection';
 
 export interface CreateChangeRequestInput {

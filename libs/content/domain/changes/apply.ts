@@ -1,5 +1,5 @@
+import type { ContentEditor } from '@app/documents/tree/editor';
 import { invalid } from '@app/platform/domain/decider';
-import type { ContentEditor } from '../tree/editor';
 import { type Batch, planBatch } from './batch';
 import { changePath, named } from './check';
 import { insertFiles } from './files';

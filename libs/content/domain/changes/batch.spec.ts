@@ -1,5 +1,5 @@
+import { ContentEditor } from '@app/documents/tree/editor';
 import fc from 'fast-check';
-import { ContentEditor } from '../tree/editor';
 import { applyContentChanges } from './apply';
 import { contextFor, givenSpace, outline, whenApplied, whenRefused } from './changes.testing';
 import type { ContentChangeInput } from './types';

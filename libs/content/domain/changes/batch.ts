@@ -1,8 +1,8 @@
+import { getPageObject } from '@app/documents/tree/content';
+import type { ContentEditor } from '@app/documents/tree/editor';
+import type { PageObject } from '@app/documents/tree/page';
+import { findPageByPath } from '@app/documents/tree/paths';
 import { conflict, invalid, notFound } from '@app/platform/domain/decider';
-import { getPageObject } from '../tree/content';
-import type { ContentEditor } from '../tree/editor';
-import type { PageObject } from '../tree/page';
-import { findPageByPath } from '../tree/paths';
 import { changePath, isRecord, requireString } from './check';
 import type { LinkTargets } from './links';
 import type { Outcomes } from './outcomes';

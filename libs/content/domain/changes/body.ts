@@ -1,7 +1,7 @@
+import { type Document, type Frontmatter, markdownToDocument } from '@app/documents/document';
+import { checkDocument } from '@app/documents/document/check-document';
+import { inlineText } from '@app/documents/document/document-text';
 import { invalid } from '@app/platform/domain/decider';
-import { type Document, type Frontmatter, markdownToDocument } from '../document';
-import { checkDocument } from '../document/check-document';
-import { inlineText } from '../document/document-text';
 import { isRecord, named } from './check';
 
 /** The largest page body a change may carry, as Markdown or as JSON. */

@@ -1,10 +1,10 @@
+import type { Document } from '@app/documents/document';
+import { edit, newStore } from '@app/documents/tree/content.testing';
+import { ContentEditor } from '@app/documents/tree/editor';
+import type { Hash, JsonValue } from '@app/documents/tree/hash';
+import type { MemoryObjectStore } from '@app/documents/tree/objects';
+import { getDocument, getPage, listPages, type PageNode, type PageView } from '@app/documents/tree/page-tree';
 import { DomainError } from '@app/platform/domain/decider';
-import type { Document } from '../document';
-import { edit, newStore } from '../tree/content.testing';
-import { ContentEditor } from '../tree/editor';
-import type { Hash, JsonValue } from '../tree/hash';
-import type { MemoryObjectStore } from '../tree/objects';
-import { getDocument, getPage, listPages, type PageNode, type PageView } from '../tree/page-tree';
 import { applyContentChanges } from './apply';
 import type { AppliedChanges, ApplyContext, ContentChangeInput } from './types';
 

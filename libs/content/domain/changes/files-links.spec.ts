@@ -1,5 +1,5 @@
-import { markdownToDocument } from '../document';
-import { getFile } from '../tree/page-tree';
+import { markdownToDocument } from '@app/documents/document';
+import { getFile } from '@app/documents/tree/page-tree';
 import {
   documentOf,
   givenSpace,

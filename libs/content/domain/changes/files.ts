@@ -3,6 +3,14 @@ import type { Batch } from './batch';
 import { isRecord, optionalString, requireString } from './check';
 import type { InsertedFile, InsertFilesInput } from './types';
 
+/**
+ * Where an uploaded file is downloaded, below /v1: its blob's key. The key (SHA-256 of the bytes) is
+ * the capability, as GitBook's download URLs carry theirs: unguessable for any file worth keeping, no
+ * token asked, and it never changes, so content may keep it. Who can hash a guessed content (a file of a
+ * few known bytes) can confirm it is stored, nothing more.
+ */
+export const fileDownloadPath = (key: string) => `/downloads/files/${key}`;
+
 /** GitBook's limits for an uploaded file. */
 export const MAX_FILE_BYTES = 1024 * 1024;
 const MAX_NAME_LENGTH = 256;

@@ -6,7 +6,7 @@
  */
 export { applyContentChanges, MAX_CHANGES } from './apply';
 export { MAX_BODY_BYTES, ParsedBodies } from './body';
-export { MAX_FILE_BYTES } from './files';
+export { fileDownloadPath, MAX_FILE_BYTES } from './files';
 export { slugify } from './slug';
 export type {
   AppliedChanges,

@@ -1,8 +1,8 @@
-import type { ContentRef, Document } from '../document';
-import { type ContentObject, getPageObject } from '../tree/content';
-import { mapGet } from '../tree/merkle-map';
-import type { ObjectStore } from '../tree/objects';
-import { findPageByPath } from '../tree/paths';
+import type { ContentRef, Document } from '@app/documents/document';
+import { type ContentObject, getPageObject } from '@app/documents/tree/content';
+import { mapGet } from '@app/documents/tree/merkle-map';
+import type { ObjectStore } from '@app/documents/tree/objects';
+import { findPageByPath } from '@app/documents/tree/paths';
 import { isRecord } from './check';
 
 /**

@@ -1,8 +1,8 @@
+import type { Frontmatter } from '@app/documents/document';
+import type { PagePatch } from '@app/documents/tree/editor';
+import type { JsonObject } from '@app/documents/tree/hash';
+import { compact } from '@app/documents/tree/page';
 import { invalid } from '@app/platform/domain/decider';
-import type { Frontmatter } from '../document';
-import type { PagePatch } from '../tree/editor';
-import type { JsonObject } from '../tree/hash';
-import { compact } from '../tree/page';
 import { isRecord, optionalBoolean, optionalString, requireString } from './check';
 
 /** Page fields a change sets: a value sets one, null removes one (see `PagePatch`). */

@@ -1,10 +1,10 @@
-import type { Document } from '../document';
-import { withKeys } from '../document/keys';
-import { getPageObject } from '../tree/content';
-import type { JsonValue } from '../tree/hash';
-import type { PageObject } from '../tree/page';
-import { childIds } from '../tree/page-tree';
-import { pagePath } from '../tree/paths';
+import type { Document } from '@app/documents/document';
+import { withKeys } from '@app/documents/document/keys';
+import { getPageObject } from '@app/documents/tree/content';
+import type { JsonValue } from '@app/documents/tree/hash';
+import type { PageObject } from '@app/documents/tree/page';
+import { childIds } from '@app/documents/tree/page-tree';
+import { pagePath } from '@app/documents/tree/paths';
 import { type Batch, linkTargets, requirePage } from './batch';
 import { leadingHeading, type PageBody, readBody, withoutFirstBlock } from './body';
 import { optionalIndex } from './check';

@@ -1,5 +1,5 @@
+import type { JsonObject, JsonValue } from '@app/documents/tree/hash';
 import { notFound } from '@app/platform/domain/decider';
-import type { JsonObject, JsonValue } from '../tree/hash';
 
 type Block = JsonObject;
 

@@ -1,5 +1,5 @@
-import { doc, edit } from '../tree/content.testing';
-import type { JsonValue } from '../tree/hash';
+import { doc, edit } from '@app/documents/tree/content.testing';
+import type { JsonValue } from '@app/documents/tree/hash';
 import {
   AT,
   documentOf,

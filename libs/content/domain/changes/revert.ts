@@ -1,10 +1,10 @@
+import { type ContentObject, getPageObject, readContent } from '@app/documents/tree/content';
+import type { PagePatch } from '@app/documents/tree/editor';
+import type { JsonValue } from '@app/documents/tree/hash';
+import type { ObjectStore } from '@app/documents/tree/objects';
+import { type PageObject, pageRecord } from '@app/documents/tree/page';
+import { childIds, getDocument } from '@app/documents/tree/page-tree';
 import { conflict, invalid, notFound } from '@app/platform/domain/decider';
-import { type ContentObject, getPageObject, readContent } from '../tree/content';
-import type { PagePatch } from '../tree/editor';
-import type { JsonValue } from '../tree/hash';
-import type { ObjectStore } from '../tree/objects';
-import { type PageObject, pageRecord } from '../tree/page';
-import { childIds, getDocument } from '../tree/page-tree';
 import type { Batch } from './batch';
 import { requireString } from './check';
 import { blocksOf, revertBlocks } from './revert-blocks';

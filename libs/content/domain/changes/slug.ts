@@ -1,8 +1,8 @@
+import { type ContentObject, slugKey } from '@app/documents/tree/content';
+import { mapGet } from '@app/documents/tree/merkle-map';
+import type { ObjectStore } from '@app/documents/tree/objects';
+import { SLUG_MAX_LENGTH } from '@app/documents/tree/page';
 import { slug as githubSlug } from 'github-slugger';
-import { type ContentObject, slugKey } from '../tree/content';
-import { mapGet } from '../tree/merkle-map';
-import type { ObjectStore } from '../tree/objects';
-import { SLUG_MAX_LENGTH } from '../tree/page';
 
 /** Room left for a `-<n>` suffix that makes a derived slug unique. */
 const SUFFIX_ROOM = 8;

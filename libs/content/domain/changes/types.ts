@@ -1,3 +1,5 @@
+import type { FileObject } from '@app/documents/tree/content';
+import type { ObjectStore } from '@app/documents/tree/objects';
 import type {
   ChangeRequestContentChange,
   ChangeRequestContentChangeDeletePage,
@@ -6,8 +8,6 @@ import type {
   ChangeRequestContentChangeRevertPage,
   ChangeRequestContentChangeUpdatePage,
 } from '@gitbook/api';
-import type { FileObject } from '../tree/content';
-import type { ObjectStore } from '../tree/objects';
 import type { ParsedBodies } from './body';
 
 /** One change of GitBook's `updateChangeRequestContent` body, as `@gitbook/api` types it. */

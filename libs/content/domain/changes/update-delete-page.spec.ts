@@ -1,4 +1,4 @@
-import { edit } from '../tree/content.testing';
+import { edit } from '@app/documents/tree/content.testing';
 import { AT, blockTexts, givenSpace, outline, pageOf, whenApplied, whenRefused } from './changes.testing';
 import type { ContentChangeInput } from './types';
 

@@ -1,6 +1,6 @@
-import { markdownToDocument } from '../document';
-import { doc, paragraph } from '../tree/content.testing';
-import type { JsonObject } from '../tree/hash';
+import { markdownToDocument } from '@app/documents/document';
+import { doc, paragraph } from '@app/documents/tree/content.testing';
+import type { JsonObject } from '@app/documents/tree/hash';
 import { mergeDocuments } from './blocks';
 
 const base = doc(['a', 'A'], ['b', 'B'], ['c', 'C'], ['d', 'D']);

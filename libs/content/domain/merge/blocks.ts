@@ -1,5 +1,5 @@
+import { type JsonValue, jsonEquals } from '@app/documents/tree/hash';
 import { diff3Merge, diffIndices } from 'node-diff3';
-import { type JsonValue, jsonEquals } from '../tree/hash';
 import { merge3, mergeRecords } from './three-way';
 
 /**

@@ -1,13 +1,13 @@
+import { readContent } from '@app/documents/tree/content';
+import { edit, newStore, paragraph } from '@app/documents/tree/content.testing';
+import type { ContentEditor } from '@app/documents/tree/editor';
+import { type Hash, type JsonValue, jsonEquals } from '@app/documents/tree/hash';
+import { mapScan } from '@app/documents/tree/merkle-map';
+import type { MemoryObjectStore } from '@app/documents/tree/objects';
+import { canHaveChildren, type PageObject } from '@app/documents/tree/page';
+import { getDocument, getVariables, listPages, type PageNode } from '@app/documents/tree/page-tree';
 import { DomainError } from '@app/platform/domain/decider';
 import fc from 'fast-check';
-import { readContent } from '../tree/content';
-import { edit, newStore, paragraph } from '../tree/content.testing';
-import type { ContentEditor } from '../tree/editor';
-import { type Hash, type JsonValue, jsonEquals } from '../tree/hash';
-import { mapScan } from '../tree/merkle-map';
-import type { MemoryObjectStore } from '../tree/objects';
-import { canHaveChildren, type PageObject } from '../tree/page';
-import { getDocument, getVariables, listPages, type PageNode } from '../tree/page-tree';
 import { mergeRevisions } from './merge';
 
 /**

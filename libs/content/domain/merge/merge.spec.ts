@@ -1,8 +1,15 @@
-import { doc, edit, newStore } from '../tree/content.testing';
-import type { ContentEditor } from '../tree/editor';
-import type { Hash } from '../tree/hash';
-import type { MemoryObjectStore } from '../tree/objects';
-import { getDocument, getFile, getPage, getVariables, listChildren, listPages } from '../tree/page-tree';
+import { doc, edit, newStore } from '@app/documents/tree/content.testing';
+import type { ContentEditor } from '@app/documents/tree/editor';
+import type { Hash } from '@app/documents/tree/hash';
+import type { MemoryObjectStore } from '@app/documents/tree/objects';
+import {
+  getDocument,
+  getFile,
+  getPage,
+  getVariables,
+  listChildren,
+  listPages,
+} from '@app/documents/tree/page-tree';
 import { type MergeResult, mergeRevisions, rebaseRevision } from './merge';
 
 type Change = (e: ContentEditor) => Promise<unknown>;

@@ -8,13 +8,13 @@ import {
   readContent,
   references,
   type Variables,
-} from '../tree/content';
-import { diffObjects, type ItemDiff } from '../tree/diff';
-import { type Hash, hashOf, type JsonValue, jsonEquals } from '../tree/hash';
-import { type MapRoot, mapDelete, mapSet } from '../tree/merkle-map';
-import { type ObjectStore, ObjectWriter, readObject } from '../tree/objects';
-import { compact, LOCATION_FIELDS, type PageObject } from '../tree/page';
-import { childIds } from '../tree/page-tree';
+} from '@app/documents/tree/content';
+import { diffObjects, type ItemDiff } from '@app/documents/tree/diff';
+import { type Hash, hashOf, type JsonValue, jsonEquals } from '@app/documents/tree/hash';
+import { type MapRoot, mapDelete, mapSet } from '@app/documents/tree/merkle-map';
+import { type ObjectStore, ObjectWriter, readObject } from '@app/documents/tree/objects';
+import { compact, LOCATION_FIELDS, type PageObject } from '@app/documents/tree/page';
+import { childIds } from '@app/documents/tree/page-tree';
 import { mergeDocuments } from './blocks';
 import { type MergeConflict, type PageConflict, sortConflicts } from './conflicts';
 import { merge3, mergeRecords, type RecordRules } from './three-way';

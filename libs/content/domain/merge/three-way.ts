@@ -1,4 +1,4 @@
-import { jsonEquals } from '../tree/hash';
+import { jsonEquals } from '@app/documents/tree/hash';
 
 export type Merged<T> = { ok: true; value: T } | { ok: false };
 

@@ -1,0 +1,19 @@
+import { SignedLinks } from '@app/platform/http/signed-links';
+import type { ServiceRole } from '@app/platform/rpc/feature-module';
+import { featureModule } from '@app/platform/rpc/feature-module';
+import { type DynamicModule, Module } from '@nestjs/common';
+import { PdfController } from './http/pdf.controller';
+import { PdfQueries } from './read/pdf.queries';
+import { PdfRenderer } from './read/pdf-renderer';
+import { PdfExports } from './write/pdf-export.job';
+
+@Module({})
+export class PdfModule {
+  static forRole(role: ServiceRole): DynamicModule {
+    return featureModule(PdfModule, role, {
+      controllers: [PdfController],
+      queries: [PdfQueries, PdfRenderer, SignedLinks],
+      jobs: [PdfExports, PdfRenderer],
+    });
+  }
+}

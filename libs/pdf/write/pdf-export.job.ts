@@ -1,0 +1,43 @@
+import { BLOB_STORE, type BlobStore } from '@app/platform/blobs/blob-store.port';
+import { JobHandler, type JobSource } from '@app/platform/jobs/job-handler';
+import { JOB_QUEUE, type Job, type JobLog, type JobQueue } from '@app/platform/jobs/job-queue.port';
+import { Inject, Injectable } from '@nestjs/common';
+import { PDF_EXPORT_JOB, type PdfExportRequest, pdfExportName } from '../domain/pdf-export';
+import { PdfRenderer } from '../read/pdf-renderer';
+
+export interface PdfExportJobData extends PdfExportRequest {
+  /** Of the request that asked for the export first (for its log lines); empty when a download did. */
+  correlationId: string;
+}
+
+/**
+ * Renders PDF exports ahead of their download and stores each as a blob under the export's name. The
+ * outcome is that name, not an event: a render changes no domain state, and the log never grows from
+ * reading (a GET leaves it as it was). A job run again (a retry, a second worker) finds the name set
+ * and renders nothing; two runs at once store the same bytes and the first name stays.
+ */
+@JobHandler()
+@Injectable()
+export class PdfExports implements JobSource {
+  readonly jobNames = [PDF_EXPORT_JOB];
+
+  constructor(
+    @Inject(JOB_QUEUE) private readonly jobs: JobQueue,
+    @Inject(BLOB_STORE) private readonly blobs: BlobStore,
+    private readonly renderer: PdfRenderer,
+  ) {}
+
+  register(): void {
+    this.jobs.register<PdfExportJobData>(PDF_EXPORT_JOB, (job, log) => this.render(job, log));
+  }
+
+  async render(job: Job<PdfExportJobData>, log: JobLog): Promise<void> {
+    const { correlationId: _, ...request } = job.data;
+    const name = pdfExportName(request);
+    if (await this.blobs.named(name)) return;
+    const bytes = await this.renderer.render(request);
+    // Stored, then named: a name never leads to a blob that is not there.
+    await this.blobs.name(name, await this.blobs.put(bytes, 'application/pdf'));
+    log.info(`rendered ${bytes.length} bytes of space ${request.space}`);
+  }
+}
