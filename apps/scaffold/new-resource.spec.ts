@@ -51,6 +51,7 @@ describe('npm run new:resource', () => {
   it('generates a feature library and its line in the feature list', () => {
     const generated = run(tree, process.execPath, ['apps/scaffold/new-resource.js', 'share-link']);
     expect(generated).toContain('created libs/share-links/share-links.feature.ts');
+    expect(generated).toContain('created libs/share-links/share-links.tour.ts');
     expect(readFileSync(join(tree, 'libs/composition/features.ts'), 'utf8')).toContain(
       '  shareLinksFeature,\n',
     );

@@ -1,6 +1,9 @@
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { signingIdentity } from '@app/sso/domain/certificate.testing';
 import { GitBookAPI, MemberRole, SpaceEditMode, TeamMemberRole } from '@gitbook/api';
 import { checkedClient, expectValidReply, loadProjectRoutes } from './checked-responses';
+import { ROOT } from './process-harness';
 import type { Route } from './route-table';
 import { samlResponse } from './saml-idp';
 
@@ -11,6 +14,34 @@ export type Http = (
   path: string,
   body?: unknown,
 ) => Promise<{ status: number; body: unknown }>;
+
+/** What a feature's own tour is given: the same recorded, checked client and requests as the scenario. */
+export interface TourContext {
+  api: GitBookAPI;
+  /** A request whose 2xx body is checked against its route's schema. */
+  http: Http;
+  fetchPath: FetchPath;
+  /** The tour's organization (its caller administers it), and a second one. */
+  org: string;
+  otherOrg: string;
+}
+
+/**
+ * The tour of a feature's own routes, declared in its folder as `export const tour` of
+ * `libs/<feature>/<feature>.tour.ts` (found by that name; the scaffold writes one), run after the
+ * scenario: a new feature's routes are toured without editing this file.
+ */
+export type FeatureTour = (ctx: TourContext) => Promise<void>;
+
+/** Every feature's own tour, in the order of the libraries' names. */
+async function featureTours(): Promise<FeatureTour[]> {
+  const libs = join(ROOT, 'libs');
+  const files = readdirSync(libs)
+    .sort()
+    .map((lib) => join(libs, lib, `${lib}.tour.ts`))
+    .filter((file) => existsSync(file));
+  return Promise.all(files.map(async (file) => ((await import(file)) as { tour: FeatureTour }).tour));
+}
 
 /**
  * One pass through every endpoint that exists, through the GitBook client where it has the operation,
@@ -113,6 +144,7 @@ export async function endpointTour(
   expect((await api.spaces.getSpaceById(space.id)).data.organization).toBe(otherOrg);
   expect((await api.collections.deleteCollectionById(inner.id)).status).toBe(205);
   expect((await http('GET', `/v1/collections/${inner.id}`)).status).toBe(404);
+  for (const tour of await featureTours()) await tour({ api, http, fetchPath, org, otherOrg });
   await auditTour(api, org);
   await operatorTour(fetchPath);
   return visits;
@@ -168,7 +200,7 @@ export function unvisitedRoutes(routes: Route[], visits: string[]): string[] {
     .filter((route) => !reached.has(route.key))
     .map(
       (route) =>
-        `${route.key} (${route.controller}.${route.handler}) is not visited by the endpoint tour (test/support/endpoint-tour.ts)`,
+        `${route.key} (${route.controller}.${route.handler}) is not visited by the endpoint tour (test/support/endpoint-tour.ts, or its feature's <feature>.tour.ts)`,
     );
 }
 

@@ -61,6 +61,7 @@ export class WidgetsController {
 
   @RequiresRole('admin')
   @Delete('__names__/:widgetId')
+  @OwnShape('Nothing: 204 once the __label__ is gone from the views')
   @HttpCode(204)
   async delete(@widgetId() id: string, @CurrentViewer() viewer: Viewer, @IfMatch() ifMatch?: number) {
     await this.views.wait(this.service.delete(id, viewer, ifMatch));
