@@ -12,9 +12,10 @@
  * MODE purge     the project's storage as the standalone server opens it (openStorage with DATA_DIR=DIR
  *                and REDIS_URL=URL): its BullMqJobQueue, configured as in production unless C is given,
  *                and its SqliteEventStore. SpacePurges registers the real `space.purge` handler and
- *                enqueues one job per SpaceDeleted event (its `react`, as the Reactor does); each job runs
- *                PurgeSpace through CommandRunner: read the stream, decide, append one SpacePurged event
- *                (fsync'ed group commit). Checks that the log then holds N SpacePurged events, and reports
+ *                enqueues one job per SpaceDeleted event (its `react`, as the Reactor does); each job sends
+ *                PurgeSpace on the CommandBus to the space aggregate's handler (as in the worker, built by
+ *                Nest from the manifests), which runs CommandRunner: read the stream, decide, append one
+ *                SpacePurged event (fsync'ed group commit). Checks that the log then holds N SpacePurged events, and reports
  *                the worker concurrency it ran with.
  *
  * Every mode empties the (private, benchmark-only) Redis database first.
@@ -111,7 +112,27 @@ function app() {
     ...require(`${DIST}/spaces/domain/space.decider`),
     ...require(`${DIST}/composition/storage`),
     ...require(`${DIST}/platform/config/config`),
+    ...require(`${DIST}/platform/write/aggregates.module`),
+    ...require(`${DIST}/composition/features`),
   };
+}
+
+/**
+ * The CommandBus of a process that writes, with every aggregate's handler as the worker has them, over
+ * `runner`; and how to close it.
+ */
+async function commandBus(runner) {
+  const { Global, Module } = require('@nestjs/common');
+  const { NestFactory } = require('@nestjs/core');
+  const { CommandBus, CqrsModule } = require('@nestjs/cqrs');
+  const { AggregatesModule, CommandRunner, FEATURES } = app();
+  class Runner {}
+  Global()(Runner);
+  Module({ providers: [{ provide: CommandRunner, useValue: runner }], exports: [CommandRunner] })(Runner);
+  class Writes {}
+  Module({ imports: [CqrsModule.forRoot(), Runner, AggregatesModule.forRole('worker', FEATURES)] })(Writes);
+  const context = await NestFactory.createApplicationContext(Writes, { logger: false });
+  return { bus: context.get(CommandBus), close: () => context.close() };
 }
 
 /** The storage the standalone server would open on DIR with this Redis. */
@@ -187,7 +208,8 @@ async function purge() {
   if (deletions.length !== JOBS)
     throw new Error(`the store holds ${deletions.length} deletions, not ${JOBS}`);
 
-  const purges = new SpacePurges(queue, storage.views, clock, runner);
+  const writes = await commandBus(runner);
+  const purges = new SpacePurges(queue, storage.views, clock, writes.bus);
   purges.register();
   await queue.start();
 
@@ -200,6 +222,7 @@ async function purge() {
 
   const purged = (await countOf(store, 'SpacePurged')).length;
   await queue.close();
+  await writes.close();
   await store.close();
   await storage.views.close();
   return { ms: t1 - t0, enqueueMs: enqueued - t0, verified: purged === JOBS, completed: purged, startedAtMs };
