@@ -2,20 +2,16 @@ import { randomUUID } from 'node:crypto';
 import { IdentityService } from '@app/identity/write/identity.commands';
 import { OrganizationService } from '@app/organizations/write/organization.commands';
 import type { Role } from '@app/platform/domain/roles';
-import type { InviteLinkToOrganization } from '@gitbook/api';
+import { type InviteLinkToOrganization, MemberRole } from '@gitbook/api';
 import { addOrganization, addUser, eventually, SETUP, setupOf, useTestApp } from '../support/app-harness';
-
-type CreatedLink = InviteLinkToOrganization & { key: string };
 
 describe('organization invites over HTTP', () => {
   const current = useTestApp();
 
-  const createLink = async (role: string, org = current().organizationId) => {
-    const reply = await current()
-      .api()
-      .orgs.createOrganizationInvite(org, { role } as never);
+  const createLink = async (role: MemberRole | null, org = current().organizationId) => {
+    const reply = await current().api().orgs.createOrganizationInvite(org, { role });
     expect(reply.status).toBe(201);
-    return reply.data as CreatedLink;
+    return reply.data as InviteLinkToOrganization;
   };
   const links = async (org = current().organizationId) =>
     (await current().api().orgs.listOrganizationInviteLinks(org, { limit: 1000 })).data;
@@ -41,40 +37,50 @@ describe('organization invites over HTTP', () => {
     await setup.waitFor(position);
     return { userId, token: issued.token, email };
   };
-  const join = (token: string, key: string, org = current().organizationId) =>
-    current().http('POST', `/v1/orgs/${org}/invites/${key}`, { token });
+  /** The ids of the organization's guests. */
+  const members =
+    (org = current().organizationId) =>
+    async () =>
+      (
+        await current()
+          .api()
+          .orgs.listMembersInOrganizationById(org, { role: 'guest' as never, limit: 1000 })
+      ).data.items.map((m) => m.id);
+  const join = (token: string, inviteId: string, org = current().organizationId) =>
+    current().http('POST', `/v1/orgs/${org}/invites/${inviteId}`, { token });
 
-  it('creates a link whose key only its creation shows, then gets, lists and updates it', async () => {
+  it("creates a link with an unguessable id, in GitBook's shape, then gets, lists and updates it", async () => {
     const app = current();
     const org = app.organizationId;
-    const created = await createLink('edit');
+    const created = await createLink(MemberRole.Edit);
     expect(created).toEqual({
       object: 'invite',
-      id: expect.any(String),
+      id: expect.stringMatching(/^[A-Za-z0-9_-]{32}$/),
       role: 'edit',
       redundant: true,
-      key: expect.stringMatching(/^[A-Za-z0-9_-]{32}$/),
     });
-    expect(created.id).not.toBe(created.key);
-    const { key, ...shown } = created;
     const got = (await app.api().orgs.getOrganizationInviteLink(org, created.id)).data;
-    expect(got).toEqual(shown);
+    expect(got).toEqual(created);
     const listed = await links();
-    expect(listed.items).toContainEqual(shown);
+    expect(listed.items).toContainEqual(created);
     const updated = (
-      await app.api().orgs.updateOrganizationInviteById(org, created.id, { role: 'create' } as never)
+      await app.api().orgs.updateOrganizationInviteById(org, created.id, { role: MemberRole.Create })
     ).data;
-    expect(updated).toEqual({ ...shown, role: 'create' });
+    expect(updated).toEqual({ ...created, role: 'create' });
     expect((await app.api().orgs.getOrganizationInviteLink(org, created.id)).data).toEqual(updated);
-    for (const read of [got, listed, updated, await links()]) expect(JSON.stringify(read)).not.toContain(key);
+    // Only admins see links: the id is what opens one.
+    const reader = await addUser(app, { organizationId: org, role: 'edit' });
+    expect(
+      (await app.http('GET', `/v1/orgs/${org}/link-invites/${created.id}`, { token: reader.token })).status,
+    ).toBe(403);
   });
 
-  it('lets a second user join with the key, with the link role, and read the organization', async () => {
+  it('lets a second user join with the invite id, with the link role, and read the organization', async () => {
     const app = current();
-    const link = await createLink('read');
+    const link = await createLink(MemberRole.Read);
     const joiner = await addUser(app);
     expect((await seenBy(joiner.token)).status).toBe(404);
-    const joined = await app.api(joiner.token).orgs.joinOrganizationWithInvite(app.organizationId, link.key);
+    const joined = await app.api(joiner.token).orgs.joinOrganizationWithInvite(app.organizationId, link.id);
     expect(joined.status).toBe(200);
     expect(joined.data).toEqual({});
     const seen = await seenBy(joiner.token);
@@ -88,23 +94,23 @@ describe('organization invites over HTTP', () => {
     await app
       .api()
       .orgs.updateOrganizationInviteById(app.organizationId, link.id, { role: 'admin' } as never);
-    expect((await join(joiner.token, link.key)).status).toBe(200);
+    expect((await join(joiner.token, link.id)).status).toBe(200);
     expect((await seenBy(joiner.token)).permissions).toMatchObject({ admin: false });
     // The updated role is what the next user gets.
     const next = await addUser(app);
-    expect((await join(next.token, link.key)).status).toBe(200);
+    expect((await join(next.token, link.id)).status).toBe(200);
     expect((await seenBy(next.token)).permissions).toMatchObject({ admin: true });
   });
 
-  it('refuses alike a wrong key, the link id, and a key of another organization (404)', async () => {
+  it("refuses alike a wrong id and the id of another organization's link (404)", async () => {
     const app = current();
     const other = await addOrganization(app, 'Invites elsewhere');
-    const here = await createLink('read');
-    const there = await createLink('admin', other);
+    const here = await createLink(MemberRole.Read);
+    const there = await createLink(MemberRole.Admin, other);
     const stranger = await addUser(app);
     const head = (await app.api().orgs.listOrganizationInviteLinks(app.organizationId, { limit: 1000 })).data
       .count;
-    for (const key of [here.id, there.key, 'A'.repeat(32), `${here.key.slice(0, 31)}x`]) {
+    for (const key of [there.id, 'A'.repeat(32), `${here.id.slice(0, 31)}x`, here.id.slice(0, 20)]) {
       const reply = await join(stranger.token, key);
       expect(reply.status).toBe(404);
       expect(reply.body).toEqual({ error: { code: 404, message: 'Invite not found' } });
@@ -117,13 +123,13 @@ describe('organization invites over HTTP', () => {
   it('deletes a link (205, then 204): it refuses at once', async () => {
     const app = current();
     const org = app.organizationId;
-    const link = await createLink('read');
+    const link = await createLink(MemberRole.Read);
     const deleted = await app.api().orgs.deleteOrganizationInviteById(org, link.id);
     expect(deleted.status).toBe(205);
     expect((await app.http('GET', `/v1/orgs/${org}/link-invites/${link.id}`)).status).toBe(404);
     expect((await links()).items.map((l) => l.id)).not.toContain(link.id);
     const late = await addUser(app);
-    expect((await join(late.token, link.key)).status).toBe(404);
+    expect((await join(late.token, link.id)).status).toBe(404);
     expect((await seenBy(late.token)).status).toBe(404);
     expect((await app.http('DELETE', `/v1/orgs/${org}/link-invites/${link.id}`)).status).toBe(204);
     expect(
@@ -134,21 +140,21 @@ describe('organization invites over HTTP', () => {
   it('an expired link refuses (410), and turning invite links off refuses every link at once (403)', async () => {
     const app = current();
     const org = app.organizationId;
-    const old = await createLink('read');
+    const old = await createLink(MemberRole.Read);
     app.clock.advance(31 * 24 * 60 * 60 * 1000);
-    const fresh = await createLink('read');
+    const fresh = await createLink(MemberRole.Read);
     const late = await addUser(app);
-    const expired = await join(late.token, old.key);
+    const expired = await join(late.token, old.id);
     expect([expired.status, JSON.stringify(expired.body)]).toEqual([410, expect.stringMatching(/expired/)]);
     expect((await seenBy(late.token)).status).toBe(404);
 
     expect((await app.api().orgs.updateOrganizationById(org, { inviteLinks: false })).data.inviteLinks).toBe(
       false,
     );
-    const off = await join(late.token, fresh.key);
+    const off = await join(late.token, fresh.id);
     expect([off.status, JSON.stringify(off.body)]).toEqual([403, expect.stringMatching(/inviteLinks/)]);
     await app.api().orgs.updateOrganizationById(org, { inviteLinks: true });
-    expect((await join(late.token, fresh.key)).status).toBe(200);
+    expect((await join(late.token, fresh.id)).status).toBe(200);
     expect((await seenBy(late.token)).status).toBe(200);
   });
 
@@ -163,7 +169,6 @@ describe('organization invites over HTTP', () => {
     expect(created.status).toBe(201);
     const link = created.body as {
       id: string;
-      key: string;
       level: string;
       space: { id: string };
       redundant: boolean;
@@ -171,7 +176,7 @@ describe('organization invites over HTTP', () => {
     expect([link.level, link.space.id, link.redundant]).toEqual(['edit', space.id, true]);
 
     const newcomer = await addUser(app);
-    expect((await join(newcomer.token, link.key)).status).toBe(200);
+    expect((await join(newcomer.token, link.id)).status).toBe(200);
     const seen = await app.api(newcomer.token).spaces.getSpaceById(space.id);
     expect(seen.data.permissions).toMatchObject({ edit: true, review: false });
     const members = await app.api().orgs.listMembersInOrganizationById(org, { role: 'guest' as never });
@@ -182,15 +187,15 @@ describe('organization invites over HTTP', () => {
 
     // A member who already has more keeps it: nothing is granted.
     const reviewer = await addUser(app, { organizationId: org, role: 'review' });
-    expect((await join(reviewer.token, link.key)).status).toBe(200);
+    expect((await join(reviewer.token, link.id)).status).toBe(200);
     const users = await app.api().spaces.listUserPermissionsInSpace(space.id);
     expect(users.data.items.map((p) => [p.user.id, p.permission])).toEqual([[newcomer.userId, 'edit']]);
 
     const toCollection = await app.http('POST', `/v1/orgs/${org}/link-invites`, {
       body: { level: 'read', collection: collection.id },
     });
-    const collectionLink = toCollection.body as { id: string; key: string };
-    expect((await join(newcomer.token, collectionLink.key)).status).toBe(200);
+    const collectionLink = toCollection.body as { id: string };
+    expect((await join(newcomer.token, collectionLink.id)).status).toBe(200);
     expect(
       (await app.http('GET', `/v1/collections/${collection.id}`, { token: newcomer.token })).status,
     ).toBe(200);
@@ -228,12 +233,13 @@ describe('organization invites over HTTP', () => {
   it('refuses bad input naming the field, and changes nothing', async () => {
     const app = current();
     const org = app.organizationId;
-    const link = await createLink('read');
+    const link = await createLink(MemberRole.Read);
     const before = await links();
     const cases: [string, string, unknown, RegExp][] = [
       ['POST', `/v1/orgs/${org}/link-invites`, {}, /role/],
       ['POST', `/v1/orgs/${org}/link-invites`, { role: 'owner' }, /role/],
-      ['POST', `/v1/orgs/${org}/link-invites`, { role: null }, /role/],
+      ['POST', `/v1/orgs/${org}/link-invites`, { role: 'guest' }, /role/],
+      ['POST', `/v1/orgs/${org}/link-invites`, { level: null }, /space/],
       ['POST', `/v1/orgs/${org}/link-invites`, { role: 'read', sso: true }, /sso/],
       ['PATCH', `/v1/orgs/${org}/link-invites/${link.id}`, { level: 'read' }, /level|role/],
       ['PATCH', `/v1/orgs/${org}/link-invites/${link.id}`, { role: 'x' }, /role/],
@@ -277,13 +283,13 @@ describe('organization invites over HTTP', () => {
     expect((await seenBy(member.token)).permissions).toMatchObject({ createContent: false });
   });
 
-  it('records every change in the audit log, and never the key', async () => {
+  it('records every change in the audit log', async () => {
     const app = current();
     const org = app.organizationId;
-    const link = await createLink('read');
+    const link = await createLink(MemberRole.Read);
     await app.api().orgs.updateOrganizationInviteById(org, link.id, { role: 'edit' } as never);
     const joiner = await addUser(app);
-    await join(joiner.token, link.key);
+    await join(joiner.token, link.id);
     await app.api().orgs.deleteOrganizationInviteById(org, link.id);
     await app.api().orgs.inviteUsersToOrganization(org, { emails: [`audit-${randomUUID()}@example.com`] });
     type Entry = { action: string; target: { id: string } };
@@ -307,7 +313,6 @@ describe('organization invites over HTTP', () => {
     ]);
     expect(actions(joiner.userId)).toEqual(['member.added']);
     expect(events.map((e) => e.action)).toContain('member.invited');
-    expect(JSON.stringify(events)).not.toContain(link.key);
   });
 
   it('admits a user created later with an invited email, with the invite role', async () => {
@@ -321,5 +326,68 @@ describe('organization invites over HTTP', () => {
     const later = await userWithEmail(email);
     await eventually(async () => (await seenBy(later.token)).status === 200);
     expect((await seenBy(later.token)).permissions).toMatchObject({ admin: false, createContent: true });
+  });
+
+  it('invites guests the GitBook way: a null role on a link, on its update and by email', async () => {
+    const app = current();
+    const org = app.organizationId;
+    const api = app.api();
+    const guests = members(org);
+
+    const link = await createLink(null);
+    expect(link).toEqual({ object: 'invite', id: link.id, role: null, redundant: true });
+    const joiner = await addUser(app);
+    expect((await app.api(joiner.token).orgs.joinOrganizationWithInvite(org, link.id)).status).toBe(200);
+    expect(await guests()).toContain(joiner.userId);
+    // A guest reaches only what is shared with them.
+    await app.api().orgs.createSpace(org, { title: 'Not shared' });
+    const seen = await app.http('GET', `/v1/orgs/${org}/spaces`, { token: joiner.token });
+    expect([seen.status, (seen.body as { items: unknown[] }).items]).toEqual([200, []]);
+
+    // A member link turned into a guest link, and back.
+    const member = await createLink(MemberRole.Edit);
+    const toGuest = await api.orgs.updateOrganizationInviteById(org, member.id, { role: null });
+    expect(toGuest.data).toEqual({ ...member, role: null });
+    const second = await addUser(app);
+    expect((await join(second.token, member.id)).status).toBe(200);
+    expect(await guests()).toContain(second.userId);
+
+    // By email: an existing user at once, an unknown email once its account exists.
+    const known = await userWithEmail(`guest-${randomUUID()}@example.com`);
+    const laterEmail = `guest-later-${randomUUID()}@example.com`;
+    const invited = await api.orgs.inviteUsersToOrganization(org, {
+      emails: [known.email, { email: laterEmail, role: null }],
+      role: null,
+    });
+    expect(invited.data).toEqual({ users: [known.userId], invited: 2 });
+    expect(await guests()).toContain(known.userId);
+    const later = await userWithEmail(laterEmail);
+    await eventually(async () => (await guests()).includes(later.userId));
+  });
+
+  it('a guest link to a space (level null) shares it with a newcomer at the least level', async () => {
+    const app = current();
+    const org = app.organizationId;
+    const api = app.api();
+    const space = (await api.orgs.createSpace(org, { title: 'Guest space' })).data;
+    const created = await api.orgs.createOrganizationInvite(org, { level: null, space: space.id });
+    expect(created.status).toBe(201);
+    expect(created.data).toMatchObject({
+      object: 'invite',
+      level: null,
+      space: { id: space.id },
+      redundant: true,
+    });
+    const newcomer = await addUser(app);
+    expect((await app.api(newcomer.token).orgs.joinOrganizationWithInvite(org, created.data.id)).status).toBe(
+      200,
+    );
+    expect(await members(org)()).toContain(newcomer.userId);
+    const seen = await app.api(newcomer.token).spaces.getSpaceById(space.id);
+    expect(seen.data.permissions).toMatchObject({ view: true, comment: false, edit: false });
+    const level = await api.orgs.updateOrganizationInviteById(org, created.data.id, {
+      level: MemberRole.Comment,
+    });
+    expect(level.data).toMatchObject({ level: 'comment' });
   });
 });

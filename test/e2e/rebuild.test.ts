@@ -128,13 +128,16 @@ async function populateInvites(app: TestApp): Promise<void> {
     const link = await send('POST', `/v1/orgs/${org}/link-invites`, { role: 'read' });
     await send('PATCH', `/v1/orgs/${org}/link-invites/${link.id}`, { role: 'edit' });
     if (i === 0)
-      await send('POST', `/v1/orgs/${org}/invites/${link.key}`, undefined, (await addUser(app)).token);
+      await send('POST', `/v1/orgs/${org}/invites/${link.id}`, undefined, (await addUser(app)).token);
     if (i === 1) await send('DELETE', `/v1/orgs/${org}/link-invites/${link.id}`);
   }
   await send('POST', `/v1/orgs/${org}/invites`, {
-    emails: ['later@example.com', 'Later2@example.com'],
+    emails: ['later@example.com', 'Later2@example.com', { email: 'guest-later@example.com', role: null }],
     role: 'edit',
   });
+  // Guests: a link and its use.
+  const guests = await send('POST', `/v1/orgs/${org}/link-invites`, { role: null });
+  await send('POST', `/v1/orgs/${org}/invites/${guests.id}`, undefined, (await addUser(app)).token);
 }
 
 /** Translation settings replaced and deleted, and the organization's settings and email domains updated. */

@@ -169,6 +169,23 @@ describe('teams over HTTP', () => {
     expect((await app.api().orgs.getTeamInOrganizationById(org, team.id)).data.members).toBe(2);
   });
 
+  it('removes a user named in both add and remove though they are not, or no longer, a member', async () => {
+    const app = current();
+    const org = app.organizationId;
+    const stranger = await addUser(app);
+    const leaver = await member();
+    const stays = await member();
+    const team = await create({ title: 'Leavers', members: [leaver.userId, stays.userId] });
+    expect((await app.api().orgs.removeMemberFromOrganizationById(org, leaver.userId)).status).toBe(204);
+    const reply = await app.api().orgs.updateMembersInOrganizationTeam(org, team.id, {
+      add: [leaver.userId, stranger.userId],
+      remove: [leaver.userId, stranger.userId],
+      memberships: { [stranger.userId]: { role: TeamMemberRole.Owner } },
+    });
+    expect(reply.status).toBe(204);
+    expect(await roles(team.id)).toEqual({ [stays.userId]: 'member' });
+  });
+
   it('refuses a bulk update naming a non-member or a bad membership, and changes nothing', async () => {
     const app = current();
     const org = app.organizationId;

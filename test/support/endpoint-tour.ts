@@ -452,17 +452,13 @@ async function memberTour(api: GitBookAPI, http: Http, fetchPath: FetchPath, org
 
 /** Invite links made, read, updated, used by a member (nothing to join) and deleted; an email invite. */
 async function inviteTour(api: GitBookAPI, org: string) {
-  const made = (await api.orgs.createOrganizationInvite(org, { role: MemberRole.Read })).data as unknown as {
-    id: string;
-    key: string;
-  };
-  const { key, ...link } = made;
+  const link = (await api.orgs.createOrganizationInvite(org, { role: MemberRole.Read })).data;
   expect((await api.orgs.getOrganizationInviteLink(org, link.id)).data).toEqual(link);
   const updated = (await api.orgs.updateOrganizationInviteById(org, link.id, { role: MemberRole.Edit })).data;
   expect(updated).toEqual({ ...link, role: 'edit' });
   const listed = (await api.orgs.listOrganizationInviteLinks(org, { limit: 1000 })).data;
   expect(listed.items).toContainEqual(updated);
-  expect((await api.orgs.joinOrganizationWithInvite(org, key)).status).toBe(200);
+  expect((await api.orgs.joinOrganizationWithInvite(org, link.id)).status).toBe(200);
   const invited = (await api.orgs.inviteUsersToOrganization(org, { emails: ['tour-invitee@example.com'] }))
     .data;
   expect(invited).toEqual({ users: [], invited: 1 });

@@ -32,18 +32,7 @@ const SPEC_ID = 'gitbook-openapi-strict.json';
  * name, property, the property's schema (still checked, strictly) and the reason. Keep it to fields the
  * seeds name.
  */
-const INVITE_KEY = {
-  key: {
-    schema: { type: 'string', pattern: '^[A-Za-z0-9_-]{32}$' },
-    reason:
-      "the link's secret, in the answer to its creation only (only its hash is kept): what joinOrganizationWithInvite takes",
-  },
-};
-
 export const EXTRA_PROPERTIES: Record<string, Record<string, { schema: Json; reason: string }>> = {
-  InviteLinkToOrganization: INVITE_KEY,
-  InviteLinkToSpace: INVITE_KEY,
-  InviteLinkToCollection: INVITE_KEY,
   OrganizationSAMLProvider: {
     ssoURL: {
       schema: { type: 'string', maxLength: 2048, anyOf: [{ format: 'uri' }, { const: '' }] },

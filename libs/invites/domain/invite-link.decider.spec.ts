@@ -4,65 +4,69 @@ import { ID_PATTERN } from '@app/platform/domain/ids';
 import type { Role } from '@app/platform/domain/roles';
 import {
   admittedRole,
+  grantedLevel,
   type InviteLinkEvent,
-  inviteIdOf,
-  inviteKeyHash,
+  type InviteRole,
   inviteLinkDecider,
   inviteLinkStream,
-  newInviteKey,
+  legacyInviteIdOf,
+  legacyKeyHash,
+  newInviteId,
 } from './invite-link.decider';
 
 const t0 = Date.parse('2026-01-01T00:00:00Z');
 const t1 = t0 + 60_000;
 const iso = (ms: number) => new Date(ms).toISOString();
-const KEY = 'k'.repeat(32);
-const base = { inviteId: 'inv1', organization: 'org1' };
+const ID = 'i'.repeat(32);
+const base = { inviteId: ID, organization: 'org1' };
 
-const created = (role: Role = 'read'): InviteLinkEvent => ({
+const created = (role: InviteRole = 'read'): InviteLinkEvent => ({
   type: 'InviteLinkCreated',
-  data: { ...base, role, keyHash: inviteKeyHash(KEY), createdAt: iso(t0) },
+  data: { ...base, role, createdAt: iso(t0) },
 });
-const updated = (role: Role): InviteLinkEvent => ({
+const updated = (role: InviteRole): InviteLinkEvent => ({
   type: 'InviteLinkUpdated',
   data: { ...base, role, updatedAt: iso(t1) },
 });
 const deleted: InviteLinkEvent = { type: 'InviteLinkDeleted', data: { ...base, deletedAt: iso(t1) } };
 
-const link = spec(inviteLinkDecider);
-const create = {
-  type: 'CreateInviteLink' as const,
-  ...base,
-  role: 'read' as Role,
-  keyHash: inviteKeyHash(KEY),
-  at: t0,
+/** A link made before ids were the secret: its id derived from a key whose hash it keeps. */
+const LEGACY_KEY = 'k'.repeat(32);
+const legacy: InviteLinkEvent = {
+  type: 'InviteLinkCreated',
+  data: {
+    inviteId: legacyInviteIdOf(LEGACY_KEY),
+    organization: 'org1',
+    role: 'edit',
+    keyHash: legacyKeyHash(LEGACY_KEY),
+    createdAt: iso(t0),
+  },
 };
+
+const link = spec(inviteLinkDecider);
+const create = { type: 'CreateInviteLink' as const, ...base, role: 'read' as InviteRole, at: t0 };
 
 describe('invite link decider', () => {
   it('names the stream after the link', () => {
     expect(inviteLinkStream('inv1')).toBe('invite-link-inv1');
   });
 
-  it('makes keys of 192 random bits whose link id is a path id and reveals nothing of the key', () => {
-    const keys = new Set(Array.from({ length: 100 }, () => newInviteKey()));
-    expect(keys.size).toBe(100);
-    for (const key of keys) {
-      expect(Buffer.from(key, 'base64url')).toHaveLength(24);
-      expect(key).toMatch(ID_PATTERN);
-      expect(inviteIdOf(key)).toMatch(ID_PATTERN);
-      expect(inviteIdOf(key)).not.toContain(key.slice(0, 8));
-      expect(inviteKeyHash(key)).not.toContain(key);
+  it('makes ids of 192 random bits, fit for a path', () => {
+    const ids = new Set(Array.from({ length: 100 }, () => newInviteId()));
+    expect(ids.size).toBe(100);
+    for (const id of ids) {
+      expect(Buffer.from(id, 'base64url')).toHaveLength(24);
+      expect(id).toMatch(ID_PATTERN);
     }
-    expect(inviteIdOf(KEY)).toBe(inviteIdOf(KEY));
   });
 
   describe('CreateInviteLink', () => {
-    it('creates a link with its role and the hash of its key only', () => {
-      const state = link.when(create).thenEmits([created()]);
-      expect(JSON.stringify(state)).not.toContain(KEY);
+    it('creates a link with its role, or null for guests', () => {
+      link.when(create).thenEmits([created()]);
+      link.when({ ...create, role: null }).thenEmits([created(null)]);
     });
 
-    it('rejects a role that is not a member role (guests are not members)', () => {
-      link.when({ ...create, role: null as unknown as Role }).thenThrows('invalid', /role/);
+    it('rejects a role that is not a member role', () => {
       link.when({ ...create, role: 'owner' as Role }).thenThrows('invalid', /role/);
     });
 
@@ -85,6 +89,10 @@ describe('invite link decider', () => {
         .when({ type: 'UpdateInviteLink', role: 'edit', at: t1 })
         .thenEmits([updated('edit')]);
       link.given([created()]).when({ type: 'UpdateInviteLink', role: 'read', at: t1 }).thenNothing();
+      link
+        .given([created()])
+        .when({ type: 'UpdateInviteLink', role: null, at: t1 })
+        .thenEmits([updated(null)]);
     });
 
     it('rejects a bad role, a missing or a deleted link', () => {
@@ -103,7 +111,7 @@ describe('invite link decider', () => {
   describe('DeleteInviteLink', () => {
     it('deletes a link', () => {
       const state = link.given([created()]).when({ type: 'DeleteInviteLink', at: t1 }).thenEmits([deleted]);
-      expect(state).toStrictEqual({ status: 'deleted', id: 'inv1', organization: 'org1' });
+      expect(state).toStrictEqual({ status: 'deleted', id: ID, organization: 'org1' });
     });
 
     it('rejects a missing or deleted link', () => {
@@ -115,38 +123,48 @@ describe('invite link decider', () => {
   describe('admittedRole', () => {
     const state = (events: InviteLinkEvent[]) => fold(inviteLinkDecider, events);
 
-    it('gives the link role, as it is now, to whoever has the key', () => {
-      expect(admittedRole(state([created()]), 'org1', inviteKeyHash(KEY))).toBe('read');
-      expect(admittedRole(state([created(), updated('admin')]), 'org1', inviteKeyHash(KEY))).toBe('admin');
+    it('gives the link role, as it is now, to whoever presents its id', () => {
+      expect(admittedRole(state([created()]), 'org1', ID)).toBe('read');
+      expect(admittedRole(state([created(), updated('admin')]), 'org1', ID)).toBe('admin');
+      expect(admittedRole(state([created(null)]), 'org1', ID)).toBeNull();
     });
 
-    it('refuses an expired link to the holder of its key only (410), and never expires with no maximum age', () => {
+    it('opens a legacy link with its key or its id, never with the hash', () => {
+      const old = state([legacy]);
+      expect(admittedRole(old, 'org1', LEGACY_KEY)).toBe('edit');
+      expect(admittedRole(old, 'org1', legacyInviteIdOf(LEGACY_KEY))).toBe('edit');
+      expect(() => admittedRole(old, 'org1', legacyKeyHash(LEGACY_KEY))).toThrow('Invite not found');
+      expect(() => admittedRole(old, 'org1', 'k'.repeat(31))).toThrow('Invite not found');
+    });
+
+    it('refuses an expired link (410), and never expires with no maximum age', () => {
       const day = 24 * 60 * 60 * 1000;
-      const hash = inviteKeyHash(KEY);
       const expiry = { now: t0 + 31 * day, maxAgeMs: 30 * day };
-      expect(() => admittedRole(state([created()]), 'org1', hash, expiry)).toThrow('expired');
-      expect(() => admittedRole(state([created()]), 'org1', inviteKeyHash('other'), expiry)).toThrow(
-        'not found',
-      );
-      expect(admittedRole(state([created()]), 'org1', hash, { now: t0 + 29 * day, maxAgeMs: 30 * day })).toBe(
+      expect(() => admittedRole(state([created()]), 'org1', ID, expiry)).toThrow('expired');
+      expect(() => admittedRole(state([created()]), 'org1', 'other', expiry)).toThrow('not found');
+      expect(admittedRole(state([created()]), 'org1', ID, { now: t0 + 29 * day, maxAgeMs: 30 * day })).toBe(
         'read',
       );
-      expect(admittedRole(state([created()]), 'org1', hash, { now: t0 + 3650 * day, maxAgeMs: 0 })).toBe(
+      expect(admittedRole(state([created()]), 'org1', ID, { now: t0 + 3650 * day, maxAgeMs: 0 })).toBe(
         'read',
       );
     });
 
-    it('refuses alike a wrong key, another organization, a deleted or missing link', () => {
+    it('refuses alike another id, another organization, a deleted or missing link', () => {
       const refusals: [InviteLinkEvent[], string, string][] = [
-        [[created()], 'org1', inviteKeyHash('other')],
-        [[created()], 'org1', 'not hex'],
-        [[created()], 'org2', inviteKeyHash(KEY)],
-        [[created(), deleted], 'org1', inviteKeyHash(KEY)],
-        [[], 'org1', inviteKeyHash(KEY)],
+        [[created()], 'org1', 'other'],
+        [[created()], 'org2', ID],
+        [[created(), deleted], 'org1', ID],
+        [[], 'org1', ID],
       ];
-      for (const [events, organization, hash] of refusals) {
-        expect(() => admittedRole(state(events), organization, hash)).toThrow('Invite not found');
+      for (const [events, organization, given] of refusals) {
+        expect(() => admittedRole(state(events), organization, given)).toThrow('Invite not found');
       }
+    });
+
+    it('grants a guest link to content at the least level', () => {
+      expect(grantedLevel(null)).toBe('read');
+      expect(grantedLevel('edit')).toBe('edit');
     });
   });
 });

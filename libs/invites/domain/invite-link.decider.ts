@@ -12,21 +12,33 @@ import { hashSecret } from '@app/platform/domain/ids';
 import { isRole, type Role } from '@app/platform/domain/roles';
 
 /**
- * An invite link's key: 192 random bits, the secret a link carries. Only its hash is kept; the link's
- * public id is derived from the key too, so a join finds the link's stream from the key alone and is
- * decided against the log, never against a view a replica may not have caught up with.
+ * A new link's id: 192 random bits. GitBook joins with the id itself (`joinOrganizationWithInvite`), so
+ * the id is the link's secret; only admins list or read links, as only they hand them out.
  */
-export function newInviteKey(): string {
+export function newInviteId(): string {
   return randomBytes(24).toString('base64url');
 }
 
-/** The id of the link a key opens: a prefix of the key's hash, which reveals nothing of the key. */
-export function inviteIdOf(key: string): string {
+/**
+ * Links made before ids were the secret carry a separate key (only its hash kept) and an id derived from
+ * it: a join with such a key still finds its link, by this id, and is checked against the hash.
+ */
+export function legacyInviteIdOf(key: string): string {
   return createHash('sha256').update(`invite-id:${key}`).digest('base64url').slice(0, 20);
 }
 
-/** What the link stores of its key. */
-export const inviteKeyHash = (key: string) => hashSecret(key);
+/** What a legacy link stores of its key. */
+export const legacyKeyHash = (key: string) => hashSecret(key);
+
+/**
+ * What a link gives: a member role in the organization (for a link to content, the level there), or null
+ * for a guest. A guest link to the organization admits a guest, who reaches only what is shared with them;
+ * a guest link to a space or collection shares it with them at the least level, `read`.
+ */
+export type InviteRole = Role | null;
+
+/** The level a link to content grants: its own, or `read` for a guest link. */
+export const grantedLevel = (role: InviteRole): Role => role ?? 'read';
 
 /** What a link to content opens, besides the organization (as a guest): a space or a collection. */
 export interface InviteTarget {
@@ -37,10 +49,11 @@ export interface InviteTarget {
 interface InviteLinkFacts {
   id: string;
   organization: string;
-  /** The role in the organization, or for a link to content the level there. */
-  role: Role;
+  /** The role in the organization, or for a link to content the level there; null for guests. */
+  role: InviteRole;
   target?: InviteTarget;
-  keyHash: string;
+  /** Links made before ids were the secret: the hash of the key that opens them. */
+  keyHash?: string;
   /** Epoch milliseconds, for the link's expiry. */
   createdAt: number;
 }
@@ -56,15 +69,16 @@ export type InviteLinkEvent =
       data: {
         inviteId: string;
         organization: string;
-        role: Role;
-        keyHash: string;
+        role: InviteRole;
+        /** Absent since ids are the secret; present in links made before. */
+        keyHash?: string;
         createdAt: string;
         target?: InviteTarget;
       };
     }
   | {
       type: 'InviteLinkUpdated';
-      data: { inviteId: string; organization: string; role: Role; updatedAt: string };
+      data: { inviteId: string; organization: string; role: InviteRole; updatedAt: string };
     }
   | { type: 'InviteLinkDeleted'; data: { inviteId: string; organization: string; deletedAt: string } };
 
@@ -73,12 +87,11 @@ export type InviteLinkCommand =
       type: 'CreateInviteLink';
       inviteId: string;
       organization: string;
-      role: Role;
-      keyHash: string;
+      role: InviteRole;
       target?: InviteTarget;
       at: number;
     }
-  | { type: 'UpdateInviteLink'; role: Role; at: number }
+  | { type: 'UpdateInviteLink'; role: InviteRole; at: number }
   | { type: 'DeleteInviteLink'; at: number };
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -88,31 +101,37 @@ function live(state: InviteLinkState): InviteLinkFacts {
   return state;
 }
 
-/** Guests (a null role) are not members here, so an invite always names a member role. */
-function checkedRole(role: unknown): Role {
-  if (!isRole(role)) throw invalid('role must be one of read, comment, edit, review, create, admin');
+function checkedRole(role: unknown): InviteRole {
+  if (role !== null && !isRole(role))
+    throw invalid('role must be one of read, comment, edit, review, create, admin, or null (a guest)');
   return role;
 }
 
 /**
- * The role a link gives whoever presents `keyHash` to join `organization`: a 404 alike for a link that
- * never existed, was deleted, belongs elsewhere, or whose key differs, so nothing tells them apart.
+ * The role a link gives whoever presents `given` to join `organization`: the link's id, or for a link made
+ * before ids were the secret also its key. A 404 alike for a link that never existed, was deleted or
+ * belongs elsewhere, so nothing tells them apart.
  */
 export function admittedRole(
   state: InviteLinkState,
   organization: string,
-  keyHash: string,
+  given: string,
   expiry: { now: number; maxAgeMs: number } = { now: 0, maxAgeMs: 0 },
-): Role {
+): InviteRole {
   if (state.status !== 'active' || state.organization !== organization) throw notFound('Invite not found');
-  const stored = Buffer.from(state.keyHash, 'hex');
-  const given = Buffer.from(keyHash, 'hex');
-  if (stored.length !== given.length || !timingSafeEqual(stored, given)) throw notFound('Invite not found');
-  // Only the holder of the key learns that the link expired (maxAgeMs 0: links never expire).
+  if (given !== state.id && !(state.keyHash && sameHash(state.keyHash, legacyKeyHash(given))))
+    throw notFound('Invite not found');
+  // Only the holder of the link learns that it expired (maxAgeMs 0: links never expire).
   if (expiry.maxAgeMs > 0 && expiry.now - state.createdAt > expiry.maxAgeMs) {
     throw new DomainError('gone', 'This invite link has expired; ask for a new one');
   }
   return state.role;
+}
+
+function sameHash(stored: string, given: string): boolean {
+  const a = Buffer.from(stored, 'hex');
+  const b = Buffer.from(given, 'hex');
+  return a.length === b.length && timingSafeEqual(a, b);
 }
 
 /** What each command decides. */
@@ -126,7 +145,6 @@ const decisions: Decisions<InviteLinkCommand, InviteLinkEvent, InviteLinkState> 
           inviteId: command.inviteId,
           organization: command.organization,
           role: checkedRole(command.role),
-          keyHash: command.keyHash,
           createdAt: iso(command.at),
           ...(command.target ? { target: command.target } : {}),
         },
@@ -166,8 +184,8 @@ export const inviteLinkDecider: Decider<InviteLinkCommand, InviteLinkEvent, Invi
     switch (event.type) {
       case 'InviteLinkCreated': {
         const { inviteId, organization, role, keyHash, createdAt, target } = event.data;
-        const facts = { id: inviteId, organization, role, keyHash, createdAt: Date.parse(createdAt) };
-        return { status: 'active', ...facts, ...(target ? { target } : {}) };
+        const facts = { id: inviteId, organization, role, createdAt: Date.parse(createdAt) };
+        return { status: 'active', ...facts, ...(keyHash ? { keyHash } : {}), ...(target ? { target } : {}) };
       }
       case 'InviteLinkUpdated':
         return state.status === 'active' ? { ...state, role: event.data.role } : state;

@@ -1,21 +1,24 @@
 import { type Decider, type Decisions, decideBy, invalid } from '@app/platform/domain/decider';
 import { isRole, type Role } from '@app/platform/domain/roles';
 
+/** A member role, or null: the invitee becomes a guest. */
+type InvitedRole = Role | null;
+
 /**
  * The pending email invites of one organization: emails of people with no account yet, and the role each
  * gets once an account with that email exists. Emails compare without case.
  */
-export type MemberInvitesState = { organization: string | null; pending: Record<string, Role> };
+export type MemberInvitesState = { organization: string | null; pending: Record<string, InvitedRole> };
 
 export type MemberInvitesEvent = {
   type: 'MemberInvited';
-  data: { organization: string; email: string; role: Role; invitedAt: string };
+  data: { organization: string; email: string; role: InvitedRole; invitedAt: string };
 };
 
 export type MemberInvitesCommand = {
   type: 'InviteMembers';
   organization: string;
-  invites: { email: string; role: Role }[];
+  invites: { email: string; role: InvitedRole }[];
   at: number;
 };
 
@@ -32,7 +35,8 @@ const decisions: Decisions<MemberInvitesCommand, MemberInvitesEvent, MemberInvit
       const email = raw.toLowerCase();
       if (raw.length > EMAIL_MAX || !EMAIL_PATTERN.test(raw))
         throw invalid(`emails[${i}]: ${JSON.stringify(raw)} is not an email address`);
-      if (!isRole(role)) throw invalid(`emails[${i}]: role must be a member role`);
+      if (role !== null && !isRole(role))
+        throw invalid(`emails[${i}]: role must be a member role, or null (a guest)`);
       // Invited again with the same role: nothing new to record.
       if (seen.has(email) || state.pending[email] === role) return;
       seen.add(email);

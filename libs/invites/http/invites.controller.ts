@@ -13,7 +13,7 @@ import { CreateInviteLinkDto, InviteUsersDto, UpdateInviteLinkDto } from './invi
 const organizationId = () => Param('organizationId', id('organizationId'));
 const inviteId = () => Param('inviteId', id('inviteId'));
 
-/** Admins manage invite links and invite people; anyone signed in joins with a link's key. */
+/** Admins manage invite links and invite people; anyone signed in joins with a link's id. */
 @Controller('orgs/:organizationId')
 export class InvitesController {
   constructor(
@@ -28,15 +28,13 @@ export class InvitesController {
     return this.queries.list(org, query, viewer);
   }
 
-  /** The one answer that shows the link's key. */
   @RequiresRole('admin')
   @Post('link-invites')
   @HttpCode(201)
   create(@organizationId() org: string, @Body() body: CreateInviteLinkDto, @CurrentViewer() viewer: Viewer) {
-    return this.views.after(this.service.create(org, body, viewer), async (w) => ({
-      ...(await this.queries.get(org, w.inviteId, viewer)),
-      key: w.key,
-    }));
+    return this.views.after(this.service.create(org, body, viewer), (w) =>
+      this.queries.get(org, w.inviteId, viewer),
+    );
   }
 
   @RequiresRole('admin')
@@ -84,14 +82,14 @@ export class InvitesController {
     return { users, invited };
   }
 
-  /** `inviteId` is the link's key here, as in the link; the handler decides for non-members and guests. */
+  /** The handler decides for non-members and guests. */
   @RequiresRole('read')
   @OpenToNonMembers()
   @OpenToGuests()
   @Post('invites/:inviteId')
   @HttpCode(200)
-  async join(@organizationId() org: string, @inviteId() key: string, @CurrentViewer() viewer: Viewer) {
-    await this.views.wait(this.service.join(org, key, viewer));
+  async join(@organizationId() org: string, @inviteId() invite: string, @CurrentViewer() viewer: Viewer) {
+    await this.views.wait(this.service.join(org, invite, viewer));
     return {};
   }
 }

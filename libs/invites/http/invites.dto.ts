@@ -1,29 +1,33 @@
 import { ID_PATTERN } from '@app/platform/domain/ids';
-import { ROLES, type Role } from '@app/platform/domain/roles';
+import { ROLES } from '@app/platform/domain/roles';
 import { IsAbsentOr } from '@app/platform/http/validation';
 import { BodyExample } from '@app/platform/openapi/body-example';
-import { ArrayMaxSize, IsArray, IsBoolean, IsIn, Matches, ValidateIf } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsOptional, Matches } from 'class-validator';
+import type { InviteRole } from '../domain/invite-link.decider';
 import type { InviteLinkInput, InviteUsersInput } from '../write/invite.commands';
 
-const ROLE_MESSAGE = `role must be one of ${ROLES.join(', ')}`;
+const ROLE_MESSAGE = `role must be one of ${ROLES.join(', ')}, or null (a guest)`;
 
 /** At most this many emails in one invitation. */
 export const INVITE_EMAILS_MAX = 100;
 
-const LEVEL_MESSAGE = `level must be one of ${ROLES.join(', ')}`;
+const LEVEL_MESSAGE = `level must be one of ${ROLES.join(', ')}, or null (a guest)`;
+
+/** A role, or null (a guest): validated unless absent or null. */
+const RoleOrGuest = (message: string) => IsIn([...ROLES], { message });
 
 /**
- * GitBook's `CreateOrganizationInvite`: `{role}` for the organization (guests, a null role, are not
- * members here), or `{level, space}` / `{level, collection}`; the service checks the form.
+ * GitBook's `CreateOrganizationInvite`: `{role}` for the organization, or `{level, space}` /
+ * `{level, collection}`, null for a guest; the service checks the form (one of `role` or `level` given).
  */
 export class CreateInviteLinkDto implements InviteLinkInput {
-  @ValidateIf((body: CreateInviteLinkDto) => body.level === undefined)
-  @IsIn([...ROLES], { message: ROLE_MESSAGE })
-  role?: Role;
+  @IsOptional()
+  @RoleOrGuest(ROLE_MESSAGE)
+  role?: InviteRole;
 
-  @IsAbsentOr()
-  @IsIn([...ROLES], { message: LEVEL_MESSAGE })
-  level?: Role;
+  @IsOptional()
+  @RoleOrGuest(LEVEL_MESSAGE)
+  level?: InviteRole;
 
   @IsAbsentOr()
   @Matches(ID_PATTERN, { message: 'space must be a space id' })
@@ -36,13 +40,13 @@ export class CreateInviteLinkDto implements InviteLinkInput {
 
 /** `updateOrganizationInviteById`'s body: `{role}` for a link to the organization, `{level}` for one to content. */
 export class UpdateInviteLinkDto implements InviteLinkInput {
-  @ValidateIf((body: UpdateInviteLinkDto) => body.level === undefined)
-  @IsIn([...ROLES], { message: ROLE_MESSAGE })
-  role?: Role;
+  @IsOptional()
+  @RoleOrGuest(ROLE_MESSAGE)
+  role?: InviteRole;
 
-  @IsAbsentOr()
-  @IsIn([...ROLES], { message: LEVEL_MESSAGE })
-  level?: Role;
+  @IsOptional()
+  @RoleOrGuest(LEVEL_MESSAGE)
+  level?: InviteRole;
 }
 
 @BodyExample({ emails: ['invitee@example.com'] })
@@ -52,9 +56,10 @@ export class InviteUsersDto implements InviteUsersInput {
   @ArrayMaxSize(INVITE_EMAILS_MAX)
   emails!: unknown[];
 
-  @IsAbsentOr()
-  @IsIn([...ROLES], { message: ROLE_MESSAGE })
-  role?: Role;
+  /** The role of entries that give none; null invites guests. */
+  @IsOptional()
+  @RoleOrGuest(ROLE_MESSAGE)
+  role?: InviteRole;
 
   @IsAbsentOr()
   @IsBoolean()

@@ -6,6 +6,7 @@ import { READ_STORE, type ReadStore } from '@app/platform/readstore/read-store.p
 import { SpacePresenter } from '@app/spaces/read/space.presenter';
 import { SPACES } from '@app/spaces/read/space.projection';
 import { Inject, Injectable } from '@nestjs/common';
+import { grantedLevel } from '../domain/invite-link.decider';
 import type { InviteLinkDoc } from './invite.projection';
 
 @Injectable()
@@ -18,15 +19,17 @@ export class InvitePresenter {
   ) {}
 
   /**
-   * GitBook's `InviteLinkToOrganization`, `InviteLinkToSpace` or `InviteLinkToCollection`: never the key.
-   * `redundant` when the viewer already has all the link gives. Null when the space or collection a link
-   * opens is gone (the link opens nothing any more).
+   * GitBook's `InviteLinkToOrganization`, `InviteLinkToSpace` or `InviteLinkToCollection`. `redundant`
+   * when the viewer already has all the link gives (a guest link to the organization gives a member
+   * nothing). Null when the space or collection a link opens is gone (the link opens nothing any more).
    */
   async present(doc: InviteLinkDoc, viewerRole: Role | null, userId: string) {
     const base = { object: 'invite' as const, id: doc.id };
-    if (!doc.target) return { ...base, role: doc.role, redundant: atLeast(viewerRole, doc.role) };
+    if (!doc.target) {
+      return { ...base, role: doc.role, redundant: doc.role === null || atLeast(viewerRole, doc.role) };
+    }
     const there = await this.access.roleOf(doc.target.id, userId);
-    const content = { ...base, level: doc.role, redundant: atLeast(there, doc.role) };
+    const content = { ...base, level: doc.role, redundant: atLeast(there, grantedLevel(doc.role)) };
     if (doc.target.kind === 'space') {
       const space = await this.views.get(SPACES, doc.target.id);
       return space && there && { ...content, space: this.spaces.present(space, there) };

@@ -24,7 +24,7 @@ const invited = (email: string, role: 'read' | 'edit' = 'read', day = 2) =>
 const link = (id: string, changes: Record<string, unknown> = {}) => ({
   id,
   organization: 'o1',
-  role: 'read',
+  role: 'read' as const,
   createdAt: t(1),
   updatedAt: t(1),
   streamRevision: 0,
@@ -34,7 +34,13 @@ const link = (id: string, changes: Record<string, unknown> = {}) => ({
 const invites = givenProjection(inviteProjection);
 
 describe('invites projection', () => {
-  it('records a link without its key hash', async () => {
+  it('records a guest link with its null role', async () => {
+    await invites
+      .given(recorded('InviteLinkCreated', { ...base('g1'), role: null, createdAt: t(1) }, on('g1')))
+      .thenDocuments(INVITE_LINKS, [link('g1', { role: null })]);
+  });
+
+  it('records a legacy link without its key hash', async () => {
     const scenario = invites.given(created('i1'));
     await scenario.thenDocuments(INVITE_LINKS, [link('i1')]);
     expect(JSON.stringify(await scenario.documents(INVITE_LINKS))).not.toContain('ab'.repeat(32));

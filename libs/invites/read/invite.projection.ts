@@ -7,8 +7,8 @@ import type { MemberInvitesEvent } from '../domain/member-invites.decider';
 /** An invite link, without its key or the key's hash: the views never hold what opens it. */
 export interface InviteLinkDoc extends Doc {
   organization: string;
-  /** The role in the organization, or for a link to content the level there. */
-  role: Role;
+  /** The role in the organization, or for a link to content the level there; null for guests. */
+  role: Role | null;
   /** Absent: a link to the organization itself. */
   target?: InviteTarget;
   createdAt: string;
@@ -21,7 +21,8 @@ export interface InviteLinkDoc extends Doc {
 export interface MemberInviteDoc extends Doc {
   organization: string;
   email: string;
-  role: Role;
+  /** Null: the invitee becomes a guest. */
+  role: Role | null;
   invitedAt: string;
 }
 

@@ -17,11 +17,12 @@ import { CommandBus } from '@nestjs/cqrs';
 import { inviteLinkAggregate } from '../domain/invite-link.aggregate';
 import {
   admittedRole,
+  grantedLevel,
   type InviteLinkCommand,
+  type InviteRole,
   type InviteTarget,
-  inviteIdOf,
-  inviteKeyHash,
-  newInviteKey,
+  legacyInviteIdOf,
+  newInviteId,
 } from '../domain/invite-link.decider';
 import { memberInvitesAggregate } from '../domain/member-invites.aggregate';
 import { memberInvitesDecider } from '../domain/member-invites.decider';
@@ -30,19 +31,20 @@ import { EMAIL_INVITE } from './admit-invited.job';
 
 /**
  * GitBook's `CreateOrganizationInvite` and the body of `updateOrganizationInviteById`: a `role` in the
- * organization, or a `level` in a space or collection (joining then makes a guest of a newcomer).
+ * organization, or a `level` in a space or collection (joining then makes a guest of a newcomer); null
+ * for a guest.
  */
 export interface InviteLinkInput {
-  role?: Role;
-  level?: Role;
+  role?: InviteRole;
+  level?: InviteRole;
   space?: string;
   collection?: string;
 }
 
-/** GitBook's `InviteUsersToOrganization`: each entry an email, or `{email, role}`. */
+/** GitBook's `InviteUsersToOrganization`: each entry an email, or `{email, role}`; a null role, a guest. */
 export interface InviteUsersInput {
   emails: unknown[];
-  role?: Role;
+  role?: InviteRole;
   sso?: boolean;
 }
 
@@ -96,7 +98,7 @@ export class InviteService {
   private async opened(
     organization: string,
     body: InviteLinkInput,
-  ): Promise<{ role: Role; target?: InviteTarget }> {
+  ): Promise<{ role: InviteRole; target?: InviteTarget }> {
     const { role, level, space, collection } = body;
     if (role !== undefined) {
       if (level !== undefined || space !== undefined || collection !== undefined)
@@ -114,12 +116,11 @@ export class InviteService {
     return { role: level, target };
   }
 
-  /** A new link; its key is in this answer only. */
+  /** A new link, whose random id is what joining takes. */
   @Remote(arg.id('organization'), arg.object<InviteLinkInput>('body'), arg.viewer())
   async create(organization: string, body: InviteLinkInput, viewer: Viewer) {
     const { role, target } = await this.opened(organization, body);
-    const key = newInviteKey();
-    const inviteId = inviteIdOf(key);
+    const inviteId = newInviteId();
     const result = await this.run(
       inviteId,
       {
@@ -127,13 +128,12 @@ export class InviteService {
         inviteId,
         organization,
         role,
-        keyHash: inviteKeyHash(key),
         ...(target ? { target } : {}),
         at: this.runner.now(),
       },
       viewer,
     );
-    return { inviteId, key, ...result };
+    return { inviteId, ...result };
   }
 
   @Remote(arg.id('organization'), arg.id('inviteId'), arg.object<InviteLinkInput>('body'), arg.viewer())
@@ -163,49 +163,47 @@ export class InviteService {
   }
 
   /**
-   * Joins with a link's key, admitted only if the link, read from the log itself, is live, belongs to the
-   * organization and has this key: a deleted link refuses on every replica at once. A link to the
-   * organization admits with its role, and a member already in it has nothing to join (their role
-   * stays). A link to a space or collection admits a newcomer as a guest, then grants its level there to
-   * whoever has less.
+   * Joins with a link's id (or a legacy link's key), admitted only if the link, read from the log itself,
+   * is live and belongs to the organization: a deleted link refuses on every replica at once. A link to
+   * the organization admits with its role (a guest for null), and a member already in it has nothing to
+   * join (their role stays). A link to a space or collection admits a newcomer as a guest, then grants
+   * its level there to whoever has less.
    */
-  @Remote(arg.id('organization'), arg.id('key'), arg.viewer())
-  async join(organization: string, key: string, viewer: Viewer): Promise<WriteResult> {
+  @Remote(arg.id('organization'), arg.id('inviteId'), arg.viewer())
+  async join(organization: string, given: string, viewer: Viewer): Promise<WriteResult> {
     const member = await this.views.get(MEMBERS, memberKey(organization, viewer.userId));
-    const { state } = await this.runner.current(inviteLinkAggregate, inviteIdOf(key));
+    let { state } = await this.runner.current(inviteLinkAggregate, given);
+    if (state.status === 'none')
+      ({ state } = await this.runner.current(inviteLinkAggregate, legacyInviteIdOf(given)));
     const maxAgeMs = this.config.inviteLinkMaxAgeDays * DAY_MS;
-    let role: Role;
+    let role: InviteRole;
     try {
-      role = admittedRole(state, organization, inviteKeyHash(key), { now: this.runner.now(), maxAgeMs });
+      role = admittedRole(state, organization, given, { now: this.runner.now(), maxAgeMs });
     } catch (error) {
       // A member has nothing to join, whatever they present.
       if (member) return NO_WRITE;
       throw error;
     }
-    const target = state.status === 'active' ? state.target : undefined;
+    if (state.status !== 'active') throw notFound('Invite not found');
+    const { id: inviteId, target } = state;
     if (!target) {
       if (member) return NO_WRITE;
-      const { position, revision } = await this.admit(
-        organization,
-        viewer.userId,
-        role,
-        inviteIdOf(key),
-        viewer,
-      );
+      const { position, revision } = await this.admit(organization, viewer.userId, role, inviteId, viewer);
       return { position, revision };
     }
     const access = await this.views.get(CONTENT_ACCESS, target.id);
     if (!access || access.organization !== organization) throw notFound('Invite not found');
     let written = NO_WRITE;
-    if (!member) written = await this.admit(organization, viewer.userId, null, inviteIdOf(key), viewer);
-    if (atLeast(await this.access.roleOf(target.id, viewer.userId), role)) return written;
+    if (!member) written = await this.admit(organization, viewer.userId, null, inviteId, viewer);
+    const level = grantedLevel(role);
+    if (atLeast(await this.access.roleOf(target.id, viewer.userId), level)) return written;
     const grant = { kind: target.kind, resourceId: target.id, organization };
     const command: GrantCommand = {
       type: 'Grant',
       target: grant,
       users: [viewer.userId],
       teams: [],
-      role,
+      role: level,
       at: this.runner.now(),
     };
     return this.bus.execute(grantAggregate.message(target.id, command, apiContext(viewer)));
@@ -218,7 +216,7 @@ export class InviteService {
   @Remote(arg.id('organization'), arg.object<InviteUsersInput>('body'), arg.viewer())
   async inviteUsers(organization: string, body: InviteUsersInput, viewer: Viewer) {
     if (body.sso === true) throw invalid('sso: inviting SSO users is not supported');
-    const fallback: Role = body.role ?? 'read';
+    const fallback: InviteRole = body.role === undefined ? 'read' : body.role;
     const invites = body.emails.map((entry, i) => {
       if (typeof entry === 'string') return { email: entry, role: fallback };
       const { email, role } = (entry ?? {}) as { email?: unknown; role?: unknown };
@@ -226,7 +224,7 @@ export class InviteService {
       if (typeof email !== 'string' || keys !== 'email,role') {
         throw invalid(`emails[${i}] must be an email, or {email, role}`);
       }
-      return { email, role: role as Role };
+      return { email, role: role as InviteRole };
     });
     // Checks every entry (and refuses the request whole) before anything is written.
     memberInvitesDecider.decide(
@@ -234,7 +232,7 @@ export class InviteService {
       memberInvitesDecider.initialState,
     );
     const users: string[] = [];
-    const pending: { email: string; role: Role }[] = [];
+    const pending: { email: string; role: InviteRole }[] = [];
     let position = 0;
     for (const invite of invites) {
       const email = invite.email.toLowerCase();

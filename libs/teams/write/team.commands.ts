@@ -65,6 +65,11 @@ export class TeamService {
     );
   }
 
+  /** The ids of the users with that email, members of the organization or not. */
+  private async usersWithEmail(email: string): Promise<string[]> {
+    return (await this.views.find(USERS, { where: { email }, limit: 10 })).items.map((user) => user.id);
+  }
+
   /** The user id of a member given by id or email; a 400 naming `field` when no member matches. */
   private async resolve(organization: string, given: string, field: string): Promise<string> {
     if (given.includes('@')) {
@@ -113,12 +118,19 @@ export class TeamService {
   @Remote(arg.id('organization'), arg.id('teamId'), arg.object<UpdateTeamMembersInput>('body'), arg.viewer())
   async updateMembers(organization: string, teamId: string, body: UpdateTeamMembersInput, viewer: Viewer) {
     await this.team(organization, teamId);
-    const add: string[] = [];
-    for (const given of body.add ?? []) add.push(await this.resolve(organization, given, 'add'));
-    // Whoever is removed goes, members of the organization or not (someone who left it included).
-    const remove: string[] = [];
+    // Whoever is removed goes, members of the organization or not (someone who left it included), and a
+    // user both added and removed ends removed: they need not be a member to be named in `add` then.
+    const remove = new Set<string>();
     for (const given of body.remove ?? []) {
-      remove.push(given.includes('@') ? await this.resolve(organization, given, 'remove') : given);
+      for (const userId of given.includes('@') ? await this.usersWithEmail(given) : [given])
+        remove.add(userId);
+    }
+    const removed = async (given: string) =>
+      remove.has(given) ||
+      (given.includes('@') && (await this.usersWithEmail(given)).some((u) => remove.has(u)));
+    const add: string[] = [];
+    for (const given of body.add ?? []) {
+      if (!(await removed(given))) add.push(await this.resolve(organization, given, 'add'));
     }
     const roles: Record<string, TeamRole> = {};
     for (const [userId, membership] of Object.entries(body.memberships ?? {})) {
@@ -127,9 +139,13 @@ export class TeamService {
       if (!isTeamRole(role) || keys.length !== 1) {
         throw invalid(`memberships.${userId} must be {role} with a role of ${TEAM_ROLES.join(' or ')}`);
       }
-      roles[await this.resolve(organization, userId, 'memberships')] = role;
+      if (!(await removed(userId))) roles[await this.resolve(organization, userId, 'memberships')] = role;
     }
-    return this.run(teamId, { type: 'UpdateTeamMembers', add, remove, roles, at: this.runner.now() }, viewer);
+    return this.run(
+      teamId,
+      { type: 'UpdateTeamMembers', add, remove: [...remove], roles, at: this.runner.now() },
+      viewer,
+    );
   }
 
   @Remote(
