@@ -253,7 +253,7 @@ describe('organization invites over HTTP', () => {
       ],
       ['POST', `/v1/orgs/${org}/invites`, { emails: ['a\u0007b@example.com'] }, /emails\[0\]/],
       ['POST', `/v1/orgs/${org}/invites`, { emails: ['a@example.com'], role: 'owner' }, /role/],
-      ['POST', `/v1/orgs/${org}/invites`, { emails: ['a@example.com'], sso: true }, /sso/],
+      ['POST', `/v1/orgs/${org}/invites`, { emails: ['a@example.com'], sso: 'yes' }, /sso/],
     ];
     for (const [method, path, body, field] of cases) {
       const reply = await app.http(method, path, { body });
@@ -313,6 +313,25 @@ describe('organization invites over HTTP', () => {
     ]);
     expect(actions(joiner.userId)).toEqual(['member.added']);
     expect(events.map((e) => e.action)).toContain('member.invited');
+  });
+
+  it('invites SSO members by email (sso): at once, and once the account exists', async () => {
+    const app = current();
+    const org = app.organizationId;
+    const known = await userWithEmail(`sso-${randomUUID()}@example.com`);
+    const laterEmail = `sso-later-${randomUUID()}@example.com`;
+    const reply = await app.api().orgs.inviteUsersToOrganization(org, {
+      emails: [known.email, laterEmail],
+      role: MemberRole.Edit,
+      sso: true,
+    });
+    expect(reply.data).toEqual({ users: [known.userId], invited: 2 });
+    const ssoOf = async (userId: string) =>
+      (await app.http('GET', `/v1/orgs/${org}/members/${userId}`)).body as { role: string; sso: boolean };
+    expect(await ssoOf(known.userId)).toMatchObject({ role: 'edit', sso: true });
+    const later = await userWithEmail(laterEmail);
+    await eventually(async () => (await seenBy(later.token)).status === 200);
+    expect(await ssoOf(later.userId)).toMatchObject({ role: 'edit', sso: true });
   });
 
   it('admits a user created later with an invited email, with the invite role', async () => {

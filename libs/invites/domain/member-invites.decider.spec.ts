@@ -1,14 +1,19 @@
 import { spec } from '@app/platform/domain/decider.testing';
 import type { Role } from '@app/platform/domain/roles';
-import { type MemberInvitesEvent, memberInvitesDecider, memberInvitesStream } from './member-invites.decider';
+import {
+  type EmailInvite,
+  type MemberInvitesEvent,
+  memberInvitesDecider,
+  memberInvitesStream,
+} from './member-invites.decider';
 
 const t0 = Date.parse('2026-01-01T00:00:00Z');
 const iso = (ms: number) => new Date(ms).toISOString();
-const invited = (email: string, role: Role = 'read'): MemberInvitesEvent => ({
+const invited = (email: string, role: Role | null = 'read'): MemberInvitesEvent => ({
   type: 'MemberInvited',
   data: { organization: 'org1', email, role, invitedAt: iso(t0) },
 });
-const invite = (invites: { email: string; role: Role }[]) => ({
+const invite = (invites: EmailInvite[]) => ({
   type: 'InviteMembers' as const,
   organization: 'org1',
   invites,
@@ -34,8 +39,32 @@ describe('member invites decider', () => {
       .thenEmits([invited('ann@example.com', 'edit'), invited('bob@example.com')]);
     expect(state).toStrictEqual({
       organization: 'org1',
-      pending: { 'ann@example.com': 'edit', 'bob@example.com': 'read' },
+      pending: {
+        'ann@example.com': { role: 'edit', sso: false },
+        'bob@example.com': { role: 'read', sso: false },
+      },
     });
+  });
+
+  it('records guests (a null role) and SSO members, and an SSO invite of an email invited before', () => {
+    invites
+      .when(invite([{ email: 'gus@example.com', role: null }]))
+      .thenEmits([invited('gus@example.com', null)]);
+    invites
+      .given([invited('ann@example.com')])
+      .when(invite([{ email: 'ann@example.com', role: 'read', sso: true }]))
+      .thenEmits([
+        {
+          type: 'MemberInvited',
+          data: {
+            organization: 'org1',
+            email: 'ann@example.com',
+            role: 'read',
+            sso: true,
+            invitedAt: iso(t0),
+          },
+        },
+      ]);
   });
 
   it('records a new role for an email invited before, and nothing for the same role', () => {

@@ -8,17 +8,27 @@ type InvitedRole = Role | null;
  * The pending email invites of one organization: emails of people with no account yet, and the role each
  * gets once an account with that email exists. Emails compare without case.
  */
-export type MemberInvitesState = { organization: string | null; pending: Record<string, InvitedRole> };
+export type MemberInvitesState = {
+  organization: string | null;
+  pending: Record<string, { role: InvitedRole; sso: boolean }>;
+};
+
+/** The role an email will have, and whether as an SSO member. */
+export interface EmailInvite {
+  email: string;
+  role: InvitedRole;
+  sso?: boolean;
+}
 
 export type MemberInvitesEvent = {
   type: 'MemberInvited';
-  data: { organization: string; email: string; role: InvitedRole; invitedAt: string };
+  data: { organization: string; email: string; role: InvitedRole; sso?: boolean; invitedAt: string };
 };
 
 export type MemberInvitesCommand = {
   type: 'InviteMembers';
   organization: string;
-  invites: { email: string; role: InvitedRole }[];
+  invites: EmailInvite[];
   at: number;
 };
 
@@ -31,14 +41,15 @@ const decisions: Decisions<MemberInvitesCommand, MemberInvitesEvent, MemberInvit
   InviteMembers(command, state) {
     const events: MemberInvitesEvent[] = [];
     const seen = new Set<string>();
-    command.invites.forEach(({ email: raw, role }, i) => {
+    command.invites.forEach(({ email: raw, role, sso = false }, i) => {
       const email = raw.toLowerCase();
       if (raw.length > EMAIL_MAX || !EMAIL_PATTERN.test(raw))
         throw invalid(`emails[${i}]: ${JSON.stringify(raw)} is not an email address`);
       if (role !== null && !isRole(role))
         throw invalid(`emails[${i}]: role must be a member role, or null (a guest)`);
-      // Invited again with the same role: nothing new to record.
-      if (seen.has(email) || state.pending[email] === role) return;
+      // Invited again alike: nothing new to record.
+      const before = state.pending[email];
+      if (seen.has(email) || (before?.role === role && before.sso === sso)) return;
       seen.add(email);
       events.push({
         type: 'MemberInvited',
@@ -46,6 +57,7 @@ const decisions: Decisions<MemberInvitesCommand, MemberInvitesEvent, MemberInvit
           organization: command.organization,
           email,
           role,
+          ...(sso ? { sso } : {}),
           invitedAt: new Date(command.at).toISOString(),
         },
       });
@@ -62,7 +74,10 @@ export const memberInvitesDecider: Decider<MemberInvitesCommand, MemberInvitesEv
   evolve(state, event) {
     return {
       organization: event.data.organization,
-      pending: { ...state.pending, [event.data.email]: event.data.role },
+      pending: {
+        ...state.pending,
+        [event.data.email]: { role: event.data.role, sso: event.data.sso === true },
+      },
     };
   },
 };

@@ -23,6 +23,8 @@ export interface MemberInviteDoc extends Doc {
   email: string;
   /** Null: the invitee becomes a guest. */
   role: Role | null;
+  /** Admitted as an SSO member. */
+  sso?: boolean;
   invitedAt: string;
 }
 
@@ -57,8 +59,15 @@ export const inviteProjection = projection<InviteLinkEvent | MemberInvitesEvent>
     ),
     InviteLinkDeleted: documents(INVITE_LINKS).delete((e) => e.data.inviteId),
     MemberInvited: documents(MEMBER_INVITES).put((e) => {
-      const { organization, email, role, invitedAt } = e.data;
-      return { id: memberInviteKey(organization, email), organization, email, role, invitedAt };
+      const { organization, email, role, sso, invitedAt } = e.data;
+      return {
+        id: memberInviteKey(organization, email),
+        organization,
+        email,
+        role,
+        ...(sso ? { sso } : {}),
+        invitedAt,
+      };
     }),
   },
 );

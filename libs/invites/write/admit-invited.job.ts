@@ -60,7 +60,14 @@ export class AdmitInvitedUsers extends JobPerEvent<AdmitInvitedData> {
         this.bus.execute(
           organizationAggregate.message(
             invite.organization,
-            { type: 'AdmitMember', userId, role: invite.role, invite: EMAIL_INVITE, at: this.clock.now() },
+            {
+              type: 'AdmitMember',
+              userId,
+              role: invite.role,
+              invite: EMAIL_INVITE,
+              ...(invite.sso ? { sso: true } : {}),
+              at: this.clock.now(),
+            },
             { source: 'system', correlationId, causationId: userEventId },
           ),
         ),

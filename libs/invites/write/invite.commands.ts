@@ -25,7 +25,7 @@ import {
   newInviteId,
 } from '../domain/invite-link.decider';
 import { memberInvitesAggregate } from '../domain/member-invites.aggregate';
-import { memberInvitesDecider } from '../domain/member-invites.decider';
+import { type EmailInvite, memberInvitesDecider } from '../domain/member-invites.decider';
 import { INVITE_LINKS, type InviteLinkDoc } from '../read/invite.projection';
 import { EMAIL_INVITE } from './admit-invited.job';
 
@@ -69,18 +69,22 @@ export class InviteService {
     return { position, revision };
   }
 
-  /** Adds the user unless they are a member already (a null role: as a guest); `added` says which. */
+  /**
+   * Adds the user unless they are a member already (a null role: as a guest; `sso`: as an SSO member);
+   * `added` says which.
+   */
   private async admit(
     organization: string,
     userId: string,
     role: Role | null,
     invite: string,
     viewer: Viewer,
+    sso = false,
   ) {
     const result = await this.bus.execute(
       organizationAggregate.message(
         organization,
-        { type: 'AdmitMember', userId, role, invite, at: this.runner.now() },
+        { type: 'AdmitMember', userId, role, invite, ...(sso ? { sso } : {}), at: this.runner.now() },
         apiContext(viewer),
       ),
     );
@@ -211,20 +215,21 @@ export class InviteService {
 
   /**
    * Invites people by email. Whoever has an account with that email becomes a member at once (a member
-   * keeps their role); any other email is recorded as a pending invite with its role.
+   * keeps their role); any other email is recorded as a pending invite with its role. With `sso`, those
+   * admitted become SSO members of the organization in the same write.
    */
   @Remote(arg.id('organization'), arg.object<InviteUsersInput>('body'), arg.viewer())
   async inviteUsers(organization: string, body: InviteUsersInput, viewer: Viewer) {
-    if (body.sso === true) throw invalid('sso: inviting SSO users is not supported');
+    const sso = body.sso === true;
     const fallback: InviteRole = body.role === undefined ? 'read' : body.role;
     const invites = body.emails.map((entry, i) => {
-      if (typeof entry === 'string') return { email: entry, role: fallback };
+      if (typeof entry === 'string') return { email: entry, role: fallback, sso };
       const { email, role } = (entry ?? {}) as { email?: unknown; role?: unknown };
       const keys = entry !== null && typeof entry === 'object' ? Object.keys(entry).sort().join() : '';
       if (typeof email !== 'string' || keys !== 'email,role') {
         throw invalid(`emails[${i}] must be an email, or {email, role}`);
       }
-      return { email, role: role as InviteRole };
+      return { email, role: role as InviteRole, sso };
     });
     // Checks every entry (and refuses the request whole) before anything is written.
     memberInvitesDecider.decide(
@@ -232,7 +237,7 @@ export class InviteService {
       memberInvitesDecider.initialState,
     );
     const users: string[] = [];
-    const pending: { email: string; role: InviteRole }[] = [];
+    const pending: EmailInvite[] = [];
     let position = 0;
     for (const invite of invites) {
       const email = invite.email.toLowerCase();
@@ -240,10 +245,10 @@ export class InviteService {
         (await this.views.find(USERS, { where: { email: invite.email }, limit: 1 })).items[0] ??
         (await this.views.find(USERS, { where: { email }, limit: 1 })).items[0];
       if (!user) {
-        pending.push({ email, role: invite.role });
+        pending.push({ email, role: invite.role, ...(sso ? { sso } : {}) });
         continue;
       }
-      const written = await this.admit(organization, user.id, invite.role, EMAIL_INVITE, viewer);
+      const written = await this.admit(organization, user.id, invite.role, EMAIL_INVITE, viewer, sso);
       if (written.added) users.push(user.id);
       position = Math.max(position, written.position);
     }

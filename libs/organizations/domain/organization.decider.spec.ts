@@ -44,11 +44,12 @@ describe('organization decider', () => {
   });
 
   describe('AdmitMember', () => {
-    const admit = (userId: string, invite: string): OrganizationCommand => ({
+    const admit = (userId: string, invite: string, sso?: boolean): OrganizationCommand => ({
       type: 'AdmitMember',
       userId,
       role: 'read',
       invite,
+      ...(sso ? { sso } : {}),
       at: t1,
     });
     const admitted = (invite: string): OrganizationEvent => ({
@@ -66,6 +67,20 @@ describe('organization decider', () => {
         .when(admit('carol', 'link1'))
         .thenEmits([admitted('link1')]);
       organization.given(withBob).when(admit('bob', 'link1')).thenNothing();
+    });
+
+    it('admits an SSO member in the same write, and leaves a member as they are', () => {
+      organization
+        .given(active)
+        .when(admit('carol', EMAIL_INVITE, true))
+        .thenEmits([
+          admitted(EMAIL_INVITE),
+          { type: 'MemberSetAsSso', data: { organizationId: 'org1', userId: 'carol', setAt: iso(t1) } },
+        ]);
+      organization
+        .given(withBob)
+        .when(admit('bob', EMAIL_INVITE, true))
+        .thenNothing();
     });
 
     it('refuses a link while invite links are off, but still admits an email invite', () => {

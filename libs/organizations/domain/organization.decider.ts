@@ -74,7 +74,15 @@ export type OrganizationCommand =
   | { type: 'AddMember'; userId: string; role: Role; at: number }
   /** Admits a user through an invite; one who is already a member keeps their role. */
   /** A null role admits a guest (a link to a space or collection). */
-  | { type: 'AdmitMember'; userId: string; role: Role | null; invite: string; at: number }
+  | {
+      type: 'AdmitMember';
+      userId: string;
+      role: Role | null;
+      invite: string;
+      /** Admitted as an SSO member too (an email invite with `sso`), in the same write. */
+      sso?: boolean;
+      at: number;
+    }
   | { type: 'ChangeMemberRole'; userId: string; role: Role | null; at: number }
   | { type: 'RemoveMember'; userId: string; at: number }
   | { type: 'SetMemberAsSso'; userId: string; at: number }
@@ -254,6 +262,14 @@ const decisions: Decisions<OrganizationCommand, OrganizationEvent, OrganizationS
           invite: command.invite,
         },
       },
+      ...(command.sso
+        ? [
+            {
+              type: 'MemberSetAsSso' as const,
+              data: { organizationId: org.id, userId: command.userId, setAt: iso(command.at) },
+            },
+          ]
+        : []),
     ];
   },
 
