@@ -34,6 +34,8 @@ export interface Route {
   method: string;
   path: string;
   controller: string;
+  /** The controller class, for its handler's metadata. */
+  controllerType: Type;
   handler: string;
   isPublic: boolean;
   /** The raw `required-role` metadata, validated by the authorization suite. */
@@ -164,6 +166,7 @@ function describeRoute(
       method,
       path,
       controller: controller.name,
+      controllerType: controller,
       handler: handlerName,
       isPublic,
       requiredRole,
