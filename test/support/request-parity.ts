@@ -34,7 +34,14 @@ export function alternatives(schema: Json | undefined, depth = 0): Json[] {
   const union = (s.oneOf ?? s.anyOf) as Json[] | undefined;
   if (union) {
     const { oneOf: _o, anyOf: _a, ...rest } = s;
-    return union.flatMap((member) => alternatives({ ...rest, ...deref(member), $ref: undefined }, depth + 1));
+    return union.flatMap((member) => {
+      const one = deref(member) ?? {};
+      // A member adds to what the schema around it says (its properties, its required ones).
+      const merged: Json = { ...rest, ...one, $ref: undefined };
+      if (rest.properties || one.properties) merged.properties = { ...rest.properties, ...one.properties };
+      if (rest.required || one.required) merged.required = [...(rest.required ?? []), ...(one.required ?? [])];
+      return alternatives(merged, depth + 1);
+    });
   }
   if (s.allOf) {
     // Each combination of the parts' alternatives, merged into one object schema.
