@@ -713,9 +713,10 @@ export function acceptedQueries(model: DtoModel): fc.Arbitrary<[string, string][
     }
     return queryValue(field);
   };
-  const optional = model.fields.map((f) =>
-    fc.option(value(f), { nil: undefined }).map((v) => [f.name, v] as const),
-  );
+  // A refused field (`@Refused`) accepts no value.
+  const optional = model.fields
+    .filter((f) => !f.refused)
+    .map((f) => fc.option(value(f), { nil: undefined }).map((v) => [f.name, v] as const));
   return fc
     .tuple(...optional)
     .map((pairs) =>

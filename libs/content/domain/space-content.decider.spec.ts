@@ -165,6 +165,59 @@ describe('space content decider', () => {
       .thenThrows('invalid', /from open to merged/);
   });
 
+  it('records a description as given, and links with the ids of those kept and new ones for those added', () => {
+    const update = (changes: object) =>
+      ({ type: 'UpdateChangeRequest', changeRequestId: 'cr1', at: t0, ...changes }) as SpaceContentCommand;
+    const description = { object: 'document' as const, data: {}, nodes: [] };
+    const url = (n: number) => ({ kind: 'url' as const, url: `https://example.com/${n}` });
+    const linked = (changes: object): SpaceContentEvent => ({
+      type: 'ChangeRequestUpdated',
+      data: { spaceId: 's1', changeRequestId: 'cr1', changes, previousStatus: 'open', updatedAt: iso(t0) },
+    });
+    const first = linked({ description, links: [{ id: 'l1', ref: url(1), title: 'One' }] });
+    given([created()])
+      .when(update({ description, links: [{ ref: url(1), title: 'One' }], newLinkIds: ['l1'] }))
+      .thenEmits([first]);
+    // Kept by id (retitled), one added, the rest dropped: the list given replaces the list.
+    given([created(), first])
+      .when(
+        update({
+          links: [{ ref: url(2) }, { id: 'l1', ref: url(1), title: 'Renamed' }],
+          newLinkIds: ['l2'],
+        }),
+      )
+      .thenEmits([
+        linked({
+          links: [
+            { id: 'l2', ref: url(2) },
+            { id: 'l1', ref: url(1), title: 'Renamed' },
+          ],
+        }),
+      ]);
+    given([created(), first])
+      .when(update({ links: [{ id: 'l1', ref: url(1), title: 'One' }] }))
+      .thenNothing();
+    given([created(), first])
+      .when(update({ links: [] }))
+      .thenEmits([linked({ links: [] })]);
+    given([created()])
+      .when(update({ links: [{ id: 'l9', ref: url(1) }] }))
+      .thenThrows('invalid', /links\[0\]\.id: l9 is not a link/);
+    given([created(), first])
+      .when(
+        update({
+          links: [
+            { id: 'l1', ref: url(1) },
+            { id: 'l1', ref: url(2) },
+          ],
+        }),
+      )
+      .thenThrows('invalid', /links\[1\]\.id: l1 is given twice/);
+    given([created()])
+      .when(update({ links: Array.from({ length: 11 }, (_, i) => ({ ref: url(i) })), newLinkIds: [] }))
+      .thenThrows('invalid', /at most 10 links/);
+  });
+
   it('refuses any change of a merged change request', () => {
     const history = [
       created(),
@@ -338,6 +391,69 @@ describe('space content decider: reviews', () => {
     given(history)
       .when(review('u2'))
       .thenEmits([reviewed('u2')]);
+  });
+
+  it('records the comment given with a review', () => {
+    const comment = { id: 'c1', body: { object: 'document' as const, data: {}, nodes: [] } };
+    const withComment = { ...review('u2'), comment } as SpaceContentCommand;
+    const event = reviewed('u2');
+    given(history)
+      .when(withComment)
+      .thenEmits([{ ...event, data: { ...event.data, comment } } as SpaceContentEvent]);
+  });
+
+  it('updates the subject and description given with a request for reviewers, before it', () => {
+    const description = { object: 'document' as const, data: {}, nodes: [] };
+    const ask: SpaceContentCommand = {
+      type: 'RequestChangeRequestReviewers',
+      changeRequestId: 'cr1',
+      users: ['u2'],
+      requestedBy: 'u1',
+      subject: 'Ready',
+      description,
+      at: t0,
+    };
+    given(history)
+      .when(ask)
+      .thenEmits([
+        {
+          type: 'ChangeRequestUpdated',
+          data: {
+            spaceId: 's1',
+            changeRequestId: 'cr1',
+            changes: { subject: 'Ready', description },
+            previousStatus: 'open',
+            updatedAt: iso(t0),
+          },
+        },
+        {
+          type: 'ChangeRequestReviewersRequested',
+          data: {
+            spaceId: 's1',
+            changeRequestId: 'cr1',
+            users: ['u2'],
+            revision: 'rev1',
+            requestedBy: 'u1',
+            requestedAt: iso(t0),
+          },
+        },
+      ]);
+    // The subject it already has changes nothing; the request is still recorded.
+    given(history)
+      .when({ ...ask, subject: 'Subject cr1', description: undefined })
+      .thenEmits([
+        {
+          type: 'ChangeRequestReviewersRequested',
+          data: {
+            spaceId: 's1',
+            changeRequestId: 'cr1',
+            users: ['u2'],
+            revision: 'rev1',
+            requestedBy: 'u1',
+            requestedAt: iso(t0),
+          },
+        },
+      ]);
   });
 
   it('asks reviewers once each, never the author, and removes only those asked', () => {

@@ -1,3 +1,4 @@
+import type { Document } from '@app/documents/document';
 import type { Hash } from '@app/documents/tree/hash';
 import {
   conflict,
@@ -38,6 +39,32 @@ export interface RevisionRef {
 
 export type { PageOutcome };
 
+/** An external link of a change request (GitBook's `ChangeRequestLink`, without what a connector resolves). */
+export interface ChangeRequestLink {
+  id: string;
+  ref: { kind: 'url'; url: string };
+  title?: string;
+}
+
+/** A link as an update gives it: with the id of one of the change request's links to keep it, without to add one. */
+export type ChangeRequestLinkInput = Omit<ChangeRequestLink, 'id'> & { id?: string };
+
+/** What an update may change of a change request (`ChangeRequestUpdated`'s `changes`). */
+export interface ChangeRequestChanges {
+  subject?: string;
+  status?: SettableStatus;
+  /** GitBook's `JSONDocument`. */
+  description?: Document;
+  /** The whole list of links, replacing the previous one. */
+  links?: ChangeRequestLink[];
+}
+
+/** A comment given with a review (GitBook's `ChangeRequestReview.comment`), its body as a document. */
+export interface ReviewComment {
+  id: string;
+  body: Document;
+}
+
 export interface ChangeRequestFacts {
   id: string;
   number: number;
@@ -53,6 +80,8 @@ export interface ChangeRequestFacts {
   reviews: Readonly<Record<string, LatestReview>>;
   /** Users asked to review, in the order asked. */
   requested: readonly string[];
+  /** Its external links, in order; events from before links existed leave it empty. */
+  links: readonly ChangeRequestLink[];
 }
 
 export interface SpaceContentState {
@@ -85,7 +114,7 @@ export type SpaceContentEvent =
   | {
       type: 'ChangeRequestUpdated';
       data: Of & {
-        changes: { subject?: string; status?: SettableStatus };
+        changes: ChangeRequestChanges;
         previousStatus: SettableStatus;
         updatedAt: string;
       };
@@ -105,6 +134,8 @@ export type SpaceContentEvent =
         reviewer: string;
         status: ReviewStatus;
         revision: string;
+        /** Absent in reviews given without one, and in events from before comments were kept. */
+        comment?: ReviewComment;
         submittedAt: string;
       };
     }
@@ -146,14 +177,12 @@ export type SpaceContentCommand =
       createdBy: string | null;
       at: number;
     }
-  | {
+  | ({
       type: 'UpdateChangeRequest';
       changeRequestId: string;
-      subject?: string;
-      status?: SettableStatus;
       ifVersion?: number;
       at: number;
-    }
+    } & ChangeRequestEdits)
   | ({ type: 'UpdateChangeRequestContent'; revision: RevisionRef; changes: PageOutcome[] } & Computed)
   | ({
       type: 'RebaseChangeRequest';
@@ -176,6 +205,7 @@ export type SpaceContentCommand =
       reviewId: string;
       reviewer: string;
       status: ReviewStatus;
+      comment?: ReviewComment;
       at: number;
     }
   | {
@@ -183,9 +213,25 @@ export type SpaceContentCommand =
       changeRequestId: string;
       users: string[];
       requestedBy: string | null;
+      /** GitBook's request may update the subject and description with it. */
+      subject?: string;
+      description?: Document;
       at: number;
     }
   | { type: 'RemoveChangeRequestReviewer'; changeRequestId: string; user: string; at: number };
+
+/** What an update asks to change; links without an id take the ids of `newLinkIds`, in order. */
+export interface ChangeRequestEdits {
+  subject?: string;
+  status?: SettableStatus;
+  description?: Document;
+  links?: ChangeRequestLinkInput[];
+  /** Ids for the links given without one (the caller makes them, so that deciding stays pure). */
+  newLinkIds?: string[];
+}
+
+/** GitBook's limit on a change request's links. */
+export const MAX_CHANGE_REQUEST_LINKS = 10;
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
@@ -267,26 +313,7 @@ const decisions: Decisions<SpaceContentCommand, SpaceContentEvent, SpaceContentS
   UpdateChangeRequest(command, state) {
     const cr = changeRequest(state, command.changeRequestId);
     pinned(cr, command.ifVersion);
-    const changes: { subject?: string; status?: SettableStatus } = {};
-    if (command.subject !== undefined && command.subject !== cr.subject) changes.subject = command.subject;
-    if (command.status !== undefined && command.status !== cr.status) {
-      if (!STATUS_MOVES[cr.status].includes(command.status))
-        throw invalid(`status: a change request cannot go from ${cr.status} to ${command.status}`);
-      changes.status = command.status;
-    }
-    if (Object.keys(changes).length === 0) return [];
-    return [
-      {
-        type: 'ChangeRequestUpdated',
-        data: {
-          spaceId: spaceOf(state, cr),
-          changeRequestId: cr.id,
-          changes,
-          previousStatus: cr.status,
-          updatedAt: iso(command.at),
-        },
-      },
-    ];
+    return updated(state, cr, command, command.at);
   },
 
   UpdateChangeRequestContent(command, state) {
@@ -349,6 +376,7 @@ const decisions: Decisions<SpaceContentCommand, SpaceContentEvent, SpaceContentS
 
   SubmitChangeRequestReview(command, state) {
     const cr = editableChangeRequest(state, command.changeRequestId, undefined);
+    const comment = command.comment;
     return [
       {
         type: 'ChangeRequestReviewSubmitted',
@@ -359,6 +387,7 @@ const decisions: Decisions<SpaceContentCommand, SpaceContentEvent, SpaceContentS
           reviewer: command.reviewer,
           status: command.status,
           revision: cr.revision.id,
+          ...(comment ? { comment } : {}),
           submittedAt: iso(command.at),
         },
       },
@@ -371,8 +400,11 @@ const decisions: Decisions<SpaceContentCommand, SpaceContentEvent, SpaceContentS
       throw invalid('users: the author of a change request cannot review it');
     // Asking again supersedes earlier reviews of the asked (they are outdated), so it is recorded.
     const users = [...new Set(command.users)];
-    if (users.length === 0) return [];
+    const edits = { subject: command.subject, description: command.description };
+    const update = updated(state, cr, edits, command.at);
+    if (users.length === 0) return update;
     return [
+      ...update,
       {
         type: 'ChangeRequestReviewersRequested',
         data: {
@@ -431,14 +463,19 @@ export const spaceContentDecider: Decider<SpaceContentCommand, SpaceContentEvent
             createdBy: d.createdBy,
             reviews: {},
             requested: [],
+            links: [],
           },
         );
       }
-      case 'ChangeRequestUpdated':
+      case 'ChangeRequestUpdated': {
+        const { subject, status, links } = event.data.changes;
         return evolveChangeRequest(state, event.data.changeRequestId, (cr) => ({
           ...cr,
-          ...event.data.changes,
+          ...(subject !== undefined ? { subject } : {}),
+          ...(status !== undefined ? { status } : {}),
+          ...(links !== undefined ? { links } : {}),
         }));
+      }
       case 'ChangeRequestContentUpdated':
         return evolveChangeRequest(state, event.data.changeRequestId, (cr) => ({
           ...cr,
@@ -478,6 +515,71 @@ export const spaceContentDecider: Decider<SpaceContentCommand, SpaceContentEvent
     }
   },
 };
+
+/**
+ * The update `edits` make, as one `ChangeRequestUpdated` with what differs, or nothing. A description
+ * given is recorded as given; a link given with an id must be one of the change request's.
+ */
+function updated(
+  state: SpaceContentState,
+  cr: ChangeRequestFacts,
+  edits: ChangeRequestEdits,
+  at: number,
+): SpaceContentEvent[] {
+  const changes: ChangeRequestChanges = {};
+  if (edits.subject !== undefined && edits.subject !== cr.subject) changes.subject = edits.subject;
+  if (edits.status !== undefined && edits.status !== cr.status) {
+    if (!STATUS_MOVES[cr.status].includes(edits.status))
+      throw invalid(`status: a change request cannot go from ${cr.status} to ${edits.status}`);
+    changes.status = edits.status;
+  }
+  if (edits.description !== undefined) changes.description = edits.description;
+  if (edits.links !== undefined) {
+    const links = linksAfter(cr, edits.links, edits.newLinkIds ?? []);
+    if (JSON.stringify(links) !== JSON.stringify(cr.links)) changes.links = links;
+  }
+  if (Object.keys(changes).length === 0) return [];
+  return [
+    {
+      type: 'ChangeRequestUpdated',
+      data: {
+        spaceId: spaceOf(state, cr),
+        changeRequestId: cr.id,
+        changes,
+        previousStatus: cr.status,
+        updatedAt: iso(at),
+      },
+    },
+  ];
+}
+
+/** The links an update gives, each with its id: a kept one's, or the next new one. */
+function linksAfter(
+  cr: ChangeRequestFacts,
+  given: readonly ChangeRequestLinkInput[],
+  newIds: readonly string[],
+): ChangeRequestLink[] {
+  if (given.length > MAX_CHANGE_REQUEST_LINKS)
+    throw invalid(`links: a change request has at most ${MAX_CHANGE_REQUEST_LINKS} links`);
+  const fresh = [...newIds];
+  const seen = new Set<string>();
+  return given.map((link, i) => {
+    let id = link.id;
+    if (id === undefined) {
+      id = fresh.shift();
+      if (id === undefined) throw invalid(`links[${i}].id: no id was made for the new link`);
+    } else if (!cr.links.some((l) => l.id === id)) {
+      throw invalid(`links[${i}].id: ${id} is not a link of this change request`);
+    }
+    if (seen.has(id)) throw invalid(`links[${i}].id: ${id} is given twice`);
+    seen.add(id);
+    return {
+      id,
+      ref: { kind: 'url', url: link.ref.url },
+      ...(link.title !== undefined ? { title: link.title } : {}),
+    };
+  });
+}
 
 function evolveChangeRequest(
   state: SpaceContentState,

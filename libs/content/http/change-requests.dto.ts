@@ -20,8 +20,13 @@ import {
   ValidateNested,
 } from 'class-validator';
 import type { ContentChangeInput } from '../domain/changes';
-import type { ChangeRequestStatus, SettableStatus } from '../domain/space-content.decider';
+import {
+  type ChangeRequestStatus,
+  MAX_CHANGE_REQUEST_LINKS,
+  type SettableStatus,
+} from '../domain/space-content.decider';
 import type {
+  ChangeRequestOrderBy,
   OrganizationChangeRequestsQuery,
   SpaceChangeRequestsQuery,
 } from '../read/change-requests.queries';
@@ -30,6 +35,7 @@ import type {
   UpdateChangeRequestInput,
   UpdateContentInput,
 } from '../write/change-request.commands';
+import { Refused } from './refused';
 
 const STATUSES: ChangeRequestStatus[] = ['draft', 'open', 'archived', 'merged'];
 const SETTABLE: SettableStatus[] = ['draft', 'open', 'archived'];
@@ -41,6 +47,42 @@ export class CreateChangeRequestDto implements CreateChangeRequestInput {
   @IsAbsentOr()
   @Text(100)
   subject?: string;
+
+  /** GitBook's `ApplySpaceTemplate`: a template of GitBook's catalogue applied to the new change request. */
+  @Refused('space templates are not a feature of this service')
+  template?: never;
+
+  /** The agent task the change request implements. */
+  @Refused('agent tasks are not a feature of this service')
+  agentTaskId?: never;
+}
+
+/** GitBook's `ContentRefURL`: where an external link points. */
+export class ContentRefUrlDto {
+  @IsIn(['url'])
+  kind: 'url';
+
+  @IsString()
+  @MaxLength(2048)
+  @Matches(/^https?:\/\/[^\s]+$/i, { message: 'url must be an http or https URL' })
+  url: string;
+}
+
+/** GitBook's `ChangeRequestLinkInput`: `id` keeps one of the change request's links, without it one is added. */
+export class ChangeRequestLinkDto {
+  @IsAbsentOr()
+  @IsString()
+  @Matches(ID_PATTERN, { message: 'id must be a link id' })
+  id?: string;
+
+  @IsObject()
+  @ValidateNested()
+  @Type(() => ContentRefUrlDto)
+  ref: ContentRefUrlDto;
+
+  @IsAbsentOr()
+  @Text(128)
+  title?: string;
 }
 
 export class UpdateChangeRequestDto implements UpdateChangeRequestInput {
@@ -51,9 +93,24 @@ export class UpdateChangeRequestDto implements UpdateChangeRequestInput {
   @IsAbsentOr()
   @IsIn(SETTABLE)
   status?: SettableStatus;
+
+  /** GitBook's `JSONDocument`; its structure is checked as it is recorded. */
+  @IsAbsentOr()
+  @IsObject()
+  description?: Record<string, unknown>;
+
+  /** The whole list of links, replacing the change request's. */
+  @IsAbsentOr()
+  @IsArray()
+  @ArrayMaxSize(MAX_CHANGE_REQUEST_LINKS)
+  @ValidateNested({ each: true })
+  @Type(() => ChangeRequestLinkDto)
+  links?: ChangeRequestLinkDto[];
 }
 
 const userId = () => Matches(ID_PATTERN, { message: '$property must be a user id' });
+const ORDER_BY: ChangeRequestOrderBy[] = ['updatedAt', 'createdAt'];
+const NO_TOPICS = 'site topics are not a feature of this service, so no change request is linked to one';
 
 export class SpaceChangeRequestsQueryDto extends ListQueryDto implements SpaceChangeRequestsQuery {
   @IsAbsentOr()
@@ -69,6 +126,19 @@ export class SpaceChangeRequestsQueryDto extends ListQueryDto implements SpaceCh
   @IsString()
   @userId()
   creator?: string;
+
+  @IsAbsentOr()
+  @IsString()
+  @userId()
+  requestedReviewer?: string;
+
+  @Refused(NO_TOPICS)
+  topic?: never;
+
+  /** Newest first by this date; GitBook's default `updatedAt`. */
+  @IsAbsentOr()
+  @IsIn(ORDER_BY)
+  orderBy?: ChangeRequestOrderBy;
 }
 
 export class OrganizationChangeRequestsQueryDto
@@ -89,6 +159,38 @@ export class OrganizationChangeRequestsQueryDto
   @IsString()
   @userId()
   creator?: string;
+
+  @IsAbsentOr()
+  @IsString()
+  @userId()
+  contributor?: string;
+
+  @IsAbsentOr()
+  @IsString()
+  @userId()
+  requestedReviewer?: string;
+
+  @Refused('docs sites are not a feature of this service, so no change request is linked to one')
+  site?: never;
+
+  @Refused(NO_TOPICS)
+  topic?: never;
+
+  @Refused('style guide checks are not a feature of this service, so none opened a change request')
+  styleguideRun?: never;
+
+  /**
+   * Whether change requests opened from triage findings are listed (`all`) or not (`none`, GitBook's
+   * default). No change request comes from triage here, so both list the same ones.
+   */
+  @IsAbsentOr()
+  @IsIn(['none', 'all'])
+  finding?: 'none' | 'all';
+
+  /** Newest first by this date; GitBook's default `updatedAt`. */
+  @IsAbsentOr()
+  @IsIn(ORDER_BY)
+  orderBy?: ChangeRequestOrderBy;
 }
 
 /** A file of `insert_files`: a URL to fetch or inline bytes; the change's rules check which. */

@@ -6,10 +6,12 @@ import { RestOfPath } from '@app/platform/http/rest-of-path';
 import { Controller, Get, Param, Query } from '@nestjs/common';
 import { ContentQueries } from '../read/content.queries';
 import {
+  ChangeRequestChangesQueryDto,
   ChangesQueryDto,
   ContentListQueryDto,
   ContentQueryDto,
   PageDocumentQueryDto,
+  PagePathQueryDto,
   PageQueryDto,
 } from './content.dto';
 import { PagePathPipe } from './page-path.pipe';
@@ -210,7 +212,7 @@ export class ContentController {
   pageByPath(
     @spaceId() space: string,
     @pagePath() path: string,
-    @Query() q: PageQueryDto,
+    @Query() q: PagePathQueryDto,
     @CurrentViewer() viewer: Viewer,
   ) {
     return this.queries.pageByPath(space, SPACE, path, q, viewer);
@@ -222,7 +224,7 @@ export class ContentController {
     @spaceId() space: string,
     @changeRequest() from: string,
     @pagePath() path: string,
-    @Query() q: PageQueryDto,
+    @Query() q: PagePathQueryDto,
     @CurrentViewer() viewer: Viewer,
   ) {
     return this.queries.pageByPath(space, from, path, q, viewer);
@@ -234,7 +236,7 @@ export class ContentController {
     @spaceId() space: string,
     @revision() from: string,
     @pagePath() path: string,
-    @Query() q: PageQueryDto,
+    @Query() q: PagePathQueryDto,
     @CurrentViewer() viewer: Viewer,
   ) {
     return this.queries.pageByPath(space, from, path, q, viewer);
@@ -256,7 +258,7 @@ export class ContentController {
   changeRequestChanges(
     @spaceId() space: string,
     @Param('changeRequestId', id('changeRequestId')) ref: string,
-    @Query() q: ChangesQueryDto,
+    @Query() q: ChangeRequestChangesQueryDto,
     @CurrentViewer() viewer: Viewer,
   ) {
     return this.queries.changeRequestChanges(space, ref, q.limit, viewer);

@@ -8,7 +8,7 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Res } from
 import type { FastifyReply } from 'fastify';
 import { ChangeRequestQueries } from '../read/change-requests.queries';
 import { ChangeRequestService } from '../write/change-request.commands';
-import { RequestReviewersDto, ReviewsQueryDto, SubmitReviewDto } from './reviews.dto';
+import { RequestReviewersDto, ReviewQueryDto, ReviewsQueryDto, SubmitReviewDto } from './reviews.dto';
 
 const spaceId = () => Param('spaceId', id('spaceId'));
 const changeRequestId = () => Param('changeRequestId', id('changeRequestId'));
@@ -53,9 +53,10 @@ export class ReviewsController {
     @spaceId() space: string,
     @changeRequestId() ref: string,
     @Param('reviewId', id('reviewId')) reviewId: string,
+    @Query() query: ReviewQueryDto,
     @CurrentViewer() viewer: Viewer,
   ) {
-    return this.queries.getReview(space, ref, reviewId, viewer);
+    return this.queries.getReview(space, ref, reviewId, viewer, query.format);
   }
 
   @RequiresRole('read')

@@ -1,13 +1,14 @@
+import { documentToMarkdown, gitbookDocument } from '@app/documents/document';
 import type { FileObject } from '@app/documents/tree/content';
 import { USERS } from '@app/identity/read/identity.projection';
 import { presentUser } from '@app/identity/read/user.presenter';
 import { Urls } from '@app/platform/http/urls';
 import { READ_STORE, type ReadStore } from '@app/platform/readstore/read-store.port';
 import { Inject, Injectable } from '@nestjs/common';
-import type { PageOutcome } from '../domain/space-content.decider';
+import type { PageOutcome, ReviewComment } from '../domain/space-content.decider';
 import type { ChangeRequestDoc } from './change-request.projection';
 import type { RequestedReviewerDoc, ReviewDoc } from './review.projection';
-import { presentFile } from './revision.presenter';
+import { type DocumentFormat, presentFile } from './revision.presenter';
 
 /** GitBook's `ChangeRequest`. `outdated` compares its base with the space's current revision. */
 @Injectable()
@@ -21,8 +22,14 @@ export class ChangeRequestPresenter {
     return presentUser(this.urls, id, await this.views.get(USERS, id));
   }
 
-  /** GitBook's `ChangeRequestReview`. */
-  async review(doc: ReviewDoc) {
+  /**
+   * GitBook's `ChangeRequestReview`, its comment's body in `format`. The comment is kept with the review
+   * (change request comments are not served yet): it has no replies or reactions, and no one may edit it.
+   */
+  async review(doc: ReviewDoc, format: DocumentFormat = 'document') {
+    const location = this.urls.api(
+      `/spaces/${doc.space}/change-requests/${doc.changeRequest}/reviews/${doc.id}`,
+    );
     return {
       object: 'change-request-review' as const,
       id: doc.id,
@@ -31,13 +38,40 @@ export class ChangeRequestPresenter {
       ...(doc.requestedBy ? { requestedBy: await this.user(doc.requestedBy) } : {}),
       status: doc.status,
       outdated: doc.outdated,
+      ...(doc.comment ? { comment: await this.reviewComment(doc, doc.comment, format) } : {}),
       createdAt: doc.createdAt,
       updatedAt: doc.updatedAt,
+      urls: { location },
+    };
+  }
+
+  /** GitBook's `Comment`, as the review's. */
+  private async reviewComment(review: ReviewDoc, comment: ReviewComment, format: DocumentFormat) {
+    return {
+      object: 'comment' as const,
+      id: comment.id,
+      status: 'open' as const,
+      postedBy: await this.user(review.reviewer),
+      postedAt: review.createdAt,
+      reactions: [],
+      replies: 0,
+      repliers: [],
+      body:
+        format === 'markdown'
+          ? { markdown: documentToMarkdown(comment.body) }
+          : { document: gitbookDocument(comment.body) },
+      target: {
+        space: review.space,
+        revision: review.revision,
+        changeRequest: review.changeRequest,
+        review: review.id,
+      },
       urls: {
         location: this.urls.api(
-          `/spaces/${doc.space}/change-requests/${doc.changeRequest}/reviews/${doc.id}`,
+          `/spaces/${review.space}/change-requests/${review.changeRequest}/comments/${comment.id}`,
         ),
       },
+      permissions: { view: true, edit: false, reply: false, delete: false },
     };
   }
 
@@ -72,6 +106,8 @@ export class ChangeRequestPresenter {
       ...(doc.revisionMergedAncestor ? { revisionMergedAncestor: doc.revisionMergedAncestor } : {}),
       ...(doc.revisionMerged ? { revisionMerged: doc.revisionMerged } : {}),
       comments: doc.comments,
+      ...(doc.description ? { description: gitbookDocument(doc.description) } : {}),
+      ...(doc.links?.length ? { links: doc.links } : {}),
       outdated: doc.status !== 'merged' && doc.base !== spaceRevision,
       urls: {
         location: this.urls.api(`/spaces/${doc.space}/change-requests/${doc.id}`),

@@ -7,8 +7,9 @@ import { type SpaceContentEvent, spaceContentStream } from '../domain/space-cont
 import {
   CHANGE_REQUESTS,
   type ChangeRequestDoc,
-  CONTRIBUTIONS,
   changeRequestProjection,
+  PARTICIPANTS,
+  type ParticipantDoc,
 } from './change-request.projection';
 import {
   CONTENT_OBJECTS,
@@ -99,6 +100,25 @@ const doc = (changes: Partial<ChangeRequestDoc>): ChangeRequestDoc => ({
   version: 0,
   comments: 0,
   contributors: [],
+  requestedReviewers: [],
+  ...changes,
+});
+
+const participant = (
+  role: ParticipantDoc['role'],
+  user: string,
+  changes: Partial<ParticipantDoc> = {},
+): ParticipantDoc => ({
+  id: `cr1:${role}:${user}`,
+  role,
+  user,
+  changeRequest: 'cr1',
+  space: 's1',
+  organization: 'o1',
+  status: 'open',
+  createdBy: 'u1',
+  createdAt: t(1),
+  updatedAt: t(1),
   ...changes,
 });
 
@@ -122,9 +142,10 @@ describe('change requests projection', () => {
         contributors: ['u1', 'u2'],
       }),
     ]);
-    await scenario.thenDocuments(CONTRIBUTIONS, [
-      { id: 'cr1:u1', space: 's1', user: 'u1', changeRequest: 'cr1', status: 'merged', number: 1 },
-      { id: 'cr1:u2', space: 's1', user: 'u2', changeRequest: 'cr1', status: 'merged', number: 1 },
+    await scenario.thenDocuments(PARTICIPANTS, [
+      participant('contributor', 'u1', { status: 'merged', updatedAt: t(5) }),
+      participant('contributor', 'u2', { status: 'merged', updatedAt: t(5) }),
+      participant('creator', 'u1', { status: 'merged', updatedAt: t(5) }),
     ]);
     await scenario.thenReplayChangesNothing();
     await scenario.thenRebuildMatches();
@@ -143,9 +164,56 @@ describe('change requests projection', () => {
       },
       { stream: 'space-s1' },
     );
+    const scenario = projection.given(created, transferred);
+    await scenario.thenDocuments(CHANGE_REQUESTS, [doc({ organization: 'o2' })]);
+    await scenario.thenDocuments(PARTICIPANTS, [participant('creator', 'u1', { organization: 'o2' })]);
+  });
+
+  it('keeps who is asked to review until they review or are removed, counting each in the version', async () => {
+    const of = { spaceId: 's1', changeRequestId: 'cr1' };
+    const asked = event(
+      'ChangeRequestReviewersRequested',
+      { ...of, users: ['u2', 'u3'], revision: 'rev0', requestedBy: 'u1', requestedAt: t(2) },
+      inContent,
+    );
+    const reviewed = event(
+      'ChangeRequestReviewSubmitted',
+      { ...of, reviewId: 'r1', reviewer: 'u2', status: 'approved', revision: 'rev0', submittedAt: t(3) },
+      inContent,
+    );
+    const removed = event('ChangeRequestReviewerRemoved', { ...of, user: 'u3', removedAt: t(4) }, inContent);
+    const scenario = projection.given(created, asked);
+    await scenario.thenDocuments(PARTICIPANTS, [
+      participant('creator', 'u1'),
+      participant('reviewer', 'u2'),
+      participant('reviewer', 'u3'),
+    ]);
+    const after = projection.given(created, asked, reviewed, removed);
+    await after.thenDocuments(CHANGE_REQUESTS, [doc({ requestedReviewers: [], version: 3 })]);
+    await after.thenDocuments(PARTICIPANTS, [participant('creator', 'u1')]);
+    await after.thenReplayChangesNothing();
+    await after.thenRebuildMatches();
+  });
+
+  it('keeps the description and links an update gives', async () => {
+    const description = { object: 'document' as const, data: {}, nodes: [] };
+    const links = [
+      { id: 'l1', ref: { kind: 'url' as const, url: 'https://example.com/1' }, title: 'Ticket' },
+    ];
+    const described = event(
+      'ChangeRequestUpdated',
+      {
+        spaceId: 's1',
+        changeRequestId: 'cr1',
+        changes: { description, links },
+        previousStatus: 'open',
+        updatedAt: t(2),
+      },
+      inContent,
+    );
     await projection
-      .given(created, transferred)
-      .thenDocuments(CHANGE_REQUESTS, [doc({ organization: 'o2' })]);
+      .given(created, described)
+      .thenDocuments(CHANGE_REQUESTS, [doc({ description, links, updatedAt: t(2), version: 1 })]);
   });
 });
 

@@ -8,23 +8,43 @@ import {
   type ListQuery,
   pageQuery,
 } from '@app/platform/http/pagination';
-import { type Page, READ_STORE, type ReadStore } from '@app/platform/readstore/read-store.port';
+import {
+  type CollectionName,
+  type Page,
+  READ_STORE,
+  type ReadStore,
+  type Scalar,
+} from '@app/platform/readstore/read-store.port';
 import { arg, Remote } from '@app/platform/rpc/remote-method';
 import { SPACES } from '@app/spaces/read/space.projection';
 import { Inject, Injectable } from '@nestjs/common';
 import type { ChangeRequestStatus } from '../domain/space-content.decider';
 import { ChangeRequestPresenter } from './change-request.presenter';
-import { CHANGE_REQUESTS, type ChangeRequestDoc, CONTRIBUTIONS } from './change-request.projection';
+import {
+  CHANGE_REQUESTS,
+  type ChangeRequestDoc,
+  PARTICIPANTS,
+  type ParticipantDoc,
+  participantKey,
+} from './change-request.projection';
 import { REQUESTED_REVIEWERS, REVIEWS, type RequestedReviewerDoc } from './review.projection';
+import type { DocumentFormat } from './revision.presenter';
+
+/** GitBook's `ChangeRequestOrderBy`: lists are newest first by this date (default `updatedAt`). */
+export type ChangeRequestOrderBy = 'updatedAt' | 'createdAt';
 
 export interface SpaceChangeRequestsQuery extends ListQuery {
   status?: ChangeRequestStatus;
   contributor?: string;
   creator?: string;
+  requestedReviewer?: string;
+  orderBy?: ChangeRequestOrderBy;
 }
 
 export interface ReviewsQuery extends ListQuery {
   outdated?: boolean;
+  /** The format of the reviews' comments; `document` when absent. */
+  format?: DocumentFormat;
 }
 
 const isIdList = (value: unknown): value is string[] =>
@@ -37,7 +57,45 @@ export interface OrganizationChangeRequestsQuery extends ListQuery {
   status?: ChangeRequestStatus[];
   space?: string;
   creator?: string;
+  contributor?: string;
+  requestedReviewer?: string;
+  /** No change request comes from triage here: `none` and `all` list the same ones. */
+  finding?: 'none' | 'all';
+  orderBy?: ChangeRequestOrderBy;
 }
+
+/** What a list of change requests is filtered on, in a space or across an organization. */
+interface ListFilter {
+  scope: { space: string } | { organization: string };
+  statuses: ChangeRequestStatus[];
+  space?: string;
+  creator?: string;
+  contributor?: string;
+  requestedReviewer?: string;
+  orderBy: ChangeRequestOrderBy;
+}
+
+/** A document a list walks: a change request, or a participant naming one. */
+type Listed = ChangeRequestDoc | ParticipantDoc;
+const changeRequestOf = (doc: Listed): string =>
+  typeof doc.role === 'string' ? (doc as ParticipantDoc).changeRequest : doc.id;
+
+/** The store's order: newest first by the field, ties by id, descending. */
+const newestFirst =
+  (field: ChangeRequestOrderBy) =>
+  (a: Listed, b: Listed): number => {
+    const x = a[field];
+    const y = b[field];
+    if (x !== y) return x < y ? 1 : -1;
+    return a.id === b.id ? 0 : a.id < b.id ? 1 : -1;
+  };
+
+/** Whether `doc` comes after the cursor in that order. */
+const isAfter = (doc: Listed, field: ChangeRequestOrderBy, after: { value: Scalar; id: string }) =>
+  newestFirst(field)(doc, { ...doc, [field]: after.value, id: after.id } as Listed) > 0;
+
+/** The most documents a list with both user filters walks to intersect them. */
+const MAX_INTERSECTED = 10_000;
 
 /** A change request by id or by its number within the space, as GitBook's paths accept either. */
 export async function findChangeRequest(
@@ -77,86 +135,129 @@ export class ChangeRequestQueries {
     return withEtag(await this.presenter.present(doc, revision), doc.version);
   }
 
-  /** Newest first; `contributor` lists those whose content the user changed. */
+  /**
+   * Newest first by `orderBy` (GitBook's default `updatedAt`); `contributor` lists those whose content
+   * the user changed, `requestedReviewer` those the user is asked to review and has not yet.
+   */
   @Remote(arg.id('spaceId'), arg.object<SpaceChangeRequestsQuery>('query'), arg.viewer())
   async listInSpace(spaceId: string, query: SpaceChangeRequestsQuery, viewer: Viewer) {
     const revision = await this.spaceRevision(spaceId, viewer);
-    const status = query.status ?? 'open';
-    const limit = query.limit ?? DEFAULT_LIMIT;
-    const after = decodePage(query.page);
-    let docs: ChangeRequestDoc[];
-    let count: number;
-    let next: { value: string | number | boolean | null; id: string } | undefined;
-    if (query.contributor !== undefined) {
-      const page = await this.views.find(CONTRIBUTIONS, {
-        where: { space: spaceId, user: query.contributor, status },
-        orderBy: 'number',
-        direction: 'desc',
-        limit,
-        after,
-      });
-      const found = await Promise.all(
-        page.items.map((c) => this.views.get(CHANGE_REQUESTS, c.changeRequest)),
-      );
-      docs = found.filter((d): d is ChangeRequestDoc => d !== null);
-      ({ count, next } = page);
-    } else {
-      const page = await this.views.find(CHANGE_REQUESTS, {
-        where: { space: spaceId, status, ...(query.creator ? { createdBy: query.creator } : {}) },
-        orderBy: 'number',
-        direction: 'desc',
-        limit,
-        after,
-      });
-      ({ items: docs, count, next } = page);
-    }
-    return this.presented({ items: docs, count, next }, (doc) => this.presenter.present(doc, revision));
+    const page = await this.find(
+      {
+        scope: { space: spaceId },
+        statuses: [query.status ?? ('open' as const)],
+        creator: query.creator,
+        contributor: query.contributor,
+        requestedReviewer: query.requestedReviewer,
+        orderBy: query.orderBy ?? 'updatedAt',
+      },
+      query,
+    );
+    return this.presented(page, (doc) => this.presenter.present(doc, revision));
   }
 
-  /**
-   * Across the organization's spaces, newest first. Several statuses are one keyset walk per status
-   * from the same cursor (they share the order), merged; the next page starts after the last shown.
-   */
+  /** Across the organization's spaces, with the space list's filters and order, and several statuses. */
   @Remote(arg.id('organization'), arg.object<OrganizationChangeRequestsQuery>('query'), arg.viewer())
   async listInOrganization(organization: string, query: OrganizationChangeRequestsQuery, viewer: Viewer) {
     await this.access.member(organization, viewer, 'Organization');
-    const limit = query.limit ?? DEFAULT_LIMIT;
-    const after = decodePage(query.page);
-    const statuses = [...new Set(query.status ?? ['open'])];
-    const filter = {
-      organization,
-      ...(query.space ? { space: query.space } : {}),
-      ...(query.creator ? { createdBy: query.creator } : {}),
-    };
-    const pages = await Promise.all(
-      statuses.map((status) =>
-        this.views.find(CHANGE_REQUESTS, {
-          where: { ...filter, status },
-          orderBy: 'createdAt',
-          direction: 'desc',
-          limit,
-          after,
-        }),
-      ),
+    const page = await this.find(
+      {
+        scope: { organization },
+        statuses: [...new Set<ChangeRequestStatus>(query.status ?? ['open'])],
+        space: query.space,
+        creator: query.creator,
+        contributor: query.contributor,
+        requestedReviewer: query.requestedReviewer,
+        orderBy: query.orderBy ?? 'updatedAt',
+      },
+      query,
     );
-    const merged = pages
-      .flatMap((p) => p.items)
-      .sort((a, b) =>
-        a.createdAt === b.createdAt ? (a.id < b.id ? 1 : -1) : a.createdAt < b.createdAt ? 1 : -1,
-      );
-    const docs = merged.slice(0, limit);
-    const last = docs.at(-1);
-    const more = merged.length > limit || pages.some((p) => p.next !== undefined);
-    const next = more && last ? { value: last.createdAt, id: last.id } : undefined;
     const revisions = new Map<string, string>();
-    for (const doc of docs) {
+    for (const doc of page.items) {
       if (!revisions.has(doc.space))
         revisions.set(doc.space, (await this.views.get(SPACES, doc.space))?.revision ?? '');
     }
-    const count = pages.reduce((sum, p) => sum + p.count, 0);
-    return this.presented({ items: docs, count, next }, (doc) =>
-      this.presenter.present(doc, revisions.get(doc.space) ?? ''),
-    );
+    return this.presented(page, (doc) => this.presenter.present(doc, revisions.get(doc.space) ?? ''));
+  }
+
+  /**
+   * A page of the change requests `filter` selects. A user filter walks that user's participants (a
+   * requested reviewer's first); several statuses are one keyset walk per status from the same cursor
+   * (they share the order), merged, and the next page starts after the last shown. With both user
+   * filters, the requested reviewer's are walked whole and kept where the contributor is one too.
+   */
+  private async find(filter: ListFilter, query: ListQuery): Promise<Page<ChangeRequestDoc>> {
+    const limit = query.limit ?? DEFAULT_LIMIT;
+    const after = decodePage(query.page);
+    const user: [ParticipantDoc['role'], string] | undefined =
+      filter.requestedReviewer !== undefined
+        ? ['reviewer', filter.requestedReviewer]
+        : filter.contributor !== undefined
+          ? ['contributor', filter.contributor]
+          : undefined;
+    const where: Record<string, Scalar> = {
+      ...filter.scope,
+      ...(filter.space !== undefined ? { space: filter.space } : {}),
+      ...(filter.creator !== undefined ? { createdBy: filter.creator } : {}),
+      ...(user ? { role: user[0], user: user[1] } : {}),
+    };
+    const collection: CollectionName<Listed> = user ? PARTICIPANTS : CHANGE_REQUESTS;
+    const order = newestFirst(filter.orderBy);
+    let items: Listed[];
+    let count: number;
+    let more: boolean;
+    if (filter.requestedReviewer !== undefined && filter.contributor !== undefined) {
+      const contributor = filter.contributor;
+      const all: Listed[] = [];
+      for (const status of filter.statuses) {
+        let next: { value: Scalar; id: string } | undefined;
+        do {
+          const page = await this.views.find(collection, {
+            where: { ...where, status },
+            orderBy: filter.orderBy,
+            direction: 'desc',
+            limit: 1000,
+            after: next,
+          });
+          all.push(...page.items);
+          next = page.next;
+        } while (next && all.length < MAX_INTERSECTED);
+      }
+      const kept: Listed[] = [];
+      for (const doc of all) {
+        const key = participantKey(changeRequestOf(doc), 'contributor', contributor);
+        if (await this.views.get(PARTICIPANTS, key)) kept.push(doc);
+      }
+      kept.sort(order);
+      count = kept.length;
+      const rest = after ? kept.filter((doc) => isAfter(doc, filter.orderBy, after)) : kept;
+      items = rest.slice(0, limit);
+      more = rest.length > limit;
+    } else {
+      const pages = await Promise.all(
+        filter.statuses.map((status) =>
+          this.views.find(collection, {
+            where: { ...where, status },
+            orderBy: filter.orderBy,
+            direction: 'desc',
+            limit,
+            after,
+          }),
+        ),
+      );
+      const merged = pages.flatMap((p) => p.items).sort(order);
+      items = merged.slice(0, limit);
+      more = merged.length > limit || pages.some((p) => p.next !== undefined);
+      count = pages.reduce((sum, p) => sum + p.count, 0);
+    }
+    const last = items.at(-1);
+    const next = more && last ? { value: last[filter.orderBy], id: last.id } : undefined;
+    const docs = user
+      ? (await Promise.all(items.map((p) => this.views.get(CHANGE_REQUESTS, changeRequestOf(p))))).filter(
+          (d): d is ChangeRequestDoc => d !== null,
+        )
+      : (items as ChangeRequestDoc[]);
+    return { items: docs, count, ...(next ? { next } : {}) };
   }
 
   /** Newest first; `outdated` false lists only the reviews that still count. */
@@ -175,16 +276,23 @@ export class ChangeRequestQueries {
         direction: 'desc',
       }),
     );
-    return this.presented(page, (doc) => this.presenter.review(doc));
+    return this.presented(page, (doc) => this.presenter.review(doc, query.format));
   }
 
-  @Remote(arg.id('spaceId'), arg.id('changeRequestId'), arg.id('reviewId'), arg.viewer())
-  async getReview(spaceId: string, ref: string, reviewId: string, viewer: Viewer) {
+  /** A review, its comment in `format` (`document` when absent). */
+  @Remote(
+    arg.id('spaceId'),
+    arg.id('changeRequestId'),
+    arg.id('reviewId'),
+    arg.viewer(),
+    arg.optional(arg.oneOf<DocumentFormat>('format', ['document', 'markdown'])),
+  )
+  async getReview(spaceId: string, ref: string, reviewId: string, viewer: Viewer, format?: DocumentFormat) {
     await this.spaceRevision(spaceId, viewer);
     const cr = await findChangeRequest(this.views, spaceId, ref);
     const review = await this.views.get(REVIEWS, reviewId);
     if (!review || review.changeRequest !== cr.id) throw notFound('Review not found');
-    return this.presenter.review(review);
+    return this.presenter.review(review, format);
   }
 
   /** Pending requests to review, oldest first. */

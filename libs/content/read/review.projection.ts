@@ -1,7 +1,7 @@
 import { documents, projection } from '@app/platform/projector/projection';
 import { collectionName, type Doc } from '@app/platform/readstore/read-store.port';
 import type { ReviewStatus } from '@app/spaces/domain/merge-rules';
-import type { SpaceContentEvent } from '../domain/space-content.decider';
+import type { ReviewComment, SpaceContentEvent } from '../domain/space-content.decider';
 
 export interface ReviewDoc extends Doc {
   space: string;
@@ -14,6 +14,8 @@ export interface ReviewDoc extends Doc {
   requestedBy: string | null;
   /** Superseded by a later review of the same reviewer, or a later request to review again. */
   outdated: boolean;
+  /** The comment given with it (absent without one). */
+  comment?: ReviewComment;
   createdAt: string;
   updatedAt: string;
 }
@@ -57,6 +59,7 @@ export const reviewProjection = projection<SpaceContentEvent>(
         revision: d.revision,
         requestedBy: request?.requestedBy ?? null,
         outdated: false,
+        ...(d.comment ? { comment: d.comment } : {}),
         createdAt: d.submittedAt,
         updatedAt: d.submittedAt,
       });

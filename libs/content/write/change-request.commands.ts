@@ -15,6 +15,7 @@ import { enforceMergeRules, type ReviewStatus } from '@app/spaces/domain/merge-r
 import { SPACES } from '@app/spaces/read/space.projection';
 import { Inject, Injectable } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
+import { readComment, readDescription } from '../domain/change-request-documents';
 import {
   applyContentChanges,
   type ContentChangeInput,
@@ -27,6 +28,7 @@ import { mergeRevisions } from '../domain/merge/merge';
 import { spaceContentAggregate } from '../domain/space-content.aggregate';
 import {
   type ChangeRequestFacts,
+  type ChangeRequestLinkInput,
   editableChangeRequest,
   type RevisionRef,
   type SettableStatus,
@@ -44,14 +46,21 @@ export interface CreateChangeRequestInput {
 export interface UpdateChangeRequestInput {
   subject?: string;
   status?: SettableStatus;
+  /** GitBook's `JSONDocument`, checked here. */
+  description?: unknown;
+  links?: ChangeRequestLinkInput[];
 }
 
 export interface SubmitReviewInput {
   status: ReviewStatus;
+  /** GitBook's `Document`, checked here. */
+  comment?: unknown;
 }
 
 export interface RequestReviewersInput {
   users: string[];
+  subject?: string;
+  description?: unknown;
 }
 
 export interface UpdateContentInput {
@@ -179,12 +188,17 @@ export class ChangeRequestService {
   ) {
     const cr = await findChangeRequest(this.views, spaceId, ref);
     if (cr.status === 'merged') throw conflict('Change request is merged and can no longer change');
+    const { description, links, ...rest } = body;
     const result = await this.run(
       spaceId,
       {
         type: 'UpdateChangeRequest',
         changeRequestId: cr.id,
-        ...body,
+        ...rest,
+        ...(description !== undefined ? { description: readDescription(description) } : {}),
+        ...(links !== undefined
+          ? { links, newLinkIds: links.filter((l) => l.id === undefined).map(() => newId()) }
+          : {}),
         ifVersion: ifMatch,
         at: this.runner.now(),
       },
@@ -337,6 +351,7 @@ export class ChangeRequestService {
     await this.space(spaceId);
     const { id } = await findChangeRequest(this.views, spaceId, ref);
     const reviewId = newId();
+    const comment = body.comment === undefined ? undefined : readComment(body.comment);
     const result = await this.run(
       spaceId,
       {
@@ -345,6 +360,7 @@ export class ChangeRequestService {
         reviewId,
         reviewer: viewer.userId,
         status: body.status,
+        ...(comment ? { comment: { id: newId(), body: comment } } : {}),
         at: this.runner.now(),
       },
       apiContext(viewer),
@@ -374,6 +390,8 @@ export class ChangeRequestService {
         changeRequestId: id,
         users: body.users,
         requestedBy: viewer.userId,
+        ...(body.subject !== undefined ? { subject: body.subject } : {}),
+        ...(body.description !== undefined ? { description: readDescription(body.description) } : {}),
         at: this.runner.now(),
       },
       apiContext(viewer),
