@@ -1,5 +1,11 @@
 import { DomainError } from '@app/platform/domain/decider';
-import { checkMergeRules, enforceMergeRules, type MergeRulesConfiguration } from './merge-rules';
+import {
+  checkMergeRules,
+  checkStandaloneMergeRules,
+  effectiveMergeRules,
+  enforceMergeRules,
+  type MergeRulesConfiguration,
+} from './merge-rules';
 
 const cr = (reviews: Record<string, { status: 'approved' | 'changes-requested'; revision: string }>) => ({
   reviews,
@@ -35,6 +41,33 @@ describe('merge rules', () => {
       checkMergeRules({ type: 'rules', rules: [{ rule: 'allow_bypass', users: ['a b'] }] }),
     ).toThrow(/users/);
     expect(() => checkMergeRules('none')).toThrow(/object/);
+  });
+
+  it("accepts an organization's rules as a space's, but inherit, which an organization has nothing to take from", () => {
+    expect(checkStandaloneMergeRules({ type: 'none' })).toEqual({ type: 'none' });
+    expect(
+      checkStandaloneMergeRules({ type: 'rules', rules: [{ rule: 'require_at_least_one_review' }] }),
+    ).toEqual({ type: 'rules', rules: [{ rule: 'require_at_least_one_review' }] });
+    expect(refusal(() => checkStandaloneMergeRules({ type: 'inherit' }))).toMatch(
+      /^mergeRules: type must be none/,
+    );
+    expect(refusal(() => checkStandaloneMergeRules(null))).toMatch(/^mergeRules: /);
+    expect(
+      refusal(() =>
+        checkStandaloneMergeRules({ type: 'rules', rules: [{ rule: 'custom', expression: 'x' }] }),
+      ),
+    ).toMatch(/^mergeRules\.rules\[0\]\.rule: /);
+  });
+
+  it("applies a space's own rules, or its organization's when it inherits (none until set)", () => {
+    const review = rules({ rule: 'require_at_least_one_review' });
+    expect(effectiveMergeRules(undefined, undefined)).toEqual({ type: 'none' });
+    expect(effectiveMergeRules({ type: 'inherit' }, undefined)).toEqual({ type: 'none' });
+    expect(effectiveMergeRules({ type: 'inherit' }, review as never)).toEqual(review);
+    expect(effectiveMergeRules(undefined, review as never)).toEqual(review);
+    expect(effectiveMergeRules({ type: 'none' }, review as never)).toEqual({ type: 'none' });
+    const own = rules({ rule: 'allow_bypass', users: ['u1'] });
+    expect(effectiveMergeRules(own, review as never)).toEqual(own);
   });
 
   it('needs approvals of the current revision, not by the author, unless the actor may bypass', () => {

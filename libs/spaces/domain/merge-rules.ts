@@ -12,6 +12,12 @@ export type MergeRulesConfiguration =
   | { type: 'none' }
   | { type: 'rules'; rules: MergeRule[] };
 
+/**
+ * GitBook's `MergeRulesStandaloneConfiguration`: an organization's merge rules, which its spaces that
+ * `inherit` follow. An organization has nothing to inherit from.
+ */
+export type StandaloneMergeRules = Exclude<MergeRulesConfiguration, { type: 'inherit' }>;
+
 export type ReviewStatus = 'approved' | 'changes-requested';
 
 /** A reviewer's latest review: what they said and of which revision. */
@@ -53,6 +59,25 @@ export function checkMergeRules(value: unknown): MergeRulesConfiguration {
   return { type: 'rules', rules };
 }
 
+/** An organization's merge rules as given over the API, checked as a space's are, `inherit` refused. */
+export function checkStandaloneMergeRules(value: unknown): StandaloneMergeRules {
+  if ((value as { type?: unknown } | null)?.type === 'inherit')
+    throw invalid('mergeRules: type must be none, or rules with at most 20 rules (inherit is for spaces)');
+  return checkMergeRules(value) as StandaloneMergeRules;
+}
+
+/**
+ * The rules a merge into a space follows: its own, or when it inherits (absent: it does) its
+ * organization's, which are none until the organization sets some.
+ */
+export function effectiveMergeRules(
+  space: MergeRulesConfiguration | undefined,
+  organization: StandaloneMergeRules | undefined,
+): StandaloneMergeRules {
+  if (space && space.type !== 'inherit') return space;
+  return organization ?? { type: 'none' };
+}
+
 /** What merge rules look at: each reviewer's latest review, the revision to merge and its author. */
 export interface Reviewed {
   reviews: Readonly<Record<string, LatestReview>>;
@@ -61,7 +86,7 @@ export interface Reviewed {
 }
 
 /**
- * Whether `actor` may merge now, under `rules` (the space's, the organization's default being none):
+ * Whether `actor` may merge now, under `rules` (the space's, or its organization's: `effectiveMergeRules`):
  * every rule must pass, counting only approvals of the change request's current revision (a review of
  * an older revision is outdated) by someone other than its author, unless `actor` is allowed to bypass.
  * Throws a conflict naming the rule.
