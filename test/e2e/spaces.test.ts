@@ -227,6 +227,42 @@ describe('spaces over HTTP', () => {
     }
   });
 
+  it('enforces the merge rules without users: a subject, only the author, approvals alone', async () => {
+    const app = current();
+    const space = await create({ title: 'Ruled' });
+    const { data } = await app.api().spaces.updateSpaceById(space.id, {
+      mergeRules: {
+        type: 'rules',
+        rules: [
+          { rule: 'require_change_request_subject' },
+          { rule: 'require_author_to_merge' },
+          { rule: 'require_all_reviews_approved' },
+        ],
+      },
+    } as never);
+    expect(data.mergeRules).toMatchObject({ type: 'rules' });
+    const cr = (await app.api().spaces.createChangeRequest(space.id, {})).data;
+    const merge = `/v1/spaces/${space.id}/change-requests/${cr.id}/merge`;
+    const untitled = await app.http('POST', merge);
+    expect(untitled.status).toBe(409);
+    expect((untitled.body as { error: { message: string } }).error.message).toMatch(/subject/);
+    await app.api().spaces.updateChangeRequestById(space.id, cr.id, { subject: 'Titled' });
+    const other = await addUser(app, { organizationId: app.organizationId, role: 'admin' });
+    const notAuthor = await app.http('POST', merge, { token: other.token });
+    expect(notAuthor.status).toBe(409);
+    expect((notAuthor.body as { error: { message: string } }).error.message).toMatch(/author/);
+    expect((await app.api().spaces.mergeChangeRequest(space.id, cr.id)).data.result).toBe('merge');
+    for (const rule of ['require_up_to_date_change_request', 'require_agent_review', 'custom']) {
+      const reply = await app.http('PATCH', `/v1/spaces/${space.id}`, {
+        body: { mergeRules: { type: 'rules', rules: [{ rule, expression: 'true' }] } },
+      });
+      expect({ rule, status: reply.status }).toEqual({ rule, status: 400 });
+      expect((reply.body as { error: { message: string } }).error.message).toMatch(
+        /^mergeRules\.rules\[0\]\.rule/,
+      );
+    }
+  });
+
   it('refuses a template or a computed source on creation with a 400 naming it, and creates nothing', async () => {
     const app = current();
     const org = app.organizationId;

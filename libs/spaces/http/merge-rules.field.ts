@@ -1,7 +1,9 @@
 import { describedRule } from '@app/platform/openapi/validation-schemas';
 import { ValidateBy } from 'class-validator';
-import { checkMergeRules, checkStandaloneMergeRules } from '../domain/merge-rules';
+import { checkMergeRules, checkStandaloneMergeRules, MERGE_RULES } from '../domain/merge-rules';
 
+const WITH_USERS = ['require_specific_reviewers', 'require_one_of_specific_reviewers', 'allow_bypass'];
+const SIMPLE = MERGE_RULES.filter((rule) => !WITH_USERS.includes(rule));
 const users = { type: 'array', maxItems: 100, items: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,64}$' } };
 
 /** GitBook's merge rules without `custom` ones, which are refused; `inherit` where a space takes it. */
@@ -23,15 +25,13 @@ const mergeRulesSchema = (inherit: boolean) => ({
             oneOf: [
               {
                 type: 'object',
-                properties: { rule: { const: 'require_at_least_one_review' } },
+                properties: { rule: { enum: SIMPLE } },
                 required: ['rule'],
               },
               {
                 type: 'object',
                 properties: {
-                  rule: {
-                    enum: ['require_specific_reviewers', 'require_one_of_specific_reviewers', 'allow_bypass'],
-                  },
+                  rule: { enum: WITH_USERS },
                   users,
                 },
                 required: ['rule', 'users'],
