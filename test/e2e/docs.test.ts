@@ -296,6 +296,7 @@ describe('API reference', () => {
       'defaultLevel',
       'editMode',
       'emoji',
+      'icon',
       'language',
       'mergeRules',
       'title',
@@ -326,6 +327,9 @@ describe('API reference', () => {
       { editMode: 'frozen' },
       { language: 'pt-br' },
       { language: 'klingon' },
+      { icon: 'https://example.com/icon.png' },
+      { icon: null, emoji: null },
+      { icon: 'not a url' },
       { unknown: true },
     ];
     for (const sample of samples) {

@@ -197,4 +197,51 @@ describe('organizations over HTTP', () => {
     expect(bad.status).toBe(400);
     expect((bad.body as { error: { message: string } }).error.message).toMatch(/emailDomain/);
   });
+
+  it('sets merge rules (none until set) that merges into its spaces which inherit theirs follow', async () => {
+    const app = current();
+    const org = await addOrganization(app, 'Reviewed docs');
+    const reviewer = await addUser(app, { organizationId: org, role: 'review' });
+    expect((await app.api().orgs.getOrganizationById(org)).data.mergeRules).toEqual({ type: 'none' });
+    const rules = { type: 'rules', rules: [{ rule: 'require_at_least_one_review' }] };
+    const { data } = await app.api().orgs.updateOrganizationById(org, { mergeRules: rules } as never);
+    expect(data.mergeRules).toEqual(rules);
+    expect((await app.api().orgs.getOrganizationById(org)).data).toEqual(data);
+
+    const inheriting = (await app.api().orgs.createSpace(org, { title: 'Inherits' })).data;
+    expect(inheriting.mergeRules).toEqual({ type: 'inherit' });
+    const cr = (await app.api().spaces.createChangeRequest(inheriting.id, { subject: 'Edit' })).data;
+    const merge = `/v1/spaces/${inheriting.id}/change-requests/${cr.id}/merge`;
+    const blocked = await app.http('POST', merge);
+    expect(blocked.status).toBe(409);
+    expect((blocked.body as { error: { message: string } }).error.message).toMatch(/approval/);
+    await app
+      .api(reviewer.token)
+      .spaces.submitChangeRequestReview(inheriting.id, cr.id, { status: 'approved' } as never);
+    expect((await app.api().spaces.mergeChangeRequest(inheriting.id, cr.id)).data.result).toBe('merge');
+
+    // A space's own rules stand in place of its organization's.
+    const own = (await app.api().orgs.createSpace(org, { title: 'Own rules' })).data;
+    await app.api().spaces.updateSpaceById(own.id, { mergeRules: { type: 'none' } } as never);
+    const free = (await app.api().spaces.createChangeRequest(own.id, {})).data;
+    expect((await app.api().spaces.mergeChangeRequest(own.id, free.id)).data.result).toBe('merge');
+
+    // Back to none: the inheriting space merges freely.
+    await app.api().orgs.updateOrganizationById(org, { mergeRules: { type: 'none' } } as never);
+    const next = (await app.api().spaces.createChangeRequest(inheriting.id, {})).data;
+    expect((await app.api().spaces.mergeChangeRequest(inheriting.id, next.id)).data.result).toBe('merge');
+
+    for (const mergeRules of [
+      { type: 'inherit' },
+      { type: 'rules', rules: [{ rule: 'custom', expression: 'true' }] },
+      { type: 'rules', rules: [{ rule: 'require_specific_reviewers' }] },
+      { type: 'sometimes' },
+      'none',
+      null,
+    ]) {
+      const reply = await app.http('PATCH', `/v1/orgs/${org}`, { body: { mergeRules } });
+      expect({ mergeRules, status: reply.status }).toEqual({ mergeRules, status: 400 });
+      expect((reply.body as { error: { message: string } }).error.message).toMatch(/^mergeRules/);
+    }
+  });
 });

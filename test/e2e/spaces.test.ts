@@ -196,6 +196,96 @@ describe('spaces over HTTP', () => {
     }
   });
 
+  it('sets an icon (answered as urls.icon) in place of the emoji, and back; a duplicate keeps it', async () => {
+    const app = current();
+    const space = await create({ title: 'Iconic', emoji: '📘' });
+    expect(space.urls).not.toHaveProperty('icon');
+    const icon = 'https://example.com/icons/book.png';
+    const { data } = await app.api().spaces.updateSpaceById(space.id, { icon });
+    expect(data.urls.icon).toBe(icon);
+    expect(data.emoji).toBe('');
+    expect((await app.api().spaces.getSpaceById(space.id)).data).toEqual(data);
+    const copy = await app.api().spaces.duplicateSpace(space.id);
+    expect(copy.data.urls.icon).toBe(icon);
+    const emoji = await app.api().spaces.updateSpaceById(space.id, { emoji: '🚀' });
+    expect(emoji.data.emoji).toBe('🚀');
+    expect(emoji.data.urls).not.toHaveProperty('icon');
+    await app.api().spaces.updateSpaceById(space.id, { icon });
+    const none = await app.api().spaces.updateSpaceById(space.id, { emoji: null, icon: null });
+    expect(none.data).toMatchObject({ emoji: '' });
+    expect(none.data.urls).not.toHaveProperty('icon');
+    for (const body of [
+      { icon: 'book' },
+      { icon: 'ftp://example.com/i.png' },
+      { icon: `https://example.com/${'x'.repeat(2048)}` },
+      { icon: 7 },
+      { icon, emoji: '📘' },
+    ]) {
+      const reply = await app.http('PATCH', `/v1/spaces/${space.id}`, { body });
+      expect({ body, status: reply.status }).toEqual({ body, status: 400 });
+      expect((reply.body as { error: { message: string } }).error.message).toMatch(/^(emoji and )?icon/);
+    }
+  });
+
+  it('enforces the merge rules without users: a subject, only the author, approvals alone', async () => {
+    const app = current();
+    const space = await create({ title: 'Ruled' });
+    const { data } = await app.api().spaces.updateSpaceById(space.id, {
+      mergeRules: {
+        type: 'rules',
+        rules: [
+          { rule: 'require_change_request_subject' },
+          { rule: 'require_author_to_merge' },
+          { rule: 'require_all_reviews_approved' },
+        ],
+      },
+    } as never);
+    expect(data.mergeRules).toMatchObject({ type: 'rules' });
+    const cr = (await app.api().spaces.createChangeRequest(space.id, {})).data;
+    const merge = `/v1/spaces/${space.id}/change-requests/${cr.id}/merge`;
+    const untitled = await app.http('POST', merge);
+    expect(untitled.status).toBe(409);
+    expect((untitled.body as { error: { message: string } }).error.message).toMatch(/subject/);
+    await app.api().spaces.updateChangeRequestById(space.id, cr.id, { subject: 'Titled' });
+    const other = await addUser(app, { organizationId: app.organizationId, role: 'admin' });
+    const notAuthor = await app.http('POST', merge, { token: other.token });
+    expect(notAuthor.status).toBe(409);
+    expect((notAuthor.body as { error: { message: string } }).error.message).toMatch(/author/);
+    expect((await app.api().spaces.mergeChangeRequest(space.id, cr.id)).data.result).toBe('merge');
+    for (const rule of ['require_up_to_date_change_request', 'require_agent_review', 'custom']) {
+      const reply = await app.http('PATCH', `/v1/spaces/${space.id}`, {
+        body: { mergeRules: { type: 'rules', rules: [{ rule, expression: 'true' }] } },
+      });
+      expect({ rule, status: reply.status }).toEqual({ rule, status: 400 });
+      expect((reply.body as { error: { message: string } }).error.message).toMatch(
+        /^mergeRules\.rules\[0\]\.rule/,
+      );
+    }
+  });
+
+  it('refuses a template or a computed source on creation with a 400 naming it, and creates nothing', async () => {
+    const app = current();
+    const org = app.organizationId;
+    const before = (await app.api().orgs.listSpacesInOrganizationById(org, { limit: 1000 })).data.count;
+    for (const [field, value] of [
+      ['template', { id: 'product-docs' }],
+      ['template', null],
+      [
+        'computedSource',
+        { type: 'builtin:openapi', dependencies: { spec: { ref: { kind: 'openapi', spec: 'petstore' } } } },
+      ],
+    ] as const) {
+      const reply = await app.http('POST', `/v1/orgs/${org}/spaces`, {
+        body: { title: 'Templated', [field]: value },
+      });
+      expect({ field, status: reply.status }).toEqual({ field, status: 400 });
+      expect((reply.body as { error: { message: string } }).error.message).toMatch(
+        new RegExp(`^${field} is not accepted: `),
+      );
+    }
+    expect((await app.api().orgs.listSpacesInOrganizationById(org, { limit: 1000 })).data.count).toBe(before);
+  });
+
   it('moves a space into a collection, before a sibling, and back to the top level', async () => {
     const app = current();
     const org = app.organizationId;

@@ -14,7 +14,7 @@ interface TranslationSettings {
 }
 
 // GitBook's client types these bodies as its `Translation`'s (source, language); the seeds' are these.
-const body = (value: { title?: unknown; languages?: unknown }) => value as never;
+const body = (value: { title?: unknown; languages?: unknown; language?: unknown }) => value as never;
 
 describe('translation settings over HTTP', () => {
   const current = useTestApp();
@@ -68,6 +68,23 @@ describe('translation settings over HTTP', () => {
     expect(after.items.map((t) => t.id)).not.toContain(created.id);
   });
 
+  it("takes GitBook's language on creation as one more of the languages", async () => {
+    const app = current();
+    const org = app.organizationId;
+    const reply = await app.api().orgs.createTranslation(org, body({ title: 'Japanese', language: 'ja' }));
+    expect(reply.status).toBe(201);
+    expect(reply.data).toMatchObject({ title: 'Japanese', languages: ['ja'] });
+    const both = await app
+      .api()
+      .orgs.createTranslation(org, body({ title: 'Both', languages: ['fr', 'ja'], language: 'de' }));
+    expect(both.data).toMatchObject({ languages: ['fr', 'ja', 'de'] });
+    expect((await app.api().orgs.getTranslation(org, both.data.id)).data).toEqual(both.data);
+    const once = await app
+      .api()
+      .orgs.createTranslation(org, body({ title: 'Once', languages: ['fr'], language: 'fr' }));
+    expect(once.data).toMatchObject({ languages: ['fr'] });
+  });
+
   it('pages through translation settings', async () => {
     const app = current();
     const org = await addOrganization(app, 'Paged');
@@ -87,6 +104,7 @@ describe('translation settings over HTTP', () => {
     const app = current();
     const org = app.organizationId;
     const existing = await create('Existing', ['de']);
+    const doc = { object: 'document', data: {}, nodes: [] };
     const cases: [string, string, unknown, RegExp][] = [
       ['POST', `/v1/orgs/${org}/translations`, {}, /title/],
       ['POST', `/v1/orgs/${org}/translations`, { title: '' }, /title/],
@@ -96,7 +114,28 @@ describe('translation settings over HTTP', () => {
       ['POST', `/v1/orgs/${org}/translations`, { title: 'T', languages: ['klingon'] }, /languages/],
       ['POST', `/v1/orgs/${org}/translations`, { title: 'T', languages: ['fr', 'fr'] }, /languages/],
       ['POST', `/v1/orgs/${org}/translations`, { title: 'T', languages: 'fr' }, /languages/],
-      ['POST', `/v1/orgs/${org}/translations`, { title: 'T', source: { space: 's' } }, /source/],
+      [
+        'POST',
+        `/v1/orgs/${org}/translations`,
+        { title: 'T', source: { space: 's' } },
+        /^source is not accepted/,
+      ],
+      ['POST', `/v1/orgs/${org}/translations`, { title: 'T', source: null }, /^source is not accepted/],
+      ['POST', `/v1/orgs/${org}/translations`, { title: 'T', language: 'klingon' }, /^language/],
+      ['POST', `/v1/orgs/${org}/translations`, { title: 'T', language: null }, /^language/],
+      [
+        'POST',
+        `/v1/orgs/${org}/translations`,
+        { title: 'T', instructions: doc },
+        /^instructions is not accepted/,
+      ],
+      [
+        'PUT',
+        `/v1/orgs/${org}/translations/${existing.id}`,
+        { title: 'T', instructions: doc },
+        /^instructions is not accepted/,
+      ],
+      ['PUT', `/v1/orgs/${org}/translations/${existing.id}`, { title: 'T', language: 'fr' }, /language/],
       ['PUT', `/v1/orgs/${org}/translations/${existing.id}`, { languages: ['fr'] }, /title/],
       ['PUT', `/v1/orgs/${org}/translations/${existing.id}`, { title: 'T', languages: [null] }, /languages/],
     ];

@@ -210,6 +210,8 @@ function wrongTypes(field: FieldModel): fc.Arbitrary<unknown> | undefined {
     .filter((o) => !hasReservedKey(o));
   const text = fc.string({ unit: TEXT, maxLength: 10 });
   let candidates: fc.Arbitrary<unknown>[];
+  // A field not served refuses every value: any JSON stands for the wrong one.
+  if (field.notServed) return anyJson;
   if (field.array) {
     const { min, max } = field.array;
     candidates = [text, fc.integer(), fc.boolean(), object];

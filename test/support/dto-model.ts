@@ -29,6 +29,8 @@ export interface FieldModel {
   max?: number;
   pattern?: RegExp;
   values?: unknown[];
+  /** `@NotServed`: GitBook's field for a feature not served; every value given is refused. */
+  notServed?: boolean;
   nested?: DtoModel;
   /**
    * `@IsArray` with `@ArrayMinSize`/`@ArrayMaxSize`: a list whose items are `items` objects (nested with
@@ -63,6 +65,7 @@ const KNOWN = new Set([
   'isEmoji',
   'isArray',
   'isMergeRules',
+  'notServed',
   'arrayMinSize',
   'arrayMaxSize',
   'isRefused',
@@ -171,6 +174,9 @@ export function dtoModel(type: Type): DtoModel {
           break;
         case 'isMergeRules':
           field.isObject = true;
+          break;
+        case 'notServed':
+          field.notServed = true;
           break;
         case 'isArray':
           field.array = { min: 0, ...field.array };

@@ -2,6 +2,7 @@ import { EMPTY_ROOT } from '@app/documents/tree/content';
 import { ContentEditor } from '@app/documents/tree/editor';
 import type { Hash } from '@app/documents/tree/hash';
 import { type ObjectStore, serializeObjects, withStaged } from '@app/documents/tree/objects';
+import { ORGANIZATIONS } from '@app/organizations/read/organization.projection';
 import { Access, type Viewer } from '@app/platform/auth/access';
 import { BLOB_STORE, type BlobStore } from '@app/platform/blobs/blob-store.port';
 import { conflict, invalid, notFound } from '@app/platform/domain/decider';
@@ -11,7 +12,7 @@ import { READ_STORE, type ReadStore } from '@app/platform/readstore/read-store.p
 import { arg, Remote } from '@app/platform/rpc/remote-method';
 import { apiContext, type CommandContext } from '@app/platform/write/command-context';
 import { type CommandOf, CommandRunner, type Prerequisite } from '@app/platform/write/command-runner';
-import { enforceMergeRules, type ReviewStatus } from '@app/spaces/domain/merge-rules';
+import { effectiveMergeRules, enforceMergeRules, type ReviewStatus } from '@app/spaces/domain/merge-rules';
 import { SPACES } from '@app/spaces/read/space.projection';
 import { Inject, Injectable } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
@@ -283,7 +284,9 @@ export class ChangeRequestService {
   /** Merges the change request into the space (GitBook's `merge`): a conflict changes nothing. */
   @Remote(arg.id('spaceId'), arg.id('changeRequestId'), arg.viewer())
   async merge(spaceId: string, ref: string, viewer: Viewer): Promise<MergeOutcome> {
-    const mergeRules = (await this.space(spaceId)).mergeRules ?? { type: 'inherit' };
+    const space = await this.space(spaceId);
+    const organization = await this.views.get(ORGANIZATIONS, space.organization);
+    const mergeRules = effectiveMergeRules(space.mergeRules, organization?.mergeRules);
     const { id } = await findChangeRequest(this.views, spaceId, ref);
     const ctx = apiContext(viewer);
     let revision = '';

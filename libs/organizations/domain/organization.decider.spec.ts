@@ -263,6 +263,41 @@ describe('organization decider', () => {
         .thenEmits([updated({ emailDomains: ['acme.test'] })]);
     });
 
+    it("sets the merge rules its spaces inherit, none until then, checked as a space's are", () => {
+      const rules: OrganizationChanges['mergeRules'] = {
+        type: 'rules',
+        rules: [{ rule: 'require_specific_reviewers', users: ['u1'] }],
+      };
+      const state = organization
+        .given(active)
+        .when(
+          update({
+            mergeRules: {
+              type: 'rules',
+              rules: [{ rule: 'require_specific_reviewers', users: ['u1', 'u1'] }],
+            },
+          }),
+        )
+        .thenEmits([updated({ mergeRules: rules })]);
+      expect(state).toMatchObject({ mergeRules: rules });
+      organization
+        .given(active)
+        .when(update({ mergeRules: { type: 'none' } }))
+        .thenNothing();
+      organization
+        .given([...active, updated({ mergeRules: rules })])
+        .when(update({ mergeRules: { type: 'none' } }))
+        .thenEmits([updated({ mergeRules: { type: 'none' } })]);
+      organization
+        .given(active)
+        .when(update({ mergeRules: { type: 'inherit' } as never }))
+        .thenThrows('invalid', /^mergeRules: type must be none/);
+      organization
+        .given(active)
+        .when(update({ mergeRules: { type: 'rules', rules: [{ rule: 'custom' }] } as never }))
+        .thenThrows('invalid', /^mergeRules\.rules\[0\]\.rule/);
+    });
+
     it('clears the default role and the logo with null', () => {
       organization
         .given([...active, updated({ defaultRole: 'edit', logo: 'https://acme.test/l.png' })])

@@ -8,6 +8,7 @@ import {
   notFound,
 } from '@app/platform/domain/decider';
 import type { Role } from '@app/platform/domain/roles';
+import { checkStandaloneMergeRules, type StandaloneMergeRules } from '@app/spaces/domain/merge-rules';
 
 /** What an update may change; `null` clears a setting (a default role of null makes newcomers guests). */
 export interface OrganizationSettings {
@@ -19,6 +20,8 @@ export interface OrganizationSettings {
   sso: boolean;
   ai: boolean;
   inviteLinks: boolean;
+  /** The merge rules of the spaces that `inherit` theirs (GitBook's default); absent: none. */
+  mergeRules: StandaloneMergeRules;
 }
 
 export type OrganizationChanges = Partial<OrganizationSettings>;
@@ -179,6 +182,8 @@ function effectiveChanges(
     );
   }
   if (requested.logo !== undefined) checked.logo = checkedLogo(requested.logo);
+  if (requested.mergeRules !== undefined)
+    checked.mergeRules = checkStandaloneMergeRules(requested.mergeRules);
   const current: OrganizationSettings = {
     title: org.title,
     emailDomains: org.emailDomains ?? [],
@@ -188,6 +193,7 @@ function effectiveChanges(
     sso: org.sso ?? false,
     ai: org.ai ?? false,
     inviteLinks: org.inviteLinks ?? true,
+    mergeRules: org.mergeRules ?? { type: 'none' },
   };
   const changes: OrganizationChanges = {};
   for (const key of Object.keys(checked) as (keyof OrganizationSettings)[]) {

@@ -1,6 +1,8 @@
 import { ROLES, type Role } from '@app/platform/domain/roles';
 import { Text } from '@app/platform/http/fields';
 import { IsAbsentOr } from '@app/platform/http/validation';
+import type { StandaloneMergeRules } from '@app/spaces/domain/merge-rules';
+import { IsMergeRules } from '@app/spaces/http/merge-rules.field';
 import { Type } from 'class-transformer';
 import {
   ArrayMaxSize,
@@ -86,4 +88,12 @@ export class UpdateOrganizationDto implements UpdateOrganizationInput {
   @IsAbsentOr()
   @IsBoolean()
   inviteLinks?: boolean;
+
+  /**
+   * `{type: none}` or `{type: rules, rules: [...]}` (GitBook's rules but `custom`): what merges into the
+   * organization's spaces that inherit their merge rules must satisfy.
+   */
+  @IsAbsentOr()
+  @IsMergeRules({ inherit: false })
+  mergeRules?: StandaloneMergeRules;
 }

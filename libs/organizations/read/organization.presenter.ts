@@ -24,7 +24,7 @@ export class OrganizationPresenter {
       sso: doc.sso ?? false,
       ai: doc.ai ?? false,
       auditLogs: true,
-      mergeRules: { type: 'none' as const },
+      mergeRules: doc.mergeRules ?? { type: 'none' as const },
       trial: { status: 'notapplicable' as const, count: 0 },
       urls: {
         location: this.urls.api(`/orgs/${doc.id}`),

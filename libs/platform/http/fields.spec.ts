@@ -1,5 +1,5 @@
 import { BadRequestException } from '@nestjs/common';
-import { hasControlCharacter, QueryList, Text } from './fields';
+import { hasControlCharacter, NotServed, QueryList, Text } from './fields';
 import { createValidationPipe, IsAbsentOr } from './validation';
 
 class TitleDto {
@@ -86,5 +86,38 @@ describe('Query lists', () => {
 
   it('leaves a repeated key refused for a parameter that is not a list', async () => {
     expect(await parse({ space: ['a', 'b'] })).toMatch(/^space must be a string/);
+  });
+});
+
+class WithNotServed {
+  @IsAbsentOr()
+  @Text(20)
+  title?: string;
+
+  @NotServed('templates are not served')
+  template?: unknown;
+}
+
+describe('Fields not served', () => {
+  const pipe = createValidationPipe();
+  const parse = async (body: object) => {
+    try {
+      return await pipe.transform(body, { type: 'body', metatype: WithNotServed });
+    } catch (error) {
+      expect(error).toBeInstanceOf(BadRequestException);
+      return (error as BadRequestException).message;
+    }
+  };
+
+  it('refuses any value, null included, naming the field and the reason', async () => {
+    for (const template of [{ id: 'x' }, 'x', null, 0, false]) {
+      expect(await parse({ title: 'a', template })).toBe(
+        'template is not accepted: templates are not served',
+      );
+    }
+  });
+
+  it('lets a body without the field through', async () => {
+    expect(await parse({ title: 'a' })).toEqual({ title: 'a' });
   });
 });

@@ -8,6 +8,7 @@ import {
   IsString,
   MaxLength,
   ValidateBy,
+  ValidateIf,
 } from 'class-validator';
 import { isEmoji } from '../domain/emoji';
 import { DEFAULT_LEVELS } from '../domain/roles';
@@ -100,6 +101,25 @@ export function Emoji(): PropertyDecorator {
         validate: (value) => typeof value !== 'string' || isEmoji(value),
         defaultMessage: () =>
           `${String(key)} must be one emoji, or its code points in hexadecimal like 1f4d8, or empty`,
+      },
+    })(target, key);
+  };
+}
+
+/**
+ * A field of GitBook's request body for a feature this project does not have: declared so that a request
+ * giving it (any value, null included) is refused with a 400 that names it and says why, rather than
+ * answered as an unknown field. Absent, it changes nothing.
+ */
+export function NotServed(reason: string): PropertyDecorator {
+  return (target, key) => {
+    ValidateIf((_object, value) => value !== undefined)(target, key);
+    ValidateBy({
+      name: 'notServed',
+      constraints: [reason],
+      validator: {
+        validate: () => false,
+        defaultMessage: () => `${String(key)} is not accepted: ${reason}`,
       },
     })(target, key);
   };

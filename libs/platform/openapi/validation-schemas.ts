@@ -43,6 +43,8 @@ export function validationSchemas(): Record<string, Schema> {
           return { pattern: meta.constraints?.[0] ? CONTROL_FREE_LINES : CONTROL_FREE };
         // GitBook's own format name for the same values.
         if (meta.name === 'isEmoji') return { format: 'emoji' };
+        // A field of GitBook's for a feature not served: no value is accepted.
+        if (meta.name === 'notServed') return { not: {}, description: `Refused: ${meta.constraints?.[0]}` };
         // A rule that describes what it accepts (`describedRule` below).
         const described = (meta.constraints ?? []).find(
           (c) => typeof c === 'object' && c !== null && JSON_SCHEMA in c,

@@ -299,6 +299,71 @@ describe('space decider', () => {
         .thenThrows('invalid', /language/);
     });
 
+    describe('icon (GitBook: an emoji, an icon, or null for both)', () => {
+      const icon = 'https://example.com/icon.png';
+      const updated = (changes: object): SpaceEvent => ({
+        type: 'SpaceUpdated',
+        data: { spaceId: 'space1', changes, updatedAt: iso(at) },
+      });
+
+      it('sets an icon in place of the emoji', () => {
+        const state = space
+          .given(active)
+          .when({ type: 'UpdateSpace', changes: { icon }, at })
+          .thenEmits([updated({ icon, emoji: '' })]);
+        expect(state).toMatchObject({ icon, emoji: '' });
+      });
+
+      it('removes the icon when an emoji is set', () => {
+        space
+          .given([spaceCreated(), updated({ icon, emoji: '' })])
+          .when({ type: 'UpdateSpace', changes: { emoji: '🚀' }, at })
+          .thenEmits([updated({ emoji: '🚀', icon: null })]);
+      });
+
+      it('removes both with null for each, and emits nothing for what is already gone', () => {
+        space
+          .given([spaceCreated(), updated({ icon, emoji: '' })])
+          .when({ type: 'UpdateSpace', changes: { emoji: '', icon: null }, at })
+          .thenEmits([updated({ icon: null })]);
+        space
+          .given(active)
+          .when({ type: 'UpdateSpace', changes: { icon: null }, at })
+          .thenNothing();
+      });
+
+      it('emits nothing when the icon is already the one given', () => {
+        space
+          .given([spaceCreated(), updated({ icon, emoji: '' })])
+          .when({ type: 'UpdateSpace', changes: { icon }, at })
+          .thenNothing();
+      });
+
+      it('refuses an emoji and an icon together, naming both', () => {
+        space
+          .given(active)
+          .when({ type: 'UpdateSpace', changes: { emoji: '🚀', icon }, at })
+          .thenThrows('invalid', /^emoji and icon/);
+      });
+
+      it('refuses an icon that is not an http(s) URL of at most 2048 characters', () => {
+        for (const bad of [
+          'icon.png',
+          'ftp://example.com/i.png',
+          `https://example.com/${'x'.repeat(2048)}`,
+        ]) {
+          space
+            .given(active)
+            .when({ type: 'UpdateSpace', changes: { icon: bad }, at })
+            .thenThrows('invalid', /^icon must be an http\(s\) URL/);
+        }
+      });
+
+      it('reads a space created before icons existed as having none', () => {
+        expect(fold(spaceDecider, active)).not.toHaveProperty('icon');
+      });
+    });
+
     it('rejects updating a deleted space', () => {
       space
         .given(deleted)

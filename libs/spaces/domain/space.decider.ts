@@ -24,10 +24,17 @@ export interface SpaceSettings {
   defaultLevel: DefaultLevel;
   /** Absent until set: the space is then read as English. */
   language?: SpaceLanguage;
+  /**
+   * URL of the space's icon (GitBook's `urls.icon`), absent or null for none. A space shows an icon or an
+   * emoji: setting one removes the other.
+   */
+  icon?: string | null;
 }
 
-/** Settings an update may change; `mergeRules` absent from a space means `inherit`. */
+/** Settings an update may change; `mergeRules` absent from a space means `inherit`; a null icon removes it. */
 export type SpaceChanges = Partial<SpaceSettings> & { mergeRules?: MergeRulesConfiguration };
+
+export const ICON_MAX = 2048;
 
 interface SpaceFacts extends SpaceSettings {
   mergeRules?: MergeRulesConfiguration;
@@ -118,13 +125,43 @@ function checkLanguage(language: unknown): void {
     throw invalid(`language must be one of ${SPACE_LANGUAGES.join(', ')}`);
 }
 
+/** An icon is an http(s) URL (GitBook's `URL`: a URI of at most 2048 characters). */
+function checkIcon(icon: unknown): void {
+  if (icon === undefined || icon === null) return;
+  let url: URL | undefined;
+  try {
+    url = new URL(String(icon));
+  } catch {
+    url = undefined;
+  }
+  if (typeof icon !== 'string' || icon.length > ICON_MAX || !url || !/^https?:$/.test(url.protocol))
+    throw invalid(`icon must be an http(s) URL of at most ${ICON_MAX} characters, or null`);
+}
+
+/**
+ * GitBook's update takes an emoji, an icon, or null for both (`oneOf`): a space shows one of them, so
+ * setting one removes the other, and giving both is refused.
+ */
+function iconOrEmoji(changes: SpaceChanges): SpaceChanges {
+  const { emoji, icon } = changes;
+  checkIcon(icon);
+  if (emoji && icon) throw invalid('emoji and icon: give one of them (the other is removed), not both');
+  if (icon) return { ...changes, emoji: '' };
+  if (emoji) return { ...changes, icon: null };
+  return changes;
+}
+
 function changed(state: SpaceFacts, changes: SpaceChanges): SpaceChanges {
   const out: SpaceChanges = {};
   for (const key of Object.keys(changes) as (keyof SpaceChanges)[]) {
     const value = changes[key];
-    // Merge rules are an object: compared by value, absent meaning `inherit`.
+    // Merge rules are an object: compared by value, absent meaning `inherit`; no icon is null.
     const current =
-      key === 'mergeRules' ? JSON.stringify(state.mergeRules ?? { type: 'inherit' }) : state[key];
+      key === 'mergeRules'
+        ? JSON.stringify(state.mergeRules ?? { type: 'inherit' })
+        : key === 'icon'
+          ? (state.icon ?? null)
+          : state[key];
     if (value !== undefined && (key === 'mergeRules' ? JSON.stringify(value) : value) !== current)
       Object.assign(out, { [key]: value });
   }
@@ -136,6 +173,7 @@ const decisions: Decisions<SpaceCommand, SpaceEvent, SpaceState> = {
   CreateSpace(command, state) {
     if (state.status !== 'none') throw conflict('Space already exists');
     checkLanguage(command.settings.language);
+    checkIcon(command.settings.icon);
     return [
       {
         type: 'SpaceCreated',
@@ -158,7 +196,7 @@ const decisions: Decisions<SpaceCommand, SpaceEvent, SpaceState> = {
   UpdateSpace(command, state) {
     const space = live(state);
     checkLanguage(command.changes.language);
-    const changes = changed(space, command.changes);
+    const changes = changed(space, iconOrEmoji(command.changes));
     if (Object.keys(changes).length === 0) return [];
     return [{ type: 'SpaceUpdated', data: { spaceId: space.id, changes, updatedAt: iso(command.at) } }];
   },

@@ -1,71 +1,13 @@
 import { ID_PATTERN } from '@app/platform/domain/ids';
 import type { DefaultLevel } from '@app/platform/domain/roles';
-import { Emoji, IsDefaultLevel, Text } from '@app/platform/http/fields';
+import { Emoji, IsDefaultLevel, NotServed, Text } from '@app/platform/http/fields';
 import { IsAbsentOr } from '@app/platform/http/validation';
-import { describedRule } from '@app/platform/openapi/validation-schemas';
-import { IsBoolean, IsIn, IsString, Matches, ValidateBy, ValidateIf } from 'class-validator';
+import { IsBoolean, IsIn, IsString, Matches, MaxLength, ValidateIf } from 'class-validator';
 import { SPACE_LANGUAGES, type SpaceLanguage } from '../domain/language';
-import { checkMergeRules, type MergeRulesConfiguration } from '../domain/merge-rules';
-import type { EditMode } from '../domain/space.decider';
+import type { MergeRulesConfiguration } from '../domain/merge-rules';
+import { type EditMode, ICON_MAX } from '../domain/space.decider';
 import type { CreateSpaceInput, TransferSpaceInput, UpdateSpaceInput } from '../write/space.commands';
-
-const users = { type: 'array', maxItems: 100, items: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,64}$' } };
-/** GitBook's `MergeRulesSpaceConfiguration` without `custom` rules, which are refused. */
-const MERGE_RULES_SCHEMA = {
-  oneOf: [
-    { type: 'object', properties: { type: { enum: ['inherit', 'none'] } }, required: ['type'] },
-    {
-      type: 'object',
-      properties: {
-        type: { const: 'rules' },
-        rules: {
-          type: 'array',
-          maxItems: 20,
-          items: {
-            oneOf: [
-              {
-                type: 'object',
-                properties: { rule: { const: 'require_at_least_one_review' } },
-                required: ['rule'],
-              },
-              {
-                type: 'object',
-                properties: {
-                  rule: {
-                    enum: ['require_specific_reviewers', 'require_one_of_specific_reviewers', 'allow_bypass'],
-                  },
-                  users,
-                },
-                required: ['rule', 'users'],
-              },
-            ],
-          },
-        },
-      },
-      required: ['type', 'rules'],
-    },
-  ],
-};
-
-/** Merge rules as `checkMergeRules` accepts them; its message names what is wrong. */
-function IsMergeRules(): PropertyDecorator {
-  const problem = (value: unknown) => {
-    try {
-      checkMergeRules(value);
-      return undefined;
-    } catch (error) {
-      return (error as Error).message;
-    }
-  };
-  return ValidateBy({
-    name: 'isMergeRules',
-    constraints: [describedRule(MERGE_RULES_SCHEMA)],
-    validator: {
-      validate: (value) => problem(value) === undefined,
-      defaultMessage: (args) => problem(args?.value) ?? 'mergeRules: invalid',
-    },
-  });
-}
+import { IsMergeRules } from './merge-rules.field';
 
 const EDIT_MODES = ['live', 'locked'];
 
@@ -96,6 +38,18 @@ export class CreateSpaceDto implements CreateSpaceInput {
   @IsAbsentOr()
   @IsBoolean()
   empty?: boolean;
+
+  /** GitBook's `ApplySpaceTemplate`: the id of a template of GitBook's catalog. */
+  @NotServed(
+    "there is no catalog of space templates here to apply; create the space, then write its content with the space's content operations",
+  )
+  template?: unknown;
+
+  /** GitBook's `ComputedContentSourceRevision`: content generated from an OpenAPI spec, a translation or an integration. */
+  @NotServed(
+    'computed content (generated from an OpenAPI specification, a translation or an integration) is not served here',
+  )
+  computedSource?: unknown;
 }
 
 export class UpdateSpaceDto implements UpdateSpaceInput {
@@ -117,13 +71,23 @@ export class UpdateSpaceDto implements UpdateSpaceInput {
 
   /** `{type: inherit}`, `{type: none}` or `{type: rules, rules: [...]}` (GitBook's rules but `custom`). */
   @IsAbsentOr()
-  @IsMergeRules()
+  @IsMergeRules({ inherit: true })
   mergeRules?: MergeRulesConfiguration;
 
   /** An emoji, or null to remove it. */
   @ValidateIf((_o, value) => value !== undefined && value !== null)
   @Emoji()
   emoji?: string | null;
+
+  /**
+   * GitBook's `icon` (a URL, answered as `urls.icon`), or null to remove it; a space shows an icon or an
+   * emoji, so setting one removes the other (giving both is refused by the decider).
+   */
+  @ValidateIf((_o, value) => value !== undefined && value !== null)
+  @IsString()
+  @MaxLength(ICON_MAX)
+  @Matches(/^https?:\/\/[^\s/?#]+\S*$/, { message: 'icon must be an http(s) URL or null' })
+  icon?: string | null;
 }
 
 export class GetSpaceQueryDto {

@@ -23,6 +23,7 @@ export class SpacePresenter {
       urls: {
         location: this.urls.api(`/spaces/${doc.id}`),
         app: this.urls.app(`/o/${doc.organization}/s/${doc.id}`),
+        ...(doc.icon ? { icon: doc.icon } : {}),
       },
       organization: doc.organization,
       ...(doc.parent ? { parent: doc.parent } : {}),

@@ -122,6 +122,28 @@ describe('spaces projection', () => {
       .thenDocuments(SPACES, [doc('s1', 'c1', { language: 'de', updatedAt: t(2), streamRevision: 1 })]);
   });
 
+  it('sets the icon of a space in place of its emoji, and removes it (absent until set)', async () => {
+    const icon = 'https://example.com/icon.png';
+    const set = spaceEvent(
+      'SpaceUpdated',
+      { spaceId: 's1', changes: { icon, emoji: '' }, updatedAt: t(2) },
+      inSpace('s1'),
+    );
+    const removed = spaceEvent(
+      'SpaceUpdated',
+      { spaceId: 's1', changes: { emoji: '📕', icon: null }, updatedAt: t(3) },
+      inSpace('s1'),
+    );
+    await spaces
+      .given(created('s1', 'c1'), set)
+      .thenDocuments(SPACES, [doc('s1', 'c1', { icon, emoji: '', updatedAt: t(2), streamRevision: 1 })]);
+    await spaces
+      .given(created('s1', 'c1'), set, removed)
+      .thenDocuments(SPACES, [
+        doc('s1', 'c1', { icon: null, emoji: '📕', updatedAt: t(3), streamRevision: 2 }),
+      ]);
+  });
+
   it('applies an update to the fields it changes', async () => {
     const updated = spaceEvent(
       'SpaceUpdated',

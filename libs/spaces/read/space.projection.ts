@@ -19,6 +19,8 @@ export interface SpaceDoc extends Doc {
   mergeRules?: MergeRulesConfiguration;
   /** Absent until set (the space reads as English). */
   language?: SpaceLanguage;
+  /** URL of the space's icon; absent or null: none. */
+  icon?: string | null;
   revision: string;
   /** The content root of `revision` (what a duplicate starts from); absent: empty content. */
   root?: string;

@@ -32,6 +32,8 @@ export interface UpdateSpaceInput {
   defaultLevel?: DefaultLevel;
   /** null removes the emoji. */
   emoji?: string | null;
+  /** URL of an icon, shown instead of the emoji; null removes it. */
+  icon?: string | null;
 }
 
 export interface TransferSpaceInput extends TransferInput {
@@ -160,6 +162,7 @@ export class SpaceService {
           editMode: source.editMode,
           defaultLevel: source.defaultLevel,
           ...(source.language ? { language: source.language } : {}),
+          ...(source.icon ? { icon: source.icon } : {}),
         },
         revision: newId(),
         ...(source.root ? { root: source.root } : {}),

@@ -10,7 +10,9 @@ const t0 = Date.parse('2026-01-01T00:00:00Z');
 const t1 = t0 + 60_000;
 const iso = (ms: number) => new Date(ms).toISOString();
 
-const create = (overrides: { title?: string; languages?: string[] } = {}): TranslationCommand => ({
+const create = (
+  overrides: { title?: string; languages?: string[]; language?: string } = {},
+): TranslationCommand => ({
   type: 'CreateTranslationSettings',
   translationId: 'tr1',
   organization: 'org1',
@@ -90,6 +92,18 @@ describe('translation settings decider', () => {
 
     it('rejects a language that is not one of GitBook’s', () => {
       translation.when(create({ languages: ['fr', 'klingon'] })).thenThrows('invalid', /^languages.*klingon/);
+    });
+
+    it("adds GitBook's single language to the languages, once", () => {
+      const withLanguages = (languages: string[]) =>
+        [{ ...created, data: { ...created.data, languages } }] as never;
+      translation.when(create({ language: 'ja' })).thenEmits(withLanguages(['fr', 'de', 'ja']));
+      translation.when(create({ language: 'de' })).thenEmits(withLanguages(['fr', 'de']));
+      translation.when(create({ languages: [], language: 'pt-br' })).thenEmits(withLanguages(['pt-br']));
+    });
+
+    it('rejects a single language that is not one of GitBook’s, naming it', () => {
+      translation.when(create({ language: 'klingon' })).thenThrows('invalid', /^language: "klingon"/);
     });
 
     it('rejects a language listed twice', () => {

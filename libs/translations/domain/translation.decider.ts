@@ -15,10 +15,15 @@ export interface TranslationSettings {
 
 export type TranslationChanges = Partial<TranslationSettings>;
 
-/** A create sets both; an update (a PUT) sets the title, and the languages when given. */
+/**
+ * A create sets both; an update (a PUT) sets the title, and the languages when given. A create's
+ * `language` (GitBook's, the one language of its `Translation`) is one more language, listed last
+ * unless `languages` has it.
+ */
 export interface TranslationInput {
   title: string;
   languages?: readonly string[];
+  language?: string;
 }
 
 const NAMES = {
@@ -53,13 +58,19 @@ function checkedLanguages(languages: readonly string[]): SpaceLanguage[] {
   return out;
 }
 
+function withLanguage(languages: SpaceLanguage[], language: string | undefined): SpaceLanguage[] {
+  if (language === undefined) return languages;
+  if (!isSpaceLanguage(language)) throw invalid(`language: ${JSON.stringify(language)} is not a language`);
+  return languages.includes(language) ? languages : [...languages, language];
+}
+
 export const translationDecider = resourceDecider({
   what: 'Translation settings',
   idKey: 'translationId',
   names: NAMES,
   create: (input: TranslationInput): TranslationSettings => ({
     title: checkedTitle(input.title),
-    languages: checkedLanguages(input.languages ?? []),
+    languages: withLanguage(checkedLanguages(input.languages ?? []), input.language),
   }),
   update: (input: TranslationInput): Partial<TranslationSettings> => ({
     title: checkedTitle(input.title),

@@ -9,7 +9,7 @@ import { ReadYourWrites } from '@app/platform/projector/read-your-writes';
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
 import { TranslationQueries } from '../read/translations.queries';
 import { TranslationService } from '../write/translation.commands';
-import { TranslationDto } from './translations.dto';
+import { CreateTranslationDto, UpdateTranslationDto } from './translations.dto';
 
 /** The seeds' translation settings, not GitBook's `Translation` (source space, language, instructions). */
 const SETTINGS =
@@ -37,7 +37,7 @@ export class TranslationsController {
   @Post()
   @HttpCode(201)
   @OwnShape(SETTINGS, 'TranslationSettings')
-  create(@organizationId() org: string, @Body() body: TranslationDto, @CurrentViewer() viewer: Viewer) {
+  create(@organizationId() org: string, @Body() body: CreateTranslationDto, @CurrentViewer() viewer: Viewer) {
     const write = this.service.create(org, body, viewer);
     return this.views.after(write, (w) => this.queries.get(org, w.translationId, viewer));
   }
@@ -55,7 +55,7 @@ export class TranslationsController {
   update(
     @organizationId() org: string,
     @translationId() id: string,
-    @Body() body: TranslationDto,
+    @Body() body: UpdateTranslationDto,
     @CurrentViewer() viewer: Viewer,
     @IfMatch() ifMatch?: number,
   ) {

@@ -34,7 +34,11 @@ export class TranslationService {
       type: 'CreateTranslationSettings',
       translationId,
       organization,
-      input: { title: body.title, languages: body.languages ?? [] },
+      input: {
+        title: body.title,
+        languages: body.languages ?? [],
+        ...(body.language !== undefined ? { language: body.language } : {}),
+      },
       at: this.runner.now(),
     };
     return { translationId, ...(await this.run(translationId, command, viewer)) };
@@ -58,7 +62,7 @@ export class TranslationService {
     const command: TranslationCommand = {
       type: 'UpdateTranslationSettings',
       organization,
-      input: body,
+      input: { title: body.title, ...(body.languages !== undefined ? { languages: body.languages } : {}) },
       at: this.runner.now(),
     };
     return this.run(translationId, command, viewer, ifMatch);
