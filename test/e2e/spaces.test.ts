@@ -252,7 +252,7 @@ describe('spaces over HTTP', () => {
     expect(notAuthor.status).toBe(409);
     expect((notAuthor.body as { error: { message: string } }).error.message).toMatch(/author/);
     expect((await app.api().spaces.mergeChangeRequest(space.id, cr.id)).data.result).toBe('merge');
-    for (const rule of ['require_up_to_date_change_request', 'require_agent_review', 'custom']) {
+    for (const rule of ['require_agent_review', 'custom']) {
       const reply = await app.http('PATCH', `/v1/spaces/${space.id}`, {
         body: { mergeRules: { type: 'rules', rules: [{ rule, expression: 'true' }] } },
       });
@@ -261,6 +261,55 @@ describe('spaces over HTTP', () => {
         /^mergeRules\.rules\[0\]\.rule/,
       );
     }
+  });
+
+  it('enforces a description and an up-to-date change request when the rules ask for them', async () => {
+    const app = current();
+    const api = app.api();
+    const space = await create({ title: 'Described' });
+    await api.spaces.updateSpaceById(space.id, {
+      mergeRules: {
+        type: 'rules',
+        rules: [
+          { rule: 'require_change_request_description' },
+          { rule: 'require_up_to_date_change_request' },
+        ],
+      },
+    } as never);
+    const message = (reply: { body: unknown }) =>
+      (reply.body as { error: { message: string } }).error.message;
+    const merge = (cr: string) => app.http('POST', `/v1/spaces/${space.id}/change-requests/${cr}/merge`);
+    const first = (await api.spaces.createChangeRequest(space.id, { subject: 'First' })).data;
+    const second = (await api.spaces.createChangeRequest(space.id, { subject: 'Second' })).data;
+    const describe = (cr: string, text: string) =>
+      api.spaces.updateChangeRequestById(space.id, cr, {
+        description: {
+          object: 'document',
+          data: {},
+          nodes: [
+            {
+              object: 'block',
+              type: 'paragraph',
+              nodes: [{ object: 'text', leaves: [{ object: 'leaf', text }] }],
+            },
+          ],
+        },
+      } as never);
+
+    const undescribed = await merge(first.id);
+    expect([undescribed.status, message(undescribed)]).toEqual([409, expect.stringMatching(/description/)]);
+    await describe(first.id, '   ');
+    expect((await merge(first.id)).status).toBe(409);
+    await describe(first.id, 'Why this change');
+    expect((await merge(first.id)).status).toBe(200);
+
+    // The space moved on: the second is behind until updated from it.
+    await describe(second.id, 'Another change');
+    const behind = await merge(second.id);
+    expect([behind.status, message(behind)]).toEqual([409, expect.stringMatching(/behind/)]);
+    const updated = await app.http('POST', `/v1/spaces/${space.id}/change-requests/${second.id}/update`);
+    expect(updated.status).toBe(200);
+    expect((await merge(second.id)).status).toBe(200);
   });
 
   it('refuses a template or a computed source on creation with a 400 naming it, and creates nothing', async () => {

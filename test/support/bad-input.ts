@@ -715,9 +715,9 @@ export function acceptedQueries(model: DtoModel): fc.Arbitrary<[string, string][
     }
     return queryValue(field);
   };
-  // A refused field (`@Refused`) accepts no value.
+  // A field not served (`@NotServed`) accepts no value.
   const optional = model.fields
-    .filter((f) => !f.refused)
+    .filter((f) => !f.notServed)
     .map((f) => fc.option(value(f), { nil: undefined }).map((v) => [f.name, v] as const));
   return fc
     .tuple(...optional)

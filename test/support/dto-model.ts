@@ -38,8 +38,6 @@ export interface FieldModel {
    * by the DTO and the domain, and not generated here.
    */
   array?: { min: number; max?: number; items?: DtoModel; itemPattern?: RegExp; itemValues?: unknown[] };
-  /** `@Refused`: a field naming a feature the service does not have; every value is a 400 naming it. */
-  refused?: boolean;
 }
 
 export interface DtoModel {
@@ -68,7 +66,6 @@ const KNOWN = new Set([
   'notServed',
   'arrayMinSize',
   'arrayMaxSize',
-  'isRefused',
 ]);
 
 export type Condition = (object: Record<string, unknown>, value: unknown) => boolean;
@@ -186,9 +183,6 @@ export function dtoModel(type: Type): DtoModel {
           break;
         case 'arrayMaxSize':
           field.array = { min: 0, ...field.array, max: first as number };
-          break;
-        case 'isRefused':
-          field.refused = true;
           break;
       }
     }

@@ -39,7 +39,8 @@ export function alternatives(schema: Json | undefined, depth = 0): Json[] {
       // A member adds to what the schema around it says (its properties, its required ones).
       const merged: Json = { ...rest, ...one, $ref: undefined };
       if (rest.properties || one.properties) merged.properties = { ...rest.properties, ...one.properties };
-      if (rest.required || one.required) merged.required = [...(rest.required ?? []), ...(one.required ?? [])];
+      if (rest.required || one.required)
+        merged.required = [...(rest.required ?? []), ...(one.required ?? [])];
       return alternatives(merged, depth + 1);
     });
   }
@@ -134,32 +135,52 @@ export interface Trial {
   input: Json;
 }
 
-/** Sets `path` (dotted) in a copy of `base`, making the objects along the way. */
-function withValue(base: Json, path: string[], value: unknown): Json {
+/** Sets `path` in a copy of `base`, making the objects along the way; `[]` stands for a list of one item. */
+function withValue(base: unknown, path: string[], value: unknown): unknown {
+  if (path.length === 0) return value;
   const [head, ...rest] = path;
-  if (rest.length === 0) return { ...base, [head]: value };
-  const inner = typeof base[head] === 'object' && base[head] !== null ? (base[head] as Json) : {};
-  return { ...base, [head]: withValue(inner, rest, value) };
+  if (head === '[]') {
+    const [item] = Array.isArray(base) ? base : [];
+    return [withValue(item ?? {}, rest, value)];
+  }
+  const object = typeof base === 'object' && base !== null && !Array.isArray(base) ? (base as Json) : {};
+  return { ...object, [head]: withValue(object[head], rest, value) };
 }
 
-/** The trials of a body schema: each of its alternatives, each field in it (nested ones too), each value. */
+/**
+ * The trials of a body schema: each of its alternatives, each field in it, each value. Objects are
+ * entered, and so are the items of lists of objects (`mergeRules.rules[].rule`), each field varied in a
+ * body otherwise valid.
+ */
 export function bodyTrials(schema: Json): Trial[] {
   const trials: Trial[] = [];
-  for (const body of alternatives(schema)) {
-    const base = sampleObject(body);
-    const visit = (object: Json, path: string[], depth: number) => {
-      for (const [name, property] of Object.entries((object.properties ?? {}) as Record<string, Json>)) {
-        const at = [...path, name];
-        for (const alternative of alternatives(property)) {
-          for (const value of samples(alternative, depth, name)) {
-            trials.push({ in: 'body', field: at.join('.'), value, input: withValue(base, at, value) });
+  const visit = (object: Json, path: string[], base: Json, depth: number) => {
+    for (const [name, property] of Object.entries((object.properties ?? {}) as Record<string, Json>)) {
+      const at = [...path, name];
+      const field = at.join('.').replace(/\.\[\]/g, '[]');
+      for (const alternative of alternatives(property)) {
+        for (const value of samples(alternative, depth, name)) {
+          trials.push({ in: 'body', field, value, input: withValue(base, at, value) as Json });
+        }
+        if (depth >= 3) continue;
+        if (alternative.properties) {
+          visit(
+            alternative,
+            at,
+            withValue(base, at, sampleObject(alternative, depth + 1)) as Json,
+            depth + 1,
+          );
+        }
+        if (alternative.type === 'array') {
+          for (const item of alternatives(alternative.items as Json).filter((one) => one.properties)) {
+            const inList = withValue(base, at, [sampleObject(item, depth + 1)]) as Json;
+            visit(item, [...at, '[]'], inList, depth + 1);
           }
-          if (alternative.properties && depth < 2) visit(alternative, at, depth + 1);
         }
       }
-    };
-    visit(body, [], 0);
-  }
+    }
+  };
+  for (const body of alternatives(schema)) visit(body, [], sampleObject(body), 0);
   return trials;
 }
 
@@ -204,7 +225,9 @@ export async function refusal(trial: Trial, dto: Type | undefined): Promise<stri
   } catch (error) {
     const response = (error as { getResponse?: () => { message?: unknown } }).getResponse?.();
     const message = String(response?.message ?? (error as Error).message);
-    const own = message.split('; ').filter((part) => names(part, trial.field));
+    // A refusal is the field's when it names the field, or for a nested one the field it is in.
+    const top = trial.field.split(/[.[]/)[0];
+    const own = message.split('; ').filter((part) => names(part, trial.field) || names(part, top));
     return own.length > 0 ? own.join('; ') : undefined;
   }
 }

@@ -1,4 +1,5 @@
 import type { Document } from '@app/documents/document';
+import { documentText } from '@app/documents/document/document-text';
 import type { Hash } from '@app/documents/tree/hash';
 import {
   conflict,
@@ -82,7 +83,16 @@ export interface ChangeRequestFacts {
   requested: readonly string[];
   /** Its external links, in order; events from before links existed leave it empty. */
   links: readonly ChangeRequestLink[];
+  /** Its description has text (what `require_change_request_description` asks); the text itself is in the views. */
+  described?: boolean;
 }
+
+/** What merge rules look at in a change request merged onto the space's `head`. */
+export const mergeFacts = (cr: ChangeRequestFacts, head: RevisionRef) => ({
+  ...cr,
+  upToDate: cr.base.id === head.id,
+  described: cr.described === true,
+});
 
 export interface SpaceContentState {
   spaceId: string | null;
@@ -357,7 +367,7 @@ const decisions: Decisions<SpaceContentCommand, SpaceContentEvent, SpaceContentS
   MergeChangeRequest(command, state) {
     const cr = editable(state, command);
     headIs(state, command.onto);
-    enforceMergeRules(command.mergeRules, cr, command.mergedBy);
+    enforceMergeRules(command.mergeRules, mergeFacts(cr, command.onto), command.mergedBy);
     return [
       {
         type: 'ChangeRequestMerged',
@@ -468,12 +478,13 @@ export const spaceContentDecider: Decider<SpaceContentCommand, SpaceContentEvent
         );
       }
       case 'ChangeRequestUpdated': {
-        const { subject, status, links } = event.data.changes;
+        const { subject, status, links, description } = event.data.changes;
         return evolveChangeRequest(state, event.data.changeRequestId, (cr) => ({
           ...cr,
           ...(subject !== undefined ? { subject } : {}),
           ...(status !== undefined ? { status } : {}),
           ...(links !== undefined ? { links } : {}),
+          ...(description !== undefined ? { described: documentText(description).trim() !== '' } : {}),
         }));
       }
       case 'ChangeRequestContentUpdated':

@@ -1,5 +1,5 @@
 import { ID_PATTERN } from '@app/platform/domain/ids';
-import { BooleanQuery, Emoji, QueryList, Text } from '@app/platform/http/fields';
+import { BooleanQuery, Emoji, NotServed, QueryList, Text } from '@app/platform/http/fields';
 import { ListQueryDto } from '@app/platform/http/pagination';
 import { IsAbsentOr } from '@app/platform/http/validation';
 import { BodyExample } from '@app/platform/openapi/body-example';
@@ -35,7 +35,6 @@ import type {
   UpdateChangeRequestInput,
   UpdateContentInput,
 } from '../write/change-request.commands';
-import { Refused } from './refused';
 
 const STATUSES: ChangeRequestStatus[] = ['draft', 'open', 'archived', 'merged'];
 const SETTABLE: SettableStatus[] = ['draft', 'open', 'archived'];
@@ -49,11 +48,11 @@ export class CreateChangeRequestDto implements CreateChangeRequestInput {
   subject?: string;
 
   /** GitBook's `ApplySpaceTemplate`: a template of GitBook's catalogue applied to the new change request. */
-  @Refused('space templates are not a feature of this service')
+  @NotServed('space templates are not a feature of this service')
   template?: never;
 
   /** The agent task the change request implements. */
-  @Refused('agent tasks are not a feature of this service')
+  @NotServed('agent tasks are not a feature of this service')
   agentTaskId?: never;
 }
 
@@ -132,7 +131,7 @@ export class SpaceChangeRequestsQueryDto extends ListQueryDto implements SpaceCh
   @userId()
   requestedReviewer?: string;
 
-  @Refused(NO_TOPICS)
+  @NotServed(NO_TOPICS)
   topic?: never;
 
   /** Newest first by this date; GitBook's default `updatedAt`. */
@@ -170,13 +169,13 @@ export class OrganizationChangeRequestsQueryDto
   @userId()
   requestedReviewer?: string;
 
-  @Refused('docs sites are not a feature of this service, so no change request is linked to one')
+  @NotServed('docs sites are not a feature of this service, so no change request is linked to one')
   site?: never;
 
-  @Refused(NO_TOPICS)
+  @NotServed(NO_TOPICS)
   topic?: never;
 
-  @Refused('style guide checks are not a feature of this service, so none opened a change request')
+  @NotServed('style guide checks are not a feature of this service, so none opened a change request')
   styleguideRun?: never;
 
   /**

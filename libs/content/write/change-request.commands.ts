@@ -31,6 +31,7 @@ import {
   type ChangeRequestFacts,
   type ChangeRequestLinkInput,
   editableChangeRequest,
+  mergeFacts,
   type RevisionRef,
   type SettableStatus,
   type SpaceContentCommand,
@@ -295,9 +296,9 @@ export class ChangeRequestService {
         spaceId,
         async (state, prerequisite, earlier) => {
           const cr = editableChangeRequest(state, id, undefined);
-          // Before the merge is computed, so that a refusal stores nothing.
-          enforceMergeRules(mergeRules, cr, viewer.userId);
           const onto = await this.head(spaceId, state);
+          // Before the merge is computed, so that a refusal stores nothing.
+          enforceMergeRules(mergeRules, mergeFacts(cr, onto), viewer.userId);
           const root = await this.mergedRoot(spaceId, cr, onto, prerequisite, earlier);
           revision = newId();
           return {

@@ -10,7 +10,8 @@ const isRecord = (value: unknown): value is Record<string, unknown> =>
 /**
  * A JSON document as given over the API, checked for the structure every reader of documents relies on
  * (GitBook's `JSONDocument`: blocks and inlines with a type, nodes and fragments; texts of leaves with
- * marks), so that one stored never breaks a read. The first problem is a 400 naming where it is.
+ * marks), so that one stored never breaks a read. The first problem is a 400 naming where it is. A leaf
+ * given without `marks` gets an empty list, which GitBook's schema requires of what is answered.
  */
 export function checkDocument(value: unknown, path: string): Document {
   if (!isRecord(value) || value.object !== 'document' || !isRecord(value.data) || !Array.isArray(value.nodes))
@@ -52,7 +53,8 @@ function checkLeaves(leaves: unknown, path: string): void {
     const at = `${path}[${i}]`;
     if (!isRecord(leaf) || leaf.object !== 'leaf' || typeof leaf.text !== 'string')
       throw invalid(`${at}: must be {object: "leaf", text: string, marks: [...]}`);
-    if (leaf.marks !== undefined) {
+    if (leaf.marks === undefined) leaf.marks = [];
+    else {
       if (!Array.isArray(leaf.marks)) throw invalid(`${at}.marks: must be a list`);
       leaf.marks.forEach((mark, j) => {
         if (!isRecord(mark) || mark.object !== 'mark' || typeof mark.type !== 'string')

@@ -12,6 +12,7 @@ import {
 } from 'class-validator';
 import { isEmoji } from '../domain/emoji';
 import { DEFAULT_LEVELS } from '../domain/roles';
+import { describedRule } from '../openapi/described-rule';
 
 /** A default level: a role, `inherit`, or null for guests. */
 export function IsDefaultLevel(): PropertyDecorator {
@@ -116,7 +117,8 @@ export function NotServed(reason: string): PropertyDecorator {
     ValidateIf((_object, value) => value !== undefined)(target, key);
     ValidateBy({
       name: 'notServed',
-      constraints: [reason],
+      // The API reference shows it accepting no value, and why.
+      constraints: [describedRule({ not: {}, description: `Refused: ${reason}.` })],
       validator: {
         validate: () => false,
         defaultMessage: () => `${String(key)} is not accepted: ${reason}`,

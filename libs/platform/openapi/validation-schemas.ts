@@ -4,18 +4,11 @@ import { validationMetadatasToSchemas } from 'class-validator-jsonschema';
 import type { SchemaConverter } from 'class-validator-jsonschema/build/defaultConverters';
 import { defaultConverters } from 'class-validator-jsonschema/build/defaultConverters';
 import { CONTROL_FREE, CONTROL_FREE_LINES } from '../http/fields';
+import { JSON_SCHEMA, type Schema } from './described-rule';
 
-export type Schema = Record<string, unknown>;
+export type { Schema };
 
 export const SCHEMA_REF = '#/components/schemas/';
-
-const JSON_SCHEMA = 'jsonSchema';
-
-/**
- * The constraint a custom class-validator rule (`ValidateBy`) carries to say what it accepts, as JSON
- * Schema, for the API reference: `ValidateBy({ name, constraints: [describedRule(schema)], validator })`.
- */
-export const describedRule = (schema: Schema) => ({ [JSON_SCHEMA]: schema });
 
 /** Set on a property whose conditions skip validation for null, so null is accepted as is. */
 const ACCEPTS_NULL = 'x-accepts-null';
@@ -43,8 +36,6 @@ export function validationSchemas(): Record<string, Schema> {
           return { pattern: meta.constraints?.[0] ? CONTROL_FREE_LINES : CONTROL_FREE };
         // GitBook's own format name for the same values.
         if (meta.name === 'isEmoji') return { format: 'emoji' };
-        // A field of GitBook's for a feature not served: no value is accepted.
-        if (meta.name === 'notServed') return { not: {}, description: `Refused: ${meta.constraints?.[0]}` };
         // A rule that describes what it accepts (`describedRule` below).
         const described = (meta.constraints ?? []).find(
           (c) => typeof c === 'object' && c !== null && JSON_SCHEMA in c,

@@ -10,11 +10,14 @@ import {
 const cr = (
   reviews: Record<string, { status: 'approved' | 'changes-requested'; revision: string }>,
   subject = 'Edit',
+  state: { described?: boolean; upToDate?: boolean } = {},
 ) => ({
   reviews,
   revision: { id: 'r2' },
   createdBy: 'author',
   subject,
+  described: state.described ?? true,
+  upToDate: state.upToDate ?? true,
 });
 const rules = (
   ...list: MergeRulesConfiguration extends infer C ? (C extends { rules: infer R } ? R : never) : never
@@ -98,12 +101,18 @@ describe('merge rules', () => {
     const subject = one('require_change_request_subject');
     expect(refusal(() => enforceMergeRules(subject, cr({}, ' '), 'u1'))).toMatch(/subject/);
     expect(refusal(() => enforceMergeRules(subject, cr({}), 'u1'))).toBeUndefined();
-    for (const rule of [
-      'require_up_to_date_change_request',
-      'require_change_request_description',
-      'require_agent_review',
-      'custom',
-    ]) {
+    // A description with text, and a change request based on the space's current revision.
+    const described = one('require_change_request_description');
+    expect(refusal(() => enforceMergeRules(described, cr({}, 'Edit', { described: false }), 'u1'))).toMatch(
+      /description/,
+    );
+    expect(refusal(() => enforceMergeRules(described, cr({}), 'u1'))).toBeUndefined();
+    const upToDate = one('require_up_to_date_change_request');
+    expect(refusal(() => enforceMergeRules(upToDate, cr({}, 'Edit', { upToDate: false }), 'u1'))).toMatch(
+      /behind/,
+    );
+    expect(refusal(() => enforceMergeRules(upToDate, cr({}), 'u1'))).toBeUndefined();
+    for (const rule of ['require_agent_review', 'custom']) {
       expect(refusal(() => checkMergeRules({ type: 'rules', rules: [{ rule }] }))).toMatch(
         /^mergeRules\.rules\[0\]\.rule: must be one of /,
       );

@@ -14,6 +14,8 @@ const SIMPLE_RULES = [
   'require_all_reviews_approved',
   'require_author_to_merge',
   'require_change_request_subject',
+  'require_change_request_description',
+  'require_up_to_date_change_request',
 ] as const;
 type SimpleRule = (typeof SIMPLE_RULES)[number];
 const isSimpleRule = (rule: string): rule is SimpleRule => (SIMPLE_RULES as readonly string[]).includes(rule);
@@ -39,9 +41,8 @@ export interface LatestReview {
 
 const RULES_WITH_USERS = ['require_specific_reviewers', 'require_one_of_specific_reviewers', 'allow_bypass'];
 /**
- * GitBook's rules this project enforces. Refused: `custom` (GitBook's expression language),
- * `require_agent_review` (no review agent here), `require_up_to_date_change_request` and
- * `require_change_request_description` (not enforced at merge here).
+ * GitBook's rules this project enforces. Refused: `custom` (GitBook's expression language) and
+ * `require_agent_review` (no review agent here).
  */
 export const MERGE_RULES = [...RULES_WITH_USERS, ...SIMPLE_RULES];
 const RULES: readonly string[] = MERGE_RULES;
@@ -101,6 +102,10 @@ export interface Reviewed {
   revision: { id: string };
   createdBy: string | null;
   subject: string;
+  /** Its description has text. */
+  described: boolean;
+  /** Based on the space's current revision: nothing merged into the space since it was last updated from it. */
+  upToDate: boolean;
 }
 
 /**
@@ -111,7 +116,7 @@ export interface Reviewed {
  */
 export function enforceMergeRules(config: MergeRulesConfiguration, cr: Reviewed, actor: string | null): void {
   if (config.type !== 'rules') return;
-  const { reviews, revision, createdBy, subject } = cr;
+  const { reviews, revision, createdBy, subject, described, upToDate } = cr;
   const approved = (user: string) =>
     user !== createdBy && reviews[user]?.status === 'approved' && reviews[user].revision === revision.id;
   const bypass = config.rules.some(
@@ -139,6 +144,15 @@ export function enforceMergeRules(config: MergeRulesConfiguration, cr: Reviewed,
         break;
       case 'require_change_request_subject':
         if (subject.trim() === '') throw conflict('merge rules: the change request needs a subject');
+        break;
+      case 'require_change_request_description':
+        if (!described) throw conflict('merge rules: the change request needs a description');
+        break;
+      case 'require_up_to_date_change_request':
+        if (!upToDate)
+          throw conflict(
+            'merge rules: the change request must be updated from the space first (it is behind)',
+          );
         break;
       case 'require_specific_reviewers': {
         const missing = rule.users.filter((u) => !approved(u));

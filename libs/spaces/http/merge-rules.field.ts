@@ -1,4 +1,4 @@
-import { describedRule } from '@app/platform/openapi/validation-schemas';
+import { describedRule } from '@app/platform/openapi/described-rule';
 import { ValidateBy } from 'class-validator';
 import { checkMergeRules, checkStandaloneMergeRules, MERGE_RULES } from '../domain/merge-rules';
 
