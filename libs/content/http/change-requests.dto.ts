@@ -111,20 +111,17 @@ const userId = () => Matches(ID_PATTERN, { message: '$property must be a user id
 const ORDER_BY: ChangeRequestOrderBy[] = ['updatedAt', 'createdAt'];
 const NO_TOPICS = 'site topics are not a feature of this service, so no change request is linked to one';
 
-export class SpaceChangeRequestsQueryDto extends ListQueryDto implements SpaceChangeRequestsQuery {
+/** What both lists of change requests filter and order by. */
+class ChangeRequestFiltersDto extends ListQueryDto {
   @IsAbsentOr()
-  @IsIn(STATUSES)
-  status?: ChangeRequestStatus;
+  @IsString()
+  @userId()
+  creator?: string;
 
   @IsAbsentOr()
   @IsString()
   @userId()
   contributor?: string;
-
-  @IsAbsentOr()
-  @IsString()
-  @userId()
-  creator?: string;
 
   @IsAbsentOr()
   @IsString()
@@ -140,8 +137,14 @@ export class SpaceChangeRequestsQueryDto extends ListQueryDto implements SpaceCh
   orderBy?: ChangeRequestOrderBy;
 }
 
+export class SpaceChangeRequestsQueryDto extends ChangeRequestFiltersDto implements SpaceChangeRequestsQuery {
+  @IsAbsentOr()
+  @IsIn(STATUSES)
+  status?: ChangeRequestStatus;
+}
+
 export class OrganizationChangeRequestsQueryDto
-  extends ListQueryDto
+  extends ChangeRequestFiltersDto
   implements OrganizationChangeRequestsQuery
 {
   /** Statuses, as GitBook's list (`status=open&status=draft`); absent: open ones. */
@@ -154,26 +157,8 @@ export class OrganizationChangeRequestsQueryDto
   @Matches(ID_PATTERN, { message: 'space must be a space id' })
   space?: string;
 
-  @IsAbsentOr()
-  @IsString()
-  @userId()
-  creator?: string;
-
-  @IsAbsentOr()
-  @IsString()
-  @userId()
-  contributor?: string;
-
-  @IsAbsentOr()
-  @IsString()
-  @userId()
-  requestedReviewer?: string;
-
   @NotServed('docs sites are not a feature of this service, so no change request is linked to one')
   site?: never;
-
-  @NotServed(NO_TOPICS)
-  topic?: never;
 
   @NotServed('style guide checks are not a feature of this service, so none opened a change request')
   styleguideRun?: never;
@@ -185,11 +170,6 @@ export class OrganizationChangeRequestsQueryDto
   @IsAbsentOr()
   @IsIn(['none', 'all'])
   finding?: 'none' | 'all';
-
-  /** Newest first by this date; GitBook's default `updatedAt`. */
-  @IsAbsentOr()
-  @IsIn(ORDER_BY)
-  orderBy?: ChangeRequestOrderBy;
 }
 
 /** A file of `insert_files`: a URL to fetch or inline bytes; the change's rules check which. */

@@ -16,28 +16,6 @@ const LEVEL_MESSAGE = `level must be one of ${ROLES.join(', ')}, or null (a gues
 /** A role, or null (a guest): validated unless absent or null. */
 const RoleOrGuest = (message: string) => IsIn([...ROLES], { message });
 
-/**
- * GitBook's `CreateOrganizationInvite`: `{role}` for the organization, or `{level, space}` /
- * `{level, collection}`, null for a guest; the service checks the form (one of `role` or `level` given).
- */
-export class CreateInviteLinkDto implements InviteLinkInput {
-  @IsOptional()
-  @RoleOrGuest(ROLE_MESSAGE)
-  role?: InviteRole;
-
-  @IsOptional()
-  @RoleOrGuest(LEVEL_MESSAGE)
-  level?: InviteRole;
-
-  @IsAbsentOr()
-  @Matches(ID_PATTERN, { message: 'space must be a space id' })
-  space?: string;
-
-  @IsAbsentOr()
-  @Matches(ID_PATTERN, { message: 'collection must be a collection id' })
-  collection?: string;
-}
-
 /** `updateOrganizationInviteById`'s body: `{role}` for a link to the organization, `{level}` for one to content. */
 export class UpdateInviteLinkDto implements InviteLinkInput {
   @IsOptional()
@@ -47,6 +25,20 @@ export class UpdateInviteLinkDto implements InviteLinkInput {
   @IsOptional()
   @RoleOrGuest(LEVEL_MESSAGE)
   level?: InviteRole;
+}
+
+/**
+ * GitBook's `CreateOrganizationInvite`: `{role}` for the organization, or `{level, space}` /
+ * `{level, collection}`, null for a guest; the service checks the form (one of `role` or `level` given).
+ */
+export class CreateInviteLinkDto extends UpdateInviteLinkDto {
+  @IsAbsentOr()
+  @Matches(ID_PATTERN, { message: 'space must be a space id' })
+  space?: string;
+
+  @IsAbsentOr()
+  @Matches(ID_PATTERN, { message: 'collection must be a collection id' })
+  collection?: string;
 }
 
 @BodyExample({ emails: ['invitee@example.com'] })
