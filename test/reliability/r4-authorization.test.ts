@@ -16,7 +16,14 @@ import {
   validBody,
   type World,
 } from '../support/route-fixtures';
-import { declaredRole, type Route, type RouteTable, routeTable, tableProblems } from '../support/route-table';
+import {
+  declaredRole,
+  outsiderIds,
+  type Route,
+  type RouteTable,
+  routeTable,
+  tableProblems,
+} from '../support/route-table';
 
 /** Generated garbage Authorization headers per route. */
 const GARBAGE_RUNS = 10;
@@ -77,9 +84,10 @@ describe.each(TARGETS)(TITLE, (_, useTarget) => {
     route: Route,
     authorization: string | null,
     status: number,
+    pathIdsOf: Record<string, string> = ids,
   ): Promise<string | undefined> {
     const head = await target.logHead();
-    const reply = await request(route, world, ids, authorization);
+    const reply = await request(route, world, pathIdsOf, authorization);
     const after = await target.logHead();
     const problem = answerProblem(reply, { status });
     if (problem && reply.status === 400 && route.body) {
@@ -156,7 +164,7 @@ describe.each(TARGETS)(TITLE, (_, useTarget) => {
       // domain among them) has nothing to hide.
       if (!route.pathParams.some((p) => p.name in ROUTE_SCOPE_LIST)) continue;
       mark(route, '404 outsider');
-      const problem = await refused(route, `Bearer ${outsiderToken}`, 404);
+      const problem = await refused(route, `Bearer ${outsiderToken}`, 404, outsiderIds(route, ids));
       if (problem) failures.push(`${route.key}: ${problem}`);
     }
     expect(failures).toEqual([]);

@@ -21,7 +21,7 @@ import {
   validBody,
   type World,
 } from '../support/route-fixtures';
-import { declaredRole, type Route, type RouteTable, routeTable } from '../support/route-table';
+import { declaredRole, outsiderIds, type Route, type RouteTable, routeTable } from '../support/route-table';
 
 /**
  * Who calls: a member by organization role, a guest (a member without a role) with no grant, a guest
@@ -215,7 +215,8 @@ describe.each(TARGETS)(TITLE, (_, useTarget) => {
         if (outcome === 'allowed') continue;
         mark(rule.route, `${outcome} ${labelOf(caller)}`);
         const head = await target.logHead();
-        const reply = await request(rule.route, world, ids, tokenOf(caller));
+        const pathIds = caller.kind === 'outsider' ? outsiderIds(rule.route, ids) : ids;
+        const reply = await request(rule.route, world, pathIds, tokenOf(caller));
         const after = await target.logHead();
         const problem =
           answerProblem(reply, { status: outcome }) ??

@@ -1,5 +1,6 @@
+import { randomBytes } from 'node:crypto';
 import { Public } from '@app/platform/auth/auth.guard';
-import { REQUIRED_ROLE } from '@app/platform/auth/requires-role';
+import { OPEN_TO_NON_MEMBERS, REQUIRED_ROLE } from '@app/platform/auth/requires-role';
 import { isRole, type Role } from '@app/platform/domain/roles';
 import { REST_OF_PATH, restOfPathName } from '@app/platform/http/rest-of-path';
 import { OPENAPI_PATH } from '@app/platform/openapi/api-reference';
@@ -40,6 +41,8 @@ export interface Route {
   isPublic: boolean;
   /** The raw `required-role` metadata, validated by the authorization suite. */
   requiredRole: unknown;
+  /** `@OpenToNonMembers`: a signed-in non-member reaches the handler (joining with an invite's id). */
+  openToNonMembers: boolean;
   pathParams: PathParam[];
   query?: Type;
   body?: Type;
@@ -170,6 +173,7 @@ function describeRoute(
       handler: handlerName,
       isPublic,
       requiredRole,
+      openToNonMembers: Reflect.getMetadata(OPEN_TO_NON_MEMBERS, handler) === true,
       pathParams,
       query,
       body,
@@ -226,6 +230,20 @@ export function routeTable(app: INestApplication): RouteTable {
   all.sort((a, b) => a.key.localeCompare(b.key));
   const api = all.filter((route) => !route.isPublic);
   return { all, api, router: routerRoutes(fastify) };
+}
+
+/**
+ * The path ids an outsider (a member of another organization) presents: the route's own, except on a route
+ * open to non-members, where the ids beside the organization are a link's, a secret the outsider does not
+ * hold (anyone holding it joins): ids of nothing, which must answer as nothing there does.
+ */
+export function outsiderIds(route: Route, ids: Record<string, string>): Record<string, string> {
+  if (!route.openToNonMembers) return ids;
+  const unknown = { ...ids };
+  for (const { name } of route.pathParams) {
+    if (name !== 'organizationId') unknown[name] = randomBytes(24).toString('base64url');
+  }
+  return unknown;
 }
 
 /** The route's path as the OpenAPI documents name it: `/v1/spaces/{spaceId}/content/path/{pagePath}`. */
