@@ -195,6 +195,18 @@ describe('SAML sign-in over HTTP', () => {
         ),
       ],
       [
+        'without conditions',
+        samlResponse(idp, assertion(p, 'unconditional@example.test', { withoutConditions: true })),
+      ],
+      [
+        'posted to another service (Destination)',
+        samlResponse(idp, assertion(p, 'dest@example.test', { destination: 'https://other.test/acs' })),
+      ],
+      [
+        'confirmed for another recipient',
+        samlResponse(idp, assertion(p, 'recipient@example.test', { recipient: 'https://other.test/acs' })),
+      ],
+      [
         'tampered after signing',
         Buffer.from(
           Buffer.from(samlResponse(idp, assertion(p, 'tamper@example.test')), 'base64')
@@ -207,6 +219,11 @@ describe('SAML sign-in over HTTP', () => {
       const reply = await post(p.id, { SAMLResponse: response });
       expect({ what, status: reply.status }).toEqual({ what, status: 401 });
       expect(reply.body.error.message).toMatch(/^SAMLResponse: /);
+      // Never the text of an internal error.
+      expect({ what, message: reply.body.error.message }).not.toEqual({
+        what,
+        message: expect.stringMatching(/TypeError|Cannot read|undefined|is not a function/),
+      });
     }
     expect((await app.http('GET', `/v1/orgs/${app.organizationId}/members?limit=1000`)).body).toEqual(before);
   });

@@ -20,6 +20,12 @@ export interface AssertionOptions {
   assertionId?: string;
   /** Sign the assertion (true), or leave it unsigned (false). */
   sign?: boolean;
+  /** The response's `Destination`, when not `acsURL`; null leaves it out. */
+  destination?: string | null;
+  /** The bearer confirmation's `Recipient`, when not `acsURL`. */
+  recipient?: string;
+  /** Leave the assertion's `Conditions` out. */
+  withoutConditions?: boolean;
 }
 
 const EMAIL_FORMAT = 'urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress';
@@ -54,14 +60,18 @@ export function samlResponse(identity: SigningIdentity, options: AssertionOption
     `<saml:Assertion xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" xmlns:xs="http://www.w3.org/2001/XMLSchema" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" ID="${id}" Version="2.0" IssueInstant="${at}">` +
     `<saml:Issuer>${xmlText(options.issuer)}</saml:Issuer>` +
     `<saml:Subject><saml:NameID Format="${options.nameIDFormat ?? EMAIL_FORMAT}">${xmlText(options.nameID)}</saml:NameID>` +
-    `<saml:SubjectConfirmation Method="urn:oasis:names:tc:SAML:2.0:cm:bearer"><saml:SubjectConfirmationData NotOnOrAfter="${end}" Recipient="${xmlText(options.acsURL)}"/></saml:SubjectConfirmation></saml:Subject>` +
-    `<saml:Conditions NotBefore="${at}" NotOnOrAfter="${end}"><saml:AudienceRestriction><saml:Audience>${xmlText(options.audience)}</saml:Audience></saml:AudienceRestriction></saml:Conditions>` +
+    `<saml:SubjectConfirmation Method="urn:oasis:names:tc:SAML:2.0:cm:bearer"><saml:SubjectConfirmationData NotOnOrAfter="${end}" Recipient="${xmlText(options.recipient ?? options.acsURL)}"/></saml:SubjectConfirmation></saml:Subject>` +
+    (options.withoutConditions
+      ? ''
+      : `<saml:Conditions NotBefore="${at}" NotOnOrAfter="${end}"><saml:AudienceRestriction><saml:Audience>${xmlText(options.audience)}</saml:Audience></saml:AudienceRestriction></saml:Conditions>`) +
     `<saml:AuthnStatement AuthnInstant="${at}" SessionIndex="${id}"><saml:AuthnContext><saml:AuthnContextClassRef>urn:oasis:names:tc:SAML:2.0:ac:classes:PasswordProtectedTransport</saml:AuthnContextClassRef></saml:AuthnContext></saml:AuthnStatement>` +
     attributeStatement(options.attributes ?? {}) +
     `</saml:Assertion>`;
   const signed = options.sign === false ? assertion : signAssertion(identity, assertion);
+  const to = options.destination === undefined ? options.acsURL : options.destination;
+  const destination = to === null ? '' : ` Destination="${xmlText(to)}"`;
   const response =
-    `<samlp:Response xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" ID="_r${randomUUID().replace(/-/g, '')}" Version="2.0" IssueInstant="${at}" Destination="${xmlText(options.acsURL)}">` +
+    `<samlp:Response xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" ID="_r${randomUUID().replace(/-/g, '')}" Version="2.0" IssueInstant="${at}"${destination}>` +
     `<saml:Issuer>${xmlText(options.issuer)}</saml:Issuer>` +
     `<samlp:Status><samlp:StatusCode Value="urn:oasis:names:tc:SAML:2.0:status:Success"/></samlp:Status>` +
     signed +

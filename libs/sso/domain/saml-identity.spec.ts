@@ -1,5 +1,5 @@
 import { DomainError } from '@app/platform/domain/decider';
-import { assertionWindow, samlIdentity } from './saml-identity';
+import { assertionWindow, checkRecipient, samlIdentity } from './saml-identity';
 
 const EMAIL_FORMAT = 'urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress';
 
@@ -75,5 +75,32 @@ describe('assertionWindow', () => {
       validUntil: at + 300_000,
     });
     expect(() => assertionWindow({ $: { ID: '_a3' } }, 300_000, 0)).toThrow(/IssueInstant/);
+  });
+});
+
+describe('checkRecipient', () => {
+  const ACS = 'https://docs.test/v1/saml/p1/acs';
+  const confirmed = (recipient: string, method = 'urn:oasis:names:tc:SAML:2.0:cm:bearer') => ({
+    Subject: [
+      {
+        SubjectConfirmation: [
+          { $: { Method: method }, SubjectConfirmationData: [{ $: { Recipient: recipient } }] },
+        ],
+      },
+    ],
+  });
+
+  it('takes a bearer confirmation for this service, with or without a Destination naming it', () => {
+    expect(() => checkRecipient(confirmed(ACS), ACS, ACS)).not.toThrow();
+    expect(() => checkRecipient({ Assertion: confirmed(ACS) }, null, ACS)).not.toThrow();
+  });
+
+  it('refuses another Destination, another Recipient, or no bearer confirmation', () => {
+    expect(() => checkRecipient(confirmed(ACS), 'https://other.test/acs', ACS)).toThrow(/Destination/);
+    expect(() => checkRecipient(confirmed('https://other.test/acs'), null, ACS)).toThrow(/Recipient/);
+    expect(() =>
+      checkRecipient(confirmed(ACS, 'urn:oasis:names:tc:SAML:2.0:cm:holder-of-key'), null, ACS),
+    ).toThrow(/Recipient/);
+    expect(() => checkRecipient({}, null, ACS)).toThrow(/Recipient/);
   });
 });

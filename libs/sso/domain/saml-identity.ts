@@ -1,4 +1,4 @@
-import { invalid } from '@app/platform/domain/decider';
+import { DomainError, invalid } from '@app/platform/domain/decider';
 
 /** Who an identity provider says signed in: what a user is found or created by. */
 export interface SamlIdentity {
@@ -100,4 +100,40 @@ export function assertionWindow(
   const limits = [issued + maxAgeMs, notOnOrAfter].filter((ms) => Number.isFinite(ms));
   if (limits.length === 0) throw invalid('SAMLResponse: the assertion has no IssueInstant');
   return { assertionId, validUntil: Math.min(...limits) + skewMs };
+}
+
+/** The bearer subject confirmations of an assertion, as xml2js reads it (prefixes stripped). */
+interface SubjectXml {
+  Subject?: {
+    SubjectConfirmation?: {
+      $?: { Method?: string };
+      SubjectConfirmationData?: { $?: { Recipient?: string } }[];
+    }[];
+  }[];
+}
+
+const BEARER = 'urn:oasis:names:tc:SAML:2.0:cm:bearer';
+
+/**
+ * Whether the response was meant for this service's assertion consumer service (SAML Web Browser SSO
+ * profile, 4.1.4.3): a bearer confirmation whose `Recipient` is `acsURL` (it is signed with the
+ * assertion), and the response's `Destination`, when it has one, the same. Throws a 401 saying which.
+ */
+export function checkRecipient(
+  assertion: { Assertion?: SubjectXml } | SubjectXml,
+  destination: string | null,
+  acsURL: string,
+): void {
+  const xml = ('Assertion' in assertion ? assertion.Assertion : assertion) as SubjectXml | undefined;
+  if (destination !== null && destination !== acsURL)
+    throw new DomainError('unauthorized', 'SAMLResponse: its Destination is not this service');
+  const recipients = (xml?.Subject?.[0]?.SubjectConfirmation ?? [])
+    .filter((confirmation) => confirmation.$?.Method === BEARER)
+    .flatMap((confirmation) => confirmation.SubjectConfirmationData ?? [])
+    .map((data) => data.$?.Recipient);
+  if (!recipients.includes(acsURL))
+    throw new DomainError(
+      'unauthorized',
+      'SAMLResponse: its bearer confirmation is not for this service (Recipient)',
+    );
 }

@@ -15,10 +15,11 @@ import { CommandRunner } from '@app/platform/write/command-runner';
 import { Inject, Injectable } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import type { Profile } from '@node-saml/node-saml';
-import { assertionWindow, type SamlAttributes, samlIdentity } from '../domain/saml-identity';
+import { assertionWindow, checkRecipient, type SamlAttributes, samlIdentity } from '../domain/saml-identity';
 import { samlProviderAggregate } from '../domain/saml-provider.aggregate';
 import { samlSignInAggregate } from '../domain/saml-sign-in.aggregate';
 import { serviceEndpoints } from '../domain/service-endpoints';
+import { responseDestination } from './saml-response-xml';
 import {
   CLOCK_SKEW_MS,
   type ConfiguredProvider,
@@ -165,11 +166,12 @@ export class SamlSignInService {
     return { provider: state as typeof state & ConfiguredProvider, organization: state.organization };
   }
 
+  private endpoints(samlProviderId: string) {
+    return serviceEndpoints((path) => this.urls.api(path), samlProviderId);
+  }
+
   private saml(samlProviderId: string, provider: ConfiguredProvider) {
-    return serviceProvider(
-      provider,
-      serviceEndpoints((path) => this.urls.api(path), samlProviderId),
-    );
+    return serviceProvider(provider, this.endpoints(samlProviderId));
   }
 
   /** The response's assertion, verified; any failure is a 401 saying why, never a 500. */
@@ -180,10 +182,20 @@ export class SamlSignInService {
         SAMLResponse: samlResponse,
       }));
     } catch (error) {
-      const why = error instanceof Error ? error.message : String(error);
-      throw new DomainError('unauthorized', `SAMLResponse: not accepted (${why.slice(0, 200)})`);
+      // The verifier's own refusals are plain Errors saying why; anything else is a fault of the
+      // response's shape met inside it, whose text says nothing to the caller and stays in the log.
+      const why =
+        error instanceof Error && error.constructor === Error
+          ? error.message.slice(0, 200)
+          : 'it is malformed';
+      throw new DomainError('unauthorized', `SAMLResponse: not accepted (${why})`);
     }
     if (!profile) throw new DomainError('unauthorized', 'SAMLResponse: not a sign-in response');
+    checkRecipient(
+      (profile.getAssertion?.() ?? {}) as Parameters<typeof checkRecipient>[0],
+      responseDestination(profile.getSamlResponseXml?.() ?? ''),
+      this.endpoints(samlProviderId).acsURL,
+    );
     // The verifier checks the signature, audience and times; who issued the (signed) assertion is ours to check.
     if (profile.issuer !== provider.entityID)
       throw new DomainError(
