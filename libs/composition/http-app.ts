@@ -1,10 +1,16 @@
-import type { IncomingMessage } from 'node:http';
+import { createServer, type IncomingMessage, type RequestListener } from 'node:http';
 import { Access } from '@app/platform/auth/access';
-import { type Config, DEFAULT_BODY_LIMIT_BYTES } from '@app/platform/config/config';
+import {
+  type Config,
+  DEFAULT_BODY_LIMIT_BYTES,
+  DEFAULT_MAX_CONNECTIONS,
+  DEFAULT_REQUEST_TIMEOUT_MS,
+} from '@app/platform/config/config';
 import { batchResponseWrites } from '@app/platform/http/batched-writes';
 import { errorBody, toHttpError } from '@app/platform/http/errors';
 import { sendEtags } from '@app/platform/http/etag';
 import { installRateLimit } from '@app/platform/http/rate-limit';
+import { answerClientError, refuseOtherBodies } from '@app/platform/http/request-limits';
 import { createValidationPipe } from '@app/platform/http/validation';
 import { type ObserveHttpOptions, observeHttp } from '@app/platform/observability/http';
 import { createObservability, type Observability } from '@app/platform/observability/observability';
@@ -38,7 +44,24 @@ export async function createHttpApp(
 ): Promise<NestFastifyApplication> {
   const adapter = new FastifyAdapter({
     bodyLimit: config.bodyLimitBytes,
-    trustProxy: false,
+    // The server Node checks requests on: one not wholly sent in time (trickled or stalled) is closed
+    // with a 408, looked for a few times per timeout; past the cap, new connections are refused.
+    serverFactory: (handler: RequestListener) => {
+      const requestTimeout = config.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+      const server = createServer(
+        {
+          requestTimeout,
+          connectionsCheckingInterval: Math.min(30_000, Math.max(250, Math.floor(requestTimeout / 4))),
+        },
+        handler,
+      );
+      const maxConnections = config.maxConnections ?? DEFAULT_MAX_CONNECTIONS;
+      if (maxConnections > 0) server.maxConnections = maxConnections;
+      return server;
+    },
+    // Only proxies named by TRUST_PROXY say who the caller is (X-Forwarded-For).
+    trustProxy: trustedProxies(config.trustProxy),
+    clientErrorHandler: answerClientError,
     // The request's id is its correlation id: the caller's X-Request-Id when well-formed.
     genReqId: (request: IncomingMessage) => correlationIdFrom(request.headers),
     // The router refuses a malformed URL (400) or an over-long path parameter (414) before Nest sees the
@@ -49,6 +72,7 @@ export async function createHttpApp(
     },
   });
   observeHttp(adapter.getInstance(), observability, observe);
+  refuseOtherBodies(adapter.getInstance());
   // Set once the application exists; no request is served before.
   let access: Access | undefined;
   // After observeHttp, so that a 429 is logged and carries X-Request-Id like any answer.
@@ -74,6 +98,13 @@ export async function createHttpApp(
   app.useGlobalPipes(createValidationPipe());
   app.enableShutdownHooks();
   return app;
+}
+
+/** TRUST_PROXY as Fastify takes it: addresses and ranges as they are, a hop count as the hops it trusts. */
+function trustedProxies(setting: Config['trustProxy']) {
+  if (setting === undefined) return false;
+  if (typeof setting === 'number') return (_address: string, hop: number) => hop < setting;
+  return setting;
 }
 
 /** The app's token lookup; none in an app without authenticated routes. */

@@ -26,6 +26,16 @@ export interface Config {
   rateLimitWindowMs: number;
   /** Largest request body accepted; larger ones answer 413. */
   bodyLimitBytes: number;
+  /** Time a client has to send a whole request, headers and body (a stalled one is closed with 408). */
+  requestTimeoutMs?: number;
+  /** Connections open at once; more are refused (0: no cap). */
+  maxConnections?: number;
+  /**
+   * Proxies trusted to say who the caller is (`X-Forwarded-For`, for the rate limit's per-address
+   * buckets and the logs): their addresses or CIDR ranges, or how many hops to trust. Off by default:
+   * behind a proxy every anonymous caller then shares the proxy's bucket.
+   */
+  trustProxy?: string[] | number;
   /**
    * Standalone: commit the log and run the projector on a storage thread of their own (compiled code
    * only). Unset means on the serving thread, as the tests that build the app in memory do;
@@ -48,6 +58,23 @@ export interface Config {
 export const DEFAULT_RATE_LIMIT_MAX = 1_000_000;
 export const DEFAULT_RATE_LIMIT_WINDOW_MS = 60_000;
 export const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024;
+export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
+export const DEFAULT_MAX_CONNECTIONS = 10_000;
+
+/** An address or a CIDR range, IPv4 or IPv6, as TRUST_PROXY lists them. */
+const PROXY_ADDRESS = /^(?:\d{1,3}(?:\.\d{1,3}){3}|[0-9A-Fa-f:.]*:[0-9A-Fa-f:.]*)(?:\/\d{1,3})?$/;
+
+/** TRUST_PROXY: unset (no proxy trusted), a hop count, or addresses and CIDR ranges separated by commas. */
+function trustProxy(env: NodeJS.ProcessEnv): string[] | number | undefined {
+  const raw = env.TRUST_PROXY?.trim();
+  if (!raw) return undefined;
+  if (/^\d+$/.test(raw)) return integer(env, 'TRUST_PROXY', 0, 1, 100);
+  const list = raw.split(',').map((entry) => entry.trim());
+  const bad = list.find((entry) => !PROXY_ADDRESS.test(entry));
+  if (bad !== undefined)
+    throw new ConfigError('TRUST_PROXY', `must be a hop count or addresses and CIDR ranges, got "${bad}"`);
+  return list;
+}
 
 /** Invalid configuration stops start-up with a message naming the variable. */
 export class ConfigError extends Error {
@@ -135,6 +162,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     // Whole seconds at least: the headers count in seconds.
     rateLimitWindowMs: integer(env, 'RATE_LIMIT_WINDOW_MS', DEFAULT_RATE_LIMIT_WINDOW_MS, 1000, 86_400_000),
     bodyLimitBytes: integer(env, 'BODY_LIMIT_BYTES', DEFAULT_BODY_LIMIT_BYTES, 1024, 1024 * 1024 * 1024),
+    requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_MS', DEFAULT_REQUEST_TIMEOUT_MS, 1000, 3_600_000),
+    maxConnections: integer(env, 'MAX_CONNECTIONS', DEFAULT_MAX_CONNECTIONS, 0, 10_000_000),
+    trustProxy: trustProxy(env),
     storageThread: integer(env, 'STORAGE_THREAD', 1, 0, 1) === 1,
     signingKey,
     visitorClaimsKeys: env.VISITOR_CLAIMS_KEYS || undefined,

@@ -1,5 +1,6 @@
 import { Public } from '@app/platform/auth/auth.guard';
 import { id } from '@app/platform/http/ids.pipe';
+import { AcceptsForm } from '@app/platform/http/request-limits';
 import { OwnShape } from '@app/platform/openapi/own-shape';
 import { ReadYourWrites } from '@app/platform/projector/read-your-writes';
 import { Body, Controller, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
@@ -53,6 +54,7 @@ export class SamlSignInController {
     "`{object: 'sso-session', token, expiresAt, user, organization, relayState}`: an API token for the member signed in, which expires (SSO_SESSION_HOURS)",
   )
   @Post('acs')
+  @AcceptsForm()
   @HttpCode(200)
   async consumeSamlResponse(
     @samlProviderId() provider: string,
