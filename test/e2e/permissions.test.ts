@@ -197,6 +197,46 @@ describe('space and collection permissions over HTTP', () => {
     const reader = await addUser(app, { organizationId: app.organizationId, role: 'edit' });
     expect((await app.http('GET', `${path}/users`, { token: reader.token })).status).toBe(403);
   });
+
+  it('nobody opens a default level wider than their own role there', async () => {
+    const app = current();
+    const org = app.organizationId;
+    const shared = await space(app);
+    const creator = await addUser(app, { organizationId: org, role: 'create' });
+    const reader = await addUser(app, { organizationId: org, role: 'read' });
+    const patch = (id: string, defaultLevel: unknown, token?: string) =>
+      app.http('PATCH', `/v1/spaces/${id}`, { ...(token ? { token } : {}), body: { defaultLevel } });
+    // `create` cannot grant admin, so it cannot make every member admin either.
+    const raised = await patch(shared.id, 'admin', creator.token);
+    expect([raised.status, JSON.stringify(raised.body)]).toEqual([403, expect.stringMatching(/admin/)]);
+    expect((await app.api().spaces.getSpaceById(shared.id)).data.defaultLevel).toBe('inherit');
+    expect((await app.api(reader.token).spaces.getSpaceById(shared.id)).data.permissions.admin).toBe(false);
+    expect((await app.http('DELETE', `/v1/spaces/${shared.id}`, { token: reader.token })).status).toBe(403);
+    // What it may grant, it may open to every member.
+    expect((await patch(shared.id, 'create', creator.token)).status).toBe(200);
+    expect((await app.api(reader.token).spaces.getSpaceById(shared.id)).data.permissions.admin).toBe(true);
+
+    // A guest holding `create` on a space by a grant is held to the same rule.
+    const g = await guest(app);
+    const other = await space(app);
+    await app.api().spaces.inviteToSpace(other.id, { role: MemberRole.Create, users: [g.userId] });
+    expect((await patch(other.id, 'admin', g.token)).status).toBe(403);
+    expect((await app.http('DELETE', `/v1/spaces/${other.id}`, { token: reader.token })).status).toBe(403);
+    // `inherit` at the top opens the space with each member's own role, up to `create`: the guest may.
+    expect((await patch(other.id, null, g.token)).status).toBe(200);
+    expect((await patch(other.id, 'inherit', g.token)).status).toBe(200);
+    // Below a collection open as admin, `inherit` would make every member admin: not theirs to give.
+    const open = await collection(app, 'Open as admin');
+    await app.api().collections.updateCollectionById(open.id, { defaultLevel: MemberRole.Admin });
+    const below = await space(app, open.id);
+    await app.api().spaces.updateSpaceById(below.id, { defaultLevel: null });
+    await app.api().spaces.inviteToSpace(below.id, { role: MemberRole.Create, users: [g.userId] });
+    expect((await patch(below.id, 'inherit', g.token)).status).toBe(403);
+    expect(await status(app, `/v1/spaces/${below.id}`, reader.token)).toBe(404);
+    // An organization admin may open a space as wide as they like.
+    expect((await patch(other.id, 'admin')).status).toBe(200);
+    expect((await app.api(reader.token).spaces.getSpaceById(other.id)).data.permissions.admin).toBe(true);
+  });
 });
 
 describe('access views on an install from before the permission model', () => {

@@ -79,7 +79,9 @@ export class CollectionService {
     arg.viewer(),
     arg.optional(arg.int('ifMatch')),
   )
-  update(collectionId: string, body: UpdateCollectionInput, viewer: Viewer, ifMatch?: number) {
+  async update(collectionId: string, body: UpdateCollectionInput, viewer: Viewer, ifMatch?: number) {
+    if (body.defaultLevel !== undefined)
+      await this.access.mayOpen(collectionId, body.defaultLevel, viewer, 'Collection');
     const command = { type: 'UpdateCollection' as const, changes: body, at: this.runner.now() };
     return this.run(collectionId, command, viewer, ifMatch);
   }

@@ -1,8 +1,8 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { CLOCK, type Clock } from '../clock/clock';
-import { effectiveRole } from '../domain/content-access';
+import { effectiveRole, resolveMembersLevel } from '../domain/content-access';
 import { DomainError, notFound } from '../domain/decider';
-import { atLeast, ROLES, type Role } from '../domain/roles';
+import { atLeast, type DefaultLevel, ROLES, type Role } from '../domain/roles';
 import { isOwnerCheck, isRouteScope, type OwnerCheck, type RouteScope } from '../feature/route-scope';
 import { FAN_OUT_LIMIT } from '../projector/projection';
 import { VIEW_CHANGES, type ViewChanges } from '../projector/view-changes';
@@ -18,6 +18,7 @@ import {
   TOKENS,
   type TokenDoc,
 } from './auth-views';
+import { strongestGiven } from './opening';
 
 export { MEMBERS, type MemberDoc, TOKENS, type TokenDoc };
 
@@ -198,6 +199,27 @@ export class Access {
   async roleOf(resourceId: string, userId: string): Promise<Role | null> {
     const access = await this.contentAccess(resourceId);
     return access ? this.roleOn(access, userId) : null;
+  }
+
+  /**
+   * Checks the caller may set the default level of a space or collection to `level`: it gives every
+   * member the level it resolves to (`inherit` taking the parent's), which is granting it to them, so
+   * nobody but an organization admin sets one that gives more than their own effective role there (403).
+   * Who may grant at all is the route's check. Keeping the level it has is always allowed.
+   */
+  async mayOpen(resourceId: string, level: DefaultLevel, viewer: Viewer, what: string): Promise<void> {
+    const { organization, role } = await this.content(resourceId, viewer, what);
+    const access = await this.contentAccess(resourceId);
+    if (!access || access.defaultLevel === level || role === 'admin') return;
+    if ((await this.roleIn(organization, viewer.userId)) === 'admin') return;
+    const parent = access.parent ? await this.contentAccess(access.parent) : null;
+    const given = strongestGiven(resolveMembersLevel(level, parent?.membersLevel));
+    if (given && !atLeast(role, given)) {
+      throw new DomainError(
+        'forbidden',
+        `Your role here (${role}) does not allow you to give every member ${given}`,
+      );
+    }
   }
 
   /**

@@ -98,7 +98,9 @@ export class SpaceService {
     arg.viewer(),
     arg.optional(arg.int('ifMatch')),
   )
-  update(spaceId: string, body: UpdateSpaceInput, viewer: Viewer, ifMatch?: number) {
+  async update(spaceId: string, body: UpdateSpaceInput, viewer: Viewer, ifMatch?: number) {
+    if (body.defaultLevel !== undefined)
+      await this.access.mayOpen(spaceId, body.defaultLevel, viewer, 'Space');
     const { emoji, mergeRules, ...rest } = body;
     const changes = {
       ...rest,
