@@ -237,6 +237,50 @@ describe('space and collection permissions over HTTP', () => {
     expect((await patch(other.id, 'admin')).status).toBe(200);
     expect((await app.api(reader.token).spaces.getSpaceById(other.id)).data.permissions.admin).toBe(true);
   });
+
+  it('a move that opens content to more members, or with a stronger role, needs admin where it lands', async () => {
+    const app = current();
+    const org = app.organizationId;
+    const closed = await collection(app, 'Closed');
+    await app.api().collections.updateCollectionById(closed.id, { defaultLevel: null });
+    const inside = await space(app, closed.id);
+    const sub = await collection(app, 'Sub', closed.id);
+    const creator = await addUser(app, { organizationId: org, role: 'create' });
+    await app.api().collections.inviteToCollection(closed.id, {
+      role: MemberRole.Admin,
+      users: [creator.userId],
+    });
+    const reader = await addUser(app, { organizationId: org, role: 'read' });
+    expect(await status(app, `/v1/spaces/${inside.id}`, reader.token)).toBe(404);
+
+    const move = (kind: string, id: string, parent: string | null, token?: string) =>
+      app.http('POST', `/v1/${kind}/${id}/move`, { ...(token ? { token } : {}), body: { parent } });
+    const toTop = await move('spaces', inside.id, null, creator.token);
+    expect([toTop.status, JSON.stringify(toTop.body)]).toEqual([403, expect.stringMatching(/admin/)]);
+    expect(await status(app, `/v1/spaces/${inside.id}`, reader.token)).toBe(404);
+    expect((await move('collections', sub.id, null, creator.token)).status).toBe(403);
+    expect(await status(app, `/v1/collections/${sub.id}`, reader.token)).toBe(404);
+
+    // Where it is no more open, the mover needs no more than `create` there.
+    const closedToo = await collection(app, 'Closed too');
+    await app.api().collections.updateCollectionById(closedToo.id, { defaultLevel: null });
+    await app.api().collections.inviteToCollection(closedToo.id, {
+      role: MemberRole.Admin,
+      users: [creator.userId],
+    });
+    expect((await move('spaces', inside.id, closedToo.id, creator.token)).status).toBe(200);
+    expect(await status(app, `/v1/spaces/${inside.id}`, reader.token)).toBe(404);
+    // Its own default level closed, the space may go anywhere the mover may add content (granted on the
+    // space itself, the mover keeps it there).
+    await app.api().spaces.updateSpaceById(inside.id, { defaultLevel: null });
+    await app.api().spaces.inviteToSpace(inside.id, { role: MemberRole.Create, users: [creator.userId] });
+    expect((await move('spaces', inside.id, null, creator.token)).status).toBe(200);
+    expect(await status(app, `/v1/spaces/${inside.id}`, reader.token)).toBe(404);
+
+    // An organization admin may open content by moving it.
+    expect((await move('collections', sub.id, null)).status).toBe(200);
+    expect(await status(app, `/v1/collections/${sub.id}`, reader.token)).toBe(200);
+  });
 });
 
 describe('access views on an install from before the permission model', () => {

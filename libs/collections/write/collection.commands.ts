@@ -103,6 +103,7 @@ export class CollectionService {
         throw invalid('parent: a collection cannot be moved into itself or one of its sub-collections');
       }
     }
+    await this.access.mayMove(collectionId, parent, viewer, 'Collection');
     const position = await this.placement.positionFor(doc.organization, parent, body.position, collectionId);
     if (parent === doc.parent && position === doc.position)
       throw conflict('The move would not change anything');

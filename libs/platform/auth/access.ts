@@ -1,6 +1,6 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { CLOCK, type Clock } from '../clock/clock';
-import { effectiveRole, resolveMembersLevel } from '../domain/content-access';
+import { accessBelow, effectiveRole, resolveMembersLevel } from '../domain/content-access';
 import { DomainError, notFound } from '../domain/decider';
 import { atLeast, type DefaultLevel, ROLES, type Role } from '../domain/roles';
 import { isOwnerCheck, isRouteScope, type OwnerCheck, type RouteScope } from '../feature/route-scope';
@@ -18,7 +18,7 @@ import {
   TOKENS,
   type TokenDoc,
 } from './auth-views';
-import { strongestGiven } from './opening';
+import { strongestGiven, widens } from './opening';
 
 export { MEMBERS, type MemberDoc, TOKENS, type TokenDoc };
 
@@ -220,6 +220,30 @@ export class Access {
         `Your role here (${role}) does not allow you to give every member ${given}`,
       );
     }
+  }
+
+  /**
+   * Checks the caller may move a space or collection into `parent` (null: the top of its organization).
+   * It then takes the access of its new place, so a move that opens it wider (`widens`) grants that
+   * access: it needs `admin` there, of the collection or, at the top, of the organization (403).
+   * A move that opens nothing needs no more than the caller's other checks.
+   */
+  async mayMove(resourceId: string, parent: string | null, viewer: Viewer, what: string): Promise<void> {
+    const { organization } = await this.content(resourceId, viewer, what);
+    const access = await this.contentAccess(resourceId);
+    if (!access || access.parent === parent) return;
+    if ((await this.roleIn(organization, viewer.userId)) === 'admin') return;
+    const above = parent ? await this.contentAccess(parent) : null;
+    if (parent && !above) return; // An unknown destination is the placement's 400.
+    const after = accessBelow(above ?? undefined, { defaultLevel: access.defaultLevel, ...access.own });
+    if (!widens(access, after)) return;
+    const there = above ? await this.roleOn(above, viewer.userId) : null;
+    if (there === 'admin') return;
+    throw new DomainError(
+      'forbidden',
+      `The move would open the ${what.toLowerCase()} to more members or give some a stronger role: ` +
+        `that needs admin where it lands (${parent ? 'of the collection' : 'of the organization'})`,
+    );
   }
 
   /**

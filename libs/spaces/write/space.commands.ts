@@ -187,6 +187,7 @@ export class SpaceService {
     if (doc.deleted) throw conflict('Space is deleted; restore it first');
     const parent = body.parent === undefined ? doc.parent : body.parent;
     await this.placement.parentCollection(doc.organization, parent, viewer);
+    await this.access.mayMove(spaceId, parent, viewer, 'Space');
     const position = await this.placement.positionFor(doc.organization, parent, body.position, spaceId);
     if (parent === doc.parent && position === doc.position)
       throw conflict('The move would not change anything');
