@@ -1,7 +1,17 @@
 import { openReadStore } from '@app/composition/storage';
+import { OrganizationService } from '@app/organizations/write/organization.commands';
 import { CONTENT_ACCESS } from '@app/platform/auth/auth-views';
 import { type Collection, MemberRole, type Space } from '@gitbook/api';
-import { addUser, removeDir, startTestApp, type TestApp, useTestApp } from '../support/app-harness';
+import {
+  addOrganization,
+  addUser,
+  removeDir,
+  SETUP,
+  setupOf,
+  startTestApp,
+  type TestApp,
+  useTestApp,
+} from '../support/app-harness';
 
 describe('space and collection permissions over HTTP', () => {
   const current = useTestApp();
@@ -280,6 +290,43 @@ describe('space and collection permissions over HTTP', () => {
     // An organization admin may open content by moving it.
     expect((await move('collections', sub.id, null)).status).toBe(200);
     expect(await status(app, `/v1/collections/${sub.id}`, reader.token)).toBe(200);
+  });
+
+  it("content leaves its organization only with that organization's admin", async () => {
+    const app = current();
+    const org = app.organizationId;
+    const g = await guest(app);
+    const member = await addUser(app, { organizationId: org, role: 'create' });
+    // Both administer an organization of their own.
+    const elsewhere = await addOrganization(app, 'Elsewhere');
+    const orgs = setupOf(app).services.get(OrganizationService);
+    for (const user of [g, member]) {
+      const { position } = await orgs.addMember(elsewhere, user.userId, 'admin', SETUP);
+      await setupOf(app).waitFor(position);
+    }
+    const shared = await space(app);
+    const folder = await collection(app, 'Folder');
+    const within = await space(app, folder.id);
+    for (const user of [g, member]) {
+      await app.api().spaces.inviteToSpace(shared.id, { role: MemberRole.Admin, users: [user.userId] });
+      await app.api().collections.inviteToCollection(folder.id, {
+        role: MemberRole.Admin,
+        users: [user.userId],
+      });
+      const body = { organization: elsewhere };
+      const space = await app.http('POST', `/v1/spaces/${shared.id}/transfer`, { token: user.token, body });
+      expect([space.status, JSON.stringify(space.body)]).toEqual([403, expect.stringMatching(/admin/)]);
+      const moved = await app.http('POST', `/v1/collections/${folder.id}/transfer`, {
+        token: user.token,
+        body,
+      });
+      expect(moved.status).toBe(403);
+    }
+    for (const id of [shared.id, within.id]) {
+      const seen = await app.api().spaces.getSpaceById(id);
+      expect(seen.data.organization).toBe(org);
+    }
+    expect((await app.api().collections.getCollectionById(folder.id)).data.organization).toBe(org);
   });
 });
 

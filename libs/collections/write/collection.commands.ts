@@ -114,10 +114,14 @@ export class CollectionService {
     );
   }
 
-  /** The route checks the caller administers the collection; the destination needs the same. */
+  /**
+   * The route checks the caller administers the collection; taking it (and all it holds) out of its
+   * organization needs admin of that organization, and of the destination.
+   */
   @Remote(arg.id('collectionId'), arg.object<TransferInput>('body'), arg.viewer())
   async transfer(collectionId: string, body: TransferInput, viewer: Viewer) {
-    await this.collection(collectionId);
+    const doc = await this.collection(collectionId);
+    await this.access.organizationAdmin(doc.organization, viewer, 'transfer its content');
     await this.access.require(body.organization, viewer, 'admin', 'Organization', 'transfer content into it');
     const position = await this.placement.positionFor(body.organization, null, undefined);
     const contents = await this.contents(collectionId);

@@ -247,6 +247,17 @@ export class Access {
   }
 
   /**
+   * Checks the caller administers `organization` (its role there, not a grant on content): what content
+   * leaves an organization for another needs (403; 404 when they are not a member).
+   */
+  async organizationAdmin(organization: string, viewer: Viewer, action: string): Promise<void> {
+    const role = await this.memberOrGuest(organization, viewer, 'Organization');
+    if (role !== 'admin') {
+      throw new DomainError('forbidden', `Only an admin of the organization may ${action}`);
+    }
+  }
+
+  /**
    * A route's authorization (`@RequiresRole`): the caller's role where `id` leads through `scope`, once
    * it is at least `required`. In an organization, that is their role there (a guest's is null: refused
    * with a 403 unless the route lets `guests` in); on a space or collection, their effective role. A 404

@@ -198,10 +198,14 @@ export class SpaceService {
     );
   }
 
-  /** The route checks the caller administers the space; the destination needs the same. */
+  /**
+   * The route checks the caller administers the space; taking it out of its organization needs admin of
+   * that organization, and of the destination.
+   */
   @Remote(arg.id('spaceId'), arg.object<TransferSpaceInput>('body'), arg.viewer())
   async transfer(spaceId: string, body: TransferSpaceInput, viewer: Viewer) {
     const doc = await this.space(spaceId);
+    await this.access.organizationAdmin(doc.organization, viewer, 'transfer its content');
     await this.access.require(body.organization, viewer, 'admin', 'Organization', 'transfer content into it');
     const parent = body.parent ?? null;
     if (body.organization === doc.organization && parent === doc.parent) {
