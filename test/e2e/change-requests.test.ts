@@ -1,5 +1,5 @@
 import { type ChangeRequest, ChangeRequestStatus, type RevisionPageDocument, type Space } from '@gitbook/api';
-import { addUser, useTestApp } from '../support/app-harness';
+import { addOrganization, addUser, useTestApp } from '../support/app-harness';
 
 type Change = Record<string, unknown>;
 
@@ -485,5 +485,73 @@ describe('change requests and content over HTTP', () => {
       body: { mergeRules: { type: 'rules', rules: [{ rule: 'custom', expression: 'true' }] } },
     });
     expect(badRules.status).toBe(400);
+  });
+
+  it('lists across the organization only the change requests of spaces the caller can read, paged exactly', async () => {
+    const app = current();
+    const api = app.api();
+    /** Spaces of `org` with change requests: `closed` of them closed to members, two open. */
+    const organization = async (org: string, closed: number) => {
+      const spaces: Space[] = [];
+      for (const title of ['Hidden', 'Shown', 'Also shown', ...Array(closed - 1).fill('Closed')]) {
+        spaces.push((await api.orgs.createSpace(org, { title })).data as Space);
+      }
+      const [hidden, shown, alsoShown, ...others] = spaces;
+      for (const space of [hidden, ...others])
+        await api.spaces.updateSpaceById(space.id, { defaultLevel: null });
+      for (let i = 0; i < 3; i++) {
+        await newChangeRequest(hidden.id, `Secret ${i}`);
+        await newChangeRequest(shown.id, `Public ${i}`);
+      }
+      const drafted = await newChangeRequest(hidden.id, 'Secret draft');
+      await api.spaces.updateChangeRequestById(hidden.id, drafted.id, { status: ChangeRequestStatus.Draft });
+      await newChangeRequest(alsoShown.id, 'Public last');
+      await newChangeRequest((others[0] ?? hidden).id, 'Secret last');
+      const reader = await addUser(app, { organizationId: org, role: 'read' });
+      expect((await app.http('GET', `/v1/spaces/${hidden.id}`, { token: reader.token })).status).toBe(404);
+      return { hidden, shown, reader, closed: [hidden, ...others].map((space) => space.id) };
+    };
+
+    type Listed = { items: { id: string; space: string }[]; count: number; next?: { page: string } };
+    /** Every page of the list, `limit` at a time, and the counts each page answered. */
+    const walk = async (org: string, query: string, token?: string, limit = 1000) => {
+      const ids: string[] = [];
+      const counts = new Set<number>();
+      let page: string | undefined;
+      do {
+        const reply = await app.http(
+          'GET',
+          `/v1/orgs/${org}/change-requests?limit=${limit}&${query}${page ? `&page=${page}` : ''}`,
+          token ? { token } : {},
+        );
+        expect(reply.status).toBe(200);
+        const body = reply.body as Listed;
+        ids.push(...body.items.map((c) => `${c.space}/${c.id}`));
+        counts.add(body.count);
+        page = body.next?.page;
+      } while (page);
+      return { ids, counts: [...counts] };
+    };
+    // Fewer spaces hidden than readable (the list skips the hidden ones), then more (it reads the readable).
+    const cases: [string, number][] = [
+      [app.organizationId, 1],
+      [await addOrganization(app, 'Mostly closed'), 4],
+    ];
+    for (const [org, closed] of cases) {
+      const { hidden, shown, reader, closed: ids } = await organization(org, closed);
+      for (const query of ['', 'status=open&status=draft', `creator=${app.userId}`]) {
+        const all = (await walk(org, query)).ids;
+        expect(all.some((id) => id.startsWith(`${hidden.id}/`))).toBe(true);
+        const readable = all.filter((id) => !ids.includes(id.split('/')[0]));
+        expect({ query, ...(await walk(org, query, reader.token, 2)) }).toEqual({
+          query,
+          ids: readable,
+          counts: [readable.length],
+        });
+      }
+      // Naming a space the caller cannot read answers nothing, as if it had no change requests.
+      expect(await walk(org, `space=${hidden.id}`, reader.token)).toEqual({ ids: [], counts: [0] });
+      expect((await walk(org, `space=${shown.id}`, reader.token)).ids).toHaveLength(3);
+    }
   });
 });

@@ -1,7 +1,17 @@
 import { openReadStore } from '@app/composition/storage';
+import { OrganizationService } from '@app/organizations/write/organization.commands';
 import { CONTENT_ACCESS } from '@app/platform/auth/auth-views';
 import { type Collection, MemberRole, type Space } from '@gitbook/api';
-import { addUser, removeDir, startTestApp, type TestApp, useTestApp } from '../support/app-harness';
+import {
+  addOrganization,
+  addUser,
+  removeDir,
+  SETUP,
+  setupOf,
+  startTestApp,
+  type TestApp,
+  useTestApp,
+} from '../support/app-harness';
 
 describe('space and collection permissions over HTTP', () => {
   const current = useTestApp();
@@ -196,6 +206,127 @@ describe('space and collection permissions over HTTP', () => {
     expect(allowed.status).toBe(204);
     const reader = await addUser(app, { organizationId: app.organizationId, role: 'edit' });
     expect((await app.http('GET', `${path}/users`, { token: reader.token })).status).toBe(403);
+  });
+
+  it('nobody opens a default level wider than their own role there', async () => {
+    const app = current();
+    const org = app.organizationId;
+    const shared = await space(app);
+    const creator = await addUser(app, { organizationId: org, role: 'create' });
+    const reader = await addUser(app, { organizationId: org, role: 'read' });
+    const patch = (id: string, defaultLevel: unknown, token?: string) =>
+      app.http('PATCH', `/v1/spaces/${id}`, { ...(token ? { token } : {}), body: { defaultLevel } });
+    // `create` cannot grant admin, so it cannot make every member admin either.
+    const raised = await patch(shared.id, 'admin', creator.token);
+    expect([raised.status, JSON.stringify(raised.body)]).toEqual([403, expect.stringMatching(/admin/)]);
+    expect((await app.api().spaces.getSpaceById(shared.id)).data.defaultLevel).toBe('inherit');
+    expect((await app.api(reader.token).spaces.getSpaceById(shared.id)).data.permissions.admin).toBe(false);
+    expect((await app.http('DELETE', `/v1/spaces/${shared.id}`, { token: reader.token })).status).toBe(403);
+    // What it may grant, it may open to every member.
+    expect((await patch(shared.id, 'create', creator.token)).status).toBe(200);
+    expect((await app.api(reader.token).spaces.getSpaceById(shared.id)).data.permissions.admin).toBe(true);
+
+    // A guest holding `create` on a space by a grant is held to the same rule.
+    const g = await guest(app);
+    const other = await space(app);
+    await app.api().spaces.inviteToSpace(other.id, { role: MemberRole.Create, users: [g.userId] });
+    expect((await patch(other.id, 'admin', g.token)).status).toBe(403);
+    expect((await app.http('DELETE', `/v1/spaces/${other.id}`, { token: reader.token })).status).toBe(403);
+    // `inherit` at the top opens the space with each member's own role, up to `create`: the guest may.
+    expect((await patch(other.id, null, g.token)).status).toBe(200);
+    expect((await patch(other.id, 'inherit', g.token)).status).toBe(200);
+    // Below a collection open as admin, `inherit` would make every member admin: not theirs to give.
+    const open = await collection(app, 'Open as admin');
+    await app.api().collections.updateCollectionById(open.id, { defaultLevel: MemberRole.Admin });
+    const below = await space(app, open.id);
+    await app.api().spaces.updateSpaceById(below.id, { defaultLevel: null });
+    await app.api().spaces.inviteToSpace(below.id, { role: MemberRole.Create, users: [g.userId] });
+    expect((await patch(below.id, 'inherit', g.token)).status).toBe(403);
+    expect(await status(app, `/v1/spaces/${below.id}`, reader.token)).toBe(404);
+    // An organization admin may open a space as wide as they like.
+    expect((await patch(other.id, 'admin')).status).toBe(200);
+    expect((await app.api(reader.token).spaces.getSpaceById(other.id)).data.permissions.admin).toBe(true);
+  });
+
+  it('a move that opens content to more members, or with a stronger role, needs admin where it lands', async () => {
+    const app = current();
+    const org = app.organizationId;
+    const closed = await collection(app, 'Closed');
+    await app.api().collections.updateCollectionById(closed.id, { defaultLevel: null });
+    const inside = await space(app, closed.id);
+    const sub = await collection(app, 'Sub', closed.id);
+    const creator = await addUser(app, { organizationId: org, role: 'create' });
+    await app.api().collections.inviteToCollection(closed.id, {
+      role: MemberRole.Admin,
+      users: [creator.userId],
+    });
+    const reader = await addUser(app, { organizationId: org, role: 'read' });
+    expect(await status(app, `/v1/spaces/${inside.id}`, reader.token)).toBe(404);
+
+    const move = (kind: string, id: string, parent: string | null, token?: string) =>
+      app.http('POST', `/v1/${kind}/${id}/move`, { ...(token ? { token } : {}), body: { parent } });
+    const toTop = await move('spaces', inside.id, null, creator.token);
+    expect([toTop.status, JSON.stringify(toTop.body)]).toEqual([403, expect.stringMatching(/admin/)]);
+    expect(await status(app, `/v1/spaces/${inside.id}`, reader.token)).toBe(404);
+    expect((await move('collections', sub.id, null, creator.token)).status).toBe(403);
+    expect(await status(app, `/v1/collections/${sub.id}`, reader.token)).toBe(404);
+
+    // Where it is no more open, the mover needs no more than `create` there.
+    const closedToo = await collection(app, 'Closed too');
+    await app.api().collections.updateCollectionById(closedToo.id, { defaultLevel: null });
+    await app.api().collections.inviteToCollection(closedToo.id, {
+      role: MemberRole.Admin,
+      users: [creator.userId],
+    });
+    expect((await move('spaces', inside.id, closedToo.id, creator.token)).status).toBe(200);
+    expect(await status(app, `/v1/spaces/${inside.id}`, reader.token)).toBe(404);
+    // Its own default level closed, the space may go anywhere the mover may add content (granted on the
+    // space itself, the mover keeps it there).
+    await app.api().spaces.updateSpaceById(inside.id, { defaultLevel: null });
+    await app.api().spaces.inviteToSpace(inside.id, { role: MemberRole.Create, users: [creator.userId] });
+    expect((await move('spaces', inside.id, null, creator.token)).status).toBe(200);
+    expect(await status(app, `/v1/spaces/${inside.id}`, reader.token)).toBe(404);
+
+    // An organization admin may open content by moving it.
+    expect((await move('collections', sub.id, null)).status).toBe(200);
+    expect(await status(app, `/v1/collections/${sub.id}`, reader.token)).toBe(200);
+  });
+
+  it("content leaves its organization only with that organization's admin", async () => {
+    const app = current();
+    const org = app.organizationId;
+    const g = await guest(app);
+    const member = await addUser(app, { organizationId: org, role: 'create' });
+    // Both administer an organization of their own.
+    const elsewhere = await addOrganization(app, 'Elsewhere');
+    const orgs = setupOf(app).services.get(OrganizationService);
+    for (const user of [g, member]) {
+      const { position } = await orgs.addMember(elsewhere, user.userId, 'admin', SETUP);
+      await setupOf(app).waitFor(position);
+    }
+    const shared = await space(app);
+    const folder = await collection(app, 'Folder');
+    const within = await space(app, folder.id);
+    for (const user of [g, member]) {
+      await app.api().spaces.inviteToSpace(shared.id, { role: MemberRole.Admin, users: [user.userId] });
+      await app.api().collections.inviteToCollection(folder.id, {
+        role: MemberRole.Admin,
+        users: [user.userId],
+      });
+      const body = { organization: elsewhere };
+      const space = await app.http('POST', `/v1/spaces/${shared.id}/transfer`, { token: user.token, body });
+      expect([space.status, JSON.stringify(space.body)]).toEqual([403, expect.stringMatching(/admin/)]);
+      const moved = await app.http('POST', `/v1/collections/${folder.id}/transfer`, {
+        token: user.token,
+        body,
+      });
+      expect(moved.status).toBe(403);
+    }
+    for (const id of [shared.id, within.id]) {
+      const seen = await app.api().spaces.getSpaceById(id);
+      expect(seen.data.organization).toBe(org);
+    }
+    expect((await app.api().collections.getCollectionById(folder.id)).data.organization).toBe(org);
   });
 });
 

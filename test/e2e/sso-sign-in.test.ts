@@ -1,6 +1,7 @@
+import { IdentityService } from '@app/identity/write/identity.commands';
 import { type SigningIdentity, signingIdentity } from '@app/sso/domain/certificate.testing';
 import { MemberRole, type OrganizationSAMLProvider } from '@gitbook/api';
-import { addOrganization, addUser, eventually, useTestApp } from '../support/app-harness';
+import { addOrganization, addUser, eventually, SETUP, setupOf, useTestApp } from '../support/app-harness';
 import { type AssertionOptions, samlResponse } from '../support/saml-idp';
 
 const DAY = 24 * 60 * 60 * 1000;
@@ -149,6 +150,35 @@ describe('SAML sign-in over HTTP', () => {
     // The user's own token still acts in both.
     expect((await app.http('GET', `/v1/orgs/${other}`, { token })).status).toBe(200);
     expect((await app.http('GET', `/v1/spaces/${space.id}`, { token })).status).toBe(200);
+  });
+
+  it("does not let a sign-in's token join another organization, even with its invite links", async () => {
+    const app = current();
+    const other = await addOrganization(app, 'Inviting');
+    const toOrganization = (await app.api().orgs.createOrganizationInvite(other, { role: MemberRole.Admin }))
+      .data as { id: string };
+    const space = (await app.api().orgs.createSpace(other, { title: 'Theirs' })).data;
+    const toSpace = (
+      await app.http('POST', `/v1/orgs/${other}/link-invites`, { body: { level: 'admin', space: space.id } })
+    ).body as { id: string };
+    const p = await provider({ defaultRole: MemberRole.Read });
+    const { body } = await signIn(p, 'joiner@example.test');
+    for (const link of [toOrganization, toSpace]) {
+      const joined = await app.http('POST', `/v1/orgs/${other}/invites/${link.id}`, { token: body.token });
+      expect(joined.status).toBe(404);
+    }
+    expect((await app.http('GET', `/v1/orgs/${other}/members/${body.user}`)).status).toBe(404);
+    expect((await app.api().spaces.listUserPermissionsInSpace(space.id)).data.count).toBe(0);
+    // A token of the same user that is not limited joins as anyone would.
+    const setup = setupOf(app);
+    const own = await setup.services.get(IdentityService).issueToken(body.user, 'own', SETUP);
+    await setup.waitFor(own.position);
+    const joined = await app.http('POST', `/v1/orgs/${other}/invites/${toOrganization.id}`, {
+      token: own.token,
+    });
+    expect(joined.status).toBe(200);
+    // The sign-in's token still acts in its own organization only.
+    expect((await app.http('GET', `/v1/orgs/${other}`, { token: body.token })).status).toBe(404);
   });
 
   it('admits a newcomer as a guest when the provider has no default role', async () => {

@@ -71,6 +71,15 @@ type Outcome = 'allowed' | 403 | 404;
  */
 const CREATES_BESIDE = new Set(['POST /v1/spaces/:spaceId/duplicate']);
 
+/**
+ * Routes that take content out of its organization: they need the organization's own `admin` role, which
+ * a grant on the content does not give.
+ */
+const LEAVES_ORGANIZATION = new Set([
+  'POST /v1/spaces/:spaceId/transfer',
+  'POST /v1/collections/:collectionId/transfer',
+]);
+
 /** What the permission model says the caller gets on the route. */
 function expected(rule: Rule, caller: Caller): Outcome {
   if (rule.scope === 'none') return 'allowed';
@@ -79,7 +88,7 @@ function expected(rule: Rule, caller: Caller): Outcome {
   if (rule.scope === 'organization') return rule.openToGuests ? 'allowed' : 403;
   // Content: the default level `inherit` gives guests nothing; a grant gives its role.
   if (caller.kind === 'guest') return 404;
-  if (CREATES_BESIDE.has(rule.route.key)) return 403;
+  if (CREATES_BESIDE.has(rule.route.key) || LEAVES_ORGANIZATION.has(rule.route.key)) return 403;
   return atLeast(caller.role, rule.declared) ? 'allowed' : 403;
 }
 

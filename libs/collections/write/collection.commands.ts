@@ -79,7 +79,9 @@ export class CollectionService {
     arg.viewer(),
     arg.optional(arg.int('ifMatch')),
   )
-  update(collectionId: string, body: UpdateCollectionInput, viewer: Viewer, ifMatch?: number) {
+  async update(collectionId: string, body: UpdateCollectionInput, viewer: Viewer, ifMatch?: number) {
+    if (body.defaultLevel !== undefined)
+      await this.access.mayOpen(collectionId, body.defaultLevel, viewer, 'Collection');
     const command = { type: 'UpdateCollection' as const, changes: body, at: this.runner.now() };
     return this.run(collectionId, command, viewer, ifMatch);
   }
@@ -101,6 +103,7 @@ export class CollectionService {
         throw invalid('parent: a collection cannot be moved into itself or one of its sub-collections');
       }
     }
+    await this.access.mayMove(collectionId, parent, viewer, 'Collection');
     const position = await this.placement.positionFor(doc.organization, parent, body.position, collectionId);
     if (parent === doc.parent && position === doc.position)
       throw conflict('The move would not change anything');
@@ -111,10 +114,14 @@ export class CollectionService {
     );
   }
 
-  /** The route checks the caller administers the collection; the destination needs the same. */
+  /**
+   * The route checks the caller administers the collection; taking it (and all it holds) out of its
+   * organization needs admin of that organization, and of the destination.
+   */
   @Remote(arg.id('collectionId'), arg.object<TransferInput>('body'), arg.viewer())
   async transfer(collectionId: string, body: TransferInput, viewer: Viewer) {
-    await this.collection(collectionId);
+    const doc = await this.collection(collectionId);
+    await this.access.organizationAdmin(doc.organization, viewer, 'transfer its content');
     await this.access.require(body.organization, viewer, 'admin', 'Organization', 'transfer content into it');
     const position = await this.placement.positionFor(body.organization, null, undefined);
     const contents = await this.contents(collectionId);

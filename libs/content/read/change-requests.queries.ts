@@ -8,6 +8,7 @@ import {
   type ListQuery,
   pageQuery,
 } from '@app/platform/http/pagination';
+import { FAN_OUT_LIMIT } from '@app/platform/projector/projection';
 import {
   type CollectionName,
   type Page,
@@ -73,6 +74,15 @@ interface ListFilter {
   contributor?: string;
   requestedReviewer?: string;
   orderBy: ChangeRequestOrderBy;
+}
+
+/**
+ * The spaces of an organization whose change requests a caller may see, when they may not see them all:
+ * those they can read, and the others.
+ */
+interface Visibility {
+  readable: Set<string>;
+  hidden: string[];
 }
 
 /** A document a list walks: a change request, or a participant naming one. */
@@ -160,6 +170,7 @@ export class ChangeRequestQueries {
   @Remote(arg.id('organization'), arg.object<OrganizationChangeRequestsQuery>('query'), arg.viewer())
   async listInOrganization(organization: string, query: OrganizationChangeRequestsQuery, viewer: Viewer) {
     await this.access.member(organization, viewer, 'Organization');
+    const visible = await this.visibility(organization, viewer);
     const page = await this.find(
       {
         scope: { organization },
@@ -171,6 +182,7 @@ export class ChangeRequestQueries {
         orderBy: query.orderBy ?? 'updatedAt',
       },
       query,
+      visible,
     );
     const revisions = new Map<string, string>();
     for (const doc of page.items) {
@@ -181,14 +193,41 @@ export class ChangeRequestQueries {
   }
 
   /**
-   * A page of the change requests `filter` selects. A user filter walks that user's participants (a
-   * requested reviewer's first); several statuses are one keyset walk per status from the same cursor
-   * (they share the order), merged, and the next page starts after the last shown. With both user
-   * filters, the requested reviewer's are walked whole and kept where the contributor is one too.
+   * Which spaces of the organization the caller may see the change requests of, as the organization's
+   * list of spaces shows them (`visiblePage`); undefined when they may see every one (an admin's).
    */
-  private async find(filter: ListFilter, query: ListQuery): Promise<Page<ChangeRequestDoc>> {
+  private async visibility(organization: string, viewer: Viewer): Promise<Visibility | undefined> {
+    if ((await this.access.roleIn(organization, viewer.userId)) === 'admin') return undefined;
+    const spaces = (await this.views.find(SPACES, { where: { organization }, limit: FAN_OUT_LIMIT })).items;
+    const roles = await this.access.contentRoles(
+      spaces.map((space) => space.id),
+      viewer,
+    );
+    const hidden = spaces.filter((space) => !roles.has(space.id)).map((space) => space.id);
+    return hidden.length === 0 ? undefined : { readable: new Set(roles.keys()), hidden };
+  }
+
+  /**
+   * A page of the change requests `filter` selects, of the spaces `visible` lets the caller read (all
+   * when undefined). A user filter walks that user's participants (a requested reviewer's first); several
+   * statuses are one keyset walk per status from the same cursor (they share the order), merged, and the
+   * next page starts after the last shown. With both user filters, the requested reviewer's are walked
+   * whole and kept where the contributor is one too. Where some spaces are hidden, the walk is one per
+   * readable space when they are fewer than the hidden ones, else one over the organization that skips
+   * the hidden spaces' documents, its count less theirs: either way the counts and cursors stay exact.
+   */
+  private async find(
+    filter: ListFilter,
+    query: ListQuery,
+    visible?: Visibility,
+  ): Promise<Page<ChangeRequestDoc>> {
     const limit = query.limit ?? DEFAULT_LIMIT;
     const after = decodePage(query.page);
+    if (visible && filter.space !== undefined && !visible.readable.has(filter.space)) {
+      return { items: [], count: 0 };
+    }
+    // Naming a readable space leaves nothing to hide.
+    const shown = filter.space === undefined ? visible : undefined;
     const user: [ParticipantDoc['role'], string] | undefined =
       filter.requestedReviewer !== undefined
         ? ['reviewer', filter.requestedReviewer]
@@ -225,6 +264,7 @@ export class ChangeRequestQueries {
       }
       const kept: Listed[] = [];
       for (const doc of all) {
+        if (shown && !shown.readable.has(doc.space)) continue;
         const key = participantKey(changeRequestOf(doc), 'contributor', contributor);
         if (await this.views.get(PARTICIPANTS, key)) kept.push(doc);
       }
@@ -233,6 +273,12 @@ export class ChangeRequestQueries {
       const rest = after ? kept.filter((doc) => isAfter(doc, filter.orderBy, after)) : kept;
       items = rest.slice(0, limit);
       more = rest.length > limit;
+    } else if (shown) {
+      const walked = await this.findVisible(collection, where, filter, limit, after, shown);
+      const merged = walked.items.sort(order);
+      items = merged.slice(0, limit);
+      more = merged.length > limit || walked.more;
+      count = walked.count;
     } else {
       const pages = await Promise.all(
         filter.statuses.map((status) =>
@@ -258,6 +304,70 @@ export class ChangeRequestQueries {
         )
       : (items as ChangeRequestDoc[]);
     return { items: docs, count, ...(next ? { next } : {}) };
+  }
+
+  /**
+   * Up to `limit` + 1 documents per status after the cursor, of the readable spaces only, with how many
+   * there are in all and whether more follow (`find` merges and pages them).
+   */
+  private async findVisible(
+    collection: CollectionName<Listed>,
+    where: Record<string, Scalar>,
+    filter: ListFilter,
+    limit: number,
+    after: { value: Scalar; id: string } | undefined,
+    visible: Visibility,
+  ): Promise<{ items: Listed[]; count: number; more: boolean }> {
+    const { organization: _all, ...rest } = where;
+    const ordered = { orderBy: filter.orderBy, direction: 'desc' as const };
+    if (visible.readable.size <= visible.hidden.length) {
+      const pages = await Promise.all(
+        filter.statuses.flatMap((status) =>
+          [...visible.readable].map((space) =>
+            this.views.find(collection, { where: { ...rest, space, status }, ...ordered, limit, after }),
+          ),
+        ),
+      );
+      return {
+        items: pages.flatMap((page) => page.items),
+        count: pages.reduce((sum, page) => sum + page.count, 0),
+        more: pages.some((page) => page.next !== undefined),
+      };
+    }
+    const batch = Math.max(2 * limit, 50);
+    const walks = await Promise.all(
+      filter.statuses.map(async (status) => {
+        const kept: Listed[] = [];
+        let next = after;
+        let count = 0;
+        for (let first = true; ; first = false) {
+          const page = await this.views.find(collection, {
+            where: { ...where, status },
+            ...ordered,
+            limit: batch,
+            after: next,
+          });
+          if (first) count = page.count;
+          kept.push(...page.items.filter((doc) => visible.readable.has(doc.space)));
+          if (kept.length > limit) return { items: kept.slice(0, limit + 1), count, more: true };
+          if (!page.next) return { items: kept, count, more: false };
+          next = page.next;
+        }
+      }),
+    );
+    const hidden = await Promise.all(
+      filter.statuses.flatMap((status) =>
+        visible.hidden.map((space) =>
+          this.views.find(collection, { where: { ...rest, space, status }, limit: 1 }),
+        ),
+      ),
+    );
+    return {
+      items: walks.flatMap((walk) => walk.items),
+      count:
+        walks.reduce((sum, walk) => sum + walk.count, 0) - hidden.reduce((sum, page) => sum + page.count, 0),
+      more: walks.some((walk) => walk.more),
+    };
   }
 
   /** Newest first; `outdated` false lists only the reviews that still count. */

@@ -1,8 +1,8 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { CLOCK, type Clock } from '../clock/clock';
-import { effectiveRole } from '../domain/content-access';
+import { accessBelow, effectiveRole, resolveMembersLevel } from '../domain/content-access';
 import { DomainError, notFound } from '../domain/decider';
-import { atLeast, ROLES, type Role } from '../domain/roles';
+import { atLeast, type DefaultLevel, ROLES, type Role } from '../domain/roles';
 import { isOwnerCheck, isRouteScope, type OwnerCheck, type RouteScope } from '../feature/route-scope';
 import { FAN_OUT_LIMIT } from '../projector/projection';
 import { VIEW_CHANGES, type ViewChanges } from '../projector/view-changes';
@@ -18,6 +18,7 @@ import {
   TOKENS,
   type TokenDoc,
 } from './auth-views';
+import { strongestGiven, widens } from './opening';
 
 export { MEMBERS, type MemberDoc, TOKENS, type TokenDoc };
 
@@ -198,6 +199,62 @@ export class Access {
   async roleOf(resourceId: string, userId: string): Promise<Role | null> {
     const access = await this.contentAccess(resourceId);
     return access ? this.roleOn(access, userId) : null;
+  }
+
+  /**
+   * Checks the caller may set the default level of a space or collection to `level`: it gives every
+   * member the level it resolves to (`inherit` taking the parent's), which is granting it to them, so
+   * nobody but an organization admin sets one that gives more than their own effective role there (403).
+   * Who may grant at all is the route's check. Keeping the level it has is always allowed.
+   */
+  async mayOpen(resourceId: string, level: DefaultLevel, viewer: Viewer, what: string): Promise<void> {
+    const { organization, role } = await this.content(resourceId, viewer, what);
+    const access = await this.contentAccess(resourceId);
+    if (!access || access.defaultLevel === level || role === 'admin') return;
+    if ((await this.roleIn(organization, viewer.userId)) === 'admin') return;
+    const parent = access.parent ? await this.contentAccess(access.parent) : null;
+    const given = strongestGiven(resolveMembersLevel(level, parent?.membersLevel));
+    if (given && !atLeast(role, given)) {
+      throw new DomainError(
+        'forbidden',
+        `Your role here (${role}) does not allow you to give every member ${given}`,
+      );
+    }
+  }
+
+  /**
+   * Checks the caller may move a space or collection into `parent` (null: the top of its organization).
+   * It then takes the access of its new place, so a move that opens it wider (`widens`) grants that
+   * access: it needs `admin` there, of the collection or, at the top, of the organization (403).
+   * A move that opens nothing needs no more than the caller's other checks.
+   */
+  async mayMove(resourceId: string, parent: string | null, viewer: Viewer, what: string): Promise<void> {
+    const { organization } = await this.content(resourceId, viewer, what);
+    const access = await this.contentAccess(resourceId);
+    if (!access || access.parent === parent) return;
+    if ((await this.roleIn(organization, viewer.userId)) === 'admin') return;
+    const above = parent ? await this.contentAccess(parent) : null;
+    if (parent && !above) return; // An unknown destination is the placement's 400.
+    const after = accessBelow(above ?? undefined, { defaultLevel: access.defaultLevel, ...access.own });
+    if (!widens(access, after)) return;
+    const there = above ? await this.roleOn(above, viewer.userId) : null;
+    if (there === 'admin') return;
+    throw new DomainError(
+      'forbidden',
+      `The move would open the ${what.toLowerCase()} to more members or give some a stronger role: ` +
+        `that needs admin where it lands (${parent ? 'of the collection' : 'of the organization'})`,
+    );
+  }
+
+  /**
+   * Checks the caller administers `organization` (its role there, not a grant on content): what content
+   * leaves an organization for another needs (403; 404 when they are not a member).
+   */
+  async organizationAdmin(organization: string, viewer: Viewer, action: string): Promise<void> {
+    const role = await this.memberOrGuest(organization, viewer, 'Organization');
+    if (role !== 'admin') {
+      throw new DomainError('forbidden', `Only an admin of the organization may ${action}`);
+    }
   }
 
   /**

@@ -83,7 +83,12 @@ export class AuthGuard implements CanActivate {
         const notFound =
           (error instanceof DomainError && error.kind === 'not_found') ||
           (error instanceof HttpException && error.getStatus() === 404);
-        if (!open || !notFound) throw error;
+        // A token that acts in one organization only (a sign-in's) is a non-member everywhere else, and
+        // joins nothing there either.
+        const actsHere =
+          request.viewer.organization === undefined ||
+          (scoped.scope.kind === 'organization' && request.viewer.organization === id);
+        if (!open || !notFound || !actsHere) throw error;
       }
     }
     return true;

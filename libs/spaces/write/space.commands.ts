@@ -98,7 +98,9 @@ export class SpaceService {
     arg.viewer(),
     arg.optional(arg.int('ifMatch')),
   )
-  update(spaceId: string, body: UpdateSpaceInput, viewer: Viewer, ifMatch?: number) {
+  async update(spaceId: string, body: UpdateSpaceInput, viewer: Viewer, ifMatch?: number) {
+    if (body.defaultLevel !== undefined)
+      await this.access.mayOpen(spaceId, body.defaultLevel, viewer, 'Space');
     const { emoji, mergeRules, ...rest } = body;
     const changes = {
       ...rest,
@@ -185,6 +187,7 @@ export class SpaceService {
     if (doc.deleted) throw conflict('Space is deleted; restore it first');
     const parent = body.parent === undefined ? doc.parent : body.parent;
     await this.placement.parentCollection(doc.organization, parent, viewer);
+    await this.access.mayMove(spaceId, parent, viewer, 'Space');
     const position = await this.placement.positionFor(doc.organization, parent, body.position, spaceId);
     if (parent === doc.parent && position === doc.position)
       throw conflict('The move would not change anything');
@@ -195,10 +198,14 @@ export class SpaceService {
     );
   }
 
-  /** The route checks the caller administers the space; the destination needs the same. */
+  /**
+   * The route checks the caller administers the space; taking it out of its organization needs admin of
+   * that organization, and of the destination.
+   */
   @Remote(arg.id('spaceId'), arg.object<TransferSpaceInput>('body'), arg.viewer())
   async transfer(spaceId: string, body: TransferSpaceInput, viewer: Viewer) {
     const doc = await this.space(spaceId);
+    await this.access.organizationAdmin(doc.organization, viewer, 'transfer its content');
     await this.access.require(body.organization, viewer, 'admin', 'Organization', 'transfer content into it');
     const parent = body.parent ?? null;
     if (body.organization === doc.organization && parent === doc.parent) {
