@@ -1,3 +1,4 @@
+import { DocumentConversions } from '@app/documents/document/conversions';
 import { Access } from '@app/platform/auth/access';
 import { ROUTE_SCOPES } from '@app/platform/auth/route-scopes';
 import { BLOB_STORE } from '@app/platform/blobs/blob-store.port';
@@ -19,6 +20,7 @@ import { CommandRunner } from '@app/platform/write/command-runner';
 import { type DynamicModule, Global, Module, type Provider } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
 import { CqrsModule } from '@nestjs/cqrs';
+import { PooledConversions } from './conversions';
 import { PLACED_VIEW_LIST, PROJECTION_LIST, ROUTE_SCOPE_LIST } from './features';
 import type { Storage } from './storage';
 
@@ -75,6 +77,8 @@ export class CoreModule {
           ? { provide: LIVE_PROJECTOR, useValue: liveProjector }
           : { provide: LIVE_PROJECTOR, useExisting: Projector },
         ...viewChangesProvider(viewChanges, storage),
+        // Threads started on the first conversion: a process that converts nothing starts none.
+        { provide: DocumentConversions, useFactory: () => new PooledConversions(config.conversions) },
         CommandRunner,
         Access,
         Urls,
@@ -95,6 +99,7 @@ export class CoreModule {
         Access,
         Urls,
         ReadYourWrites,
+        DocumentConversions,
         CqrsModule,
         DiscoveryModule,
         ROUTE_SCOPES,

@@ -15,6 +15,7 @@ import {
   validBodies,
 } from '../support/bad-input';
 import { dtoModel } from '../support/dto-model';
+import { HOSTILE_MARKDOWN } from '../support/hostile-markdown';
 import { answerProblem, envelopeProblem, type RawReply } from '../support/http-checks';
 import { createWorld, fillPath, missingFixtures, pathIds } from '../support/route-fixtures';
 import { type Route, type RouteTable, routeTable, tableProblems } from '../support/route-table';
@@ -251,6 +252,49 @@ describe.each(TARGETS)(TITLE, (_, useTarget) => {
     );
     expect(failures).toEqual([]);
   });
+
+  /** The routes that take Markdown (a page body, a review's comment), with where it goes in the body. */
+  const MARKDOWN_ROUTES: [string, string, (markdown: string) => Record<string, unknown>][] = [
+    [
+      'POST /v1/spaces/:spaceId/change-requests/:changeRequestId/content',
+      'changes[0].document.markdown',
+      (markdown) => ({ changes: [{ operation: 'insert_page', title: 'Hostile', document: { markdown } }] }),
+    ],
+    [
+      'POST /v1/spaces/:spaceId/change-requests/:changeRequestId/reviews',
+      'comment.markdown',
+      (markdown) => ({ status: 'approved', comment: { markdown } }),
+    ],
+  ];
+
+  it.each(MARKDOWN_ROUTES)(
+    'body: hostile Markdown on %s is a 400 naming %s within seconds',
+    async (key, field, body) => {
+      const target = current();
+      const route = routes().find((r) => r.key === key);
+      if (!route) throw new Error(`no route ${key}`);
+      const failures: string[] = [];
+      for (const [shape, markdown] of Object.entries(HOSTILE_MARKDOWN)) {
+        // A comment holds 64 KiB: the larger shapes are refused for their size, which is as well.
+        const head = await target.logHead();
+        const started = Date.now();
+        const reply = await sendTo(target, route.method, fillPath(route, ids), {
+          raw: JSON.stringify(body(markdown)),
+        });
+        const ms = Date.now() - started;
+        const after = await target.logHead();
+        const named =
+          reply.text.includes(field) || reply.text.includes(`${field.split('.')[0]}: is larger than`);
+        if (reply.status !== 400 && reply.status !== 413)
+          failures.push(`${shape}: answered ${reply.status} ${reply.text}`);
+        else if (reply.status === 400 && !named)
+          failures.push(`${shape}: 400 not naming ${field}: ${reply.text}`);
+        if (ms > 5_000) failures.push(`${shape}: answered after ${ms} ms`);
+        if (after !== head) failures.push(`${shape}: the log moved from ${head} to ${after}`);
+      }
+      expect(failures).toEqual([]);
+    },
+  );
 
   it('body: malformed JSON is a 400 on every route that takes a body', async () => {
     const failures = await exercise(

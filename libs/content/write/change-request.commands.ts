@@ -1,3 +1,4 @@
+import { DocumentConversions } from '@app/documents/document/conversions';
 import { EMPTY_ROOT } from '@app/documents/tree/content';
 import { ContentEditor } from '@app/documents/tree/editor';
 import type { Hash } from '@app/documents/tree/hash';
@@ -16,12 +17,14 @@ import { effectiveMergeRules, enforceMergeRules, type ReviewStatus } from '@app/
 import { SPACES } from '@app/spaces/read/space.projection';
 import { Inject, Injectable } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import { readComment, readDescription } from '../domain/change-request-documents';
+import { MAX_NOTE_BYTES, readComment, readDescription } from '../domain/change-request-documents';
 import {
   applyContentChanges,
   type ContentChangeInput,
   fileDownloadPath,
   type InsertedFile,
+  markdownOfBody,
+  markdownOfChanges,
   ParsedBodies,
 } from '../domain/changes';
 import { contentObjectsDecider, contentObjectsStream } from '../domain/content-objects.decider';
@@ -40,6 +43,7 @@ import {
 import { findChangeRequest } from '../read/change-requests.queries';
 import { ContentObjects } from '../read/content-objects.store';
 import { REVISIONS } from '../read/revision.projection';
+import { convertMarkdown } from './convert-markdown';
 
 export interface CreateChangeRequestInput {
   subject?: string;
@@ -100,6 +104,7 @@ export class ChangeRequestService {
     @Inject(READ_STORE) private readonly views: ReadStore,
     @Inject(BLOB_STORE) private readonly blobs: BlobStore,
     private readonly urls: Urls,
+    private readonly conversions: DocumentConversions,
   ) {}
 
   private run(
@@ -227,8 +232,8 @@ export class ChangeRequestService {
     await this.space(spaceId);
     const { id } = await findChangeRequest(this.views, spaceId, ref);
     const ctx = apiContext(viewer);
-    // Parsed before the space's change requests are locked for this edit (see ParsedBodies).
-    const bodies = new ParsedBodies(body.changes);
+    // Converted off this thread, before the space's change requests are locked for this edit (see ParsedBodies).
+    const bodies = new ParsedBodies(await convertMarkdown(this.conversions, markdownOfChanges(body.changes)));
     let applied: Awaited<ReturnType<typeof applyContentChanges>> | undefined;
     const result = await this.run(
       spaceId,
@@ -355,7 +360,8 @@ export class ChangeRequestService {
     await this.space(spaceId);
     const { id } = await findChangeRequest(this.views, spaceId, ref);
     const reviewId = newId();
-    const comment = body.comment === undefined ? undefined : readComment(body.comment);
+    const converted = await convertMarkdown(this.conversions, markdownOfBody(body.comment, MAX_NOTE_BYTES));
+    const comment = body.comment === undefined ? undefined : readComment(body.comment, 'comment', converted);
     const result = await this.run(
       spaceId,
       {

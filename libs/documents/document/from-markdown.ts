@@ -3,6 +3,8 @@
  * (markdown-syntax.ts), then each mdast node becomes its GitBook node; the mapping is documented in
  * README.md beside this file.
  */
+
+import { invalid } from '@app/platform/domain/decider';
 import type {
   Definition,
   FootnoteDefinition,
@@ -41,6 +43,13 @@ import { withKeys } from './keys';
 import { parseMarkdown } from './markdown-syntax';
 import { tableToBlock } from './table';
 
+/**
+ * Footnote bodies expanded at most, over a document: each reference expands its definition, and a
+ * definition citing others expands theirs, so a few definitions citing each other twice would grow
+ * the document exponentially. A page has a few dozen.
+ */
+export const MAX_FOOTNOTE_EXPANSIONS = 10_000;
+
 export interface MarkdownDocument {
   document: Document;
   frontmatter: Frontmatter;
@@ -67,6 +76,7 @@ class Reader {
   private readonly footnotes = new Map<string, FootnoteDefinition>();
   /** Footnotes being expanded, so that a footnote citing itself does not recurse. */
   private readonly expanding = new Set<string>();
+  private expansions = 0;
 
   constructor(root: Root) {
     const collect = (node: Nodes): void => {
@@ -276,6 +286,8 @@ class Reader {
     const label = node.label ?? node.identifier;
     const definition = this.footnotes.get(node.identifier);
     if (!definition || this.expanding.has(node.identifier)) return leaf(`[^${label}]`, marks.map(mark));
+    if (++this.expansions > MAX_FOOTNOTE_EXPANSIONS)
+      throw invalid(`footnotes expand to more than ${MAX_FOOTNOTE_EXPANSIONS} annotations`);
     this.expanding.add(node.identifier);
     const body = this.blocks(definition.children);
     this.expanding.delete(node.identifier);

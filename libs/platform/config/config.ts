@@ -52,6 +52,70 @@ export interface Config {
    * the first signs, all are published. Unset, a key kept in the data directory is used.
    */
   visitorClaimsKeys?: string;
+  /** Conversions of page bodies (Markdown ↔ documents) on worker threads; defaults when absent. */
+  conversions?: ConversionConfig;
+}
+
+/**
+ * Page bodies are converted on worker threads, each conversion within a time and heap budget, after a
+ * pass over the Markdown that refuses shapes past the bounds below (`MarkdownLimits`): past any of them
+ * a request is refused with a 400 naming the field, and the serving thread is never held.
+ */
+export interface ConversionConfig {
+  /** CONVERSION_THREADS: threads at most, started as conversions come. */
+  threads: number;
+  /** CONVERSION_TIMEOUT_MS: a conversion running longer ends its thread and is refused. */
+  timeoutMs: number;
+  /** CONVERSION_HEAP_MB: a thread's old generation; a conversion needing more ends it and is refused. */
+  heapMb: number;
+  /** MARKDOWN_MAX_NESTING: block quotes and list items open on a line, link brackets open in a paragraph. */
+  maxNesting: number;
+  /** MARKDOWN_MAX_DELIMITER_RUN: the longest run of `*`, `_` or `~` outside code. */
+  maxDelimiterRun: number;
+  /** MARKDOWN_MAX_DELIMITERS: emphasis delimiters in one paragraph. */
+  maxDelimiters: number;
+  /** MARKDOWN_MAX_HEADINGS */
+  maxHeadings: number;
+  /** MARKDOWN_MAX_LINKS: links, images and link definitions. */
+  maxLinks: number;
+  /** MARKDOWN_MAX_CONTAINER_LINES: lines in block quotes or starting list items. */
+  maxContainerLines: number;
+  /** MARKDOWN_MAX_FOOTNOTES: footnote references and definitions. */
+  maxFootnotes: number;
+  /** MARKDOWN_MAX_NODES: nodes of the document a conversion makes. */
+  maxNodes: number;
+}
+
+export const DEFAULT_CONVERSIONS: ConversionConfig = {
+  threads: 2,
+  timeoutMs: 30_000,
+  heapMb: 512,
+  maxNesting: 32,
+  maxDelimiterRun: 64,
+  maxDelimiters: 10_000,
+  maxHeadings: 20_000,
+  maxLinks: 30_000,
+  maxContainerLines: 30_000,
+  maxFootnotes: 5_000,
+  maxNodes: 1_000_000,
+};
+
+function conversionConfig(env: NodeJS.ProcessEnv): ConversionConfig {
+  const d = DEFAULT_CONVERSIONS;
+  const bound = (name: string, fallback: number) => integer(env, name, fallback, 1, 100_000_000);
+  return {
+    threads: integer(env, 'CONVERSION_THREADS', d.threads, 1, 64),
+    timeoutMs: integer(env, 'CONVERSION_TIMEOUT_MS', d.timeoutMs, 100, 600_000),
+    heapMb: integer(env, 'CONVERSION_HEAP_MB', d.heapMb, 32, 16_384),
+    maxNesting: bound('MARKDOWN_MAX_NESTING', d.maxNesting),
+    maxDelimiterRun: bound('MARKDOWN_MAX_DELIMITER_RUN', d.maxDelimiterRun),
+    maxDelimiters: bound('MARKDOWN_MAX_DELIMITERS', d.maxDelimiters),
+    maxHeadings: bound('MARKDOWN_MAX_HEADINGS', d.maxHeadings),
+    maxLinks: bound('MARKDOWN_MAX_LINKS', d.maxLinks),
+    maxContainerLines: bound('MARKDOWN_MAX_CONTAINER_LINES', d.maxContainerLines),
+    maxFootnotes: bound('MARKDOWN_MAX_FOOTNOTES', d.maxFootnotes),
+    maxNodes: bound('MARKDOWN_MAX_NODES', d.maxNodes),
+  };
 }
 
 /** High enough for one client to load-test one process; lower it where clients are not trusted. */
@@ -168,5 +232,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     storageThread: integer(env, 'STORAGE_THREAD', 1, 0, 1) === 1,
     signingKey,
     visitorClaimsKeys: env.VISITOR_CLAIMS_KEYS || undefined,
+    conversions: conversionConfig(env),
   };
 }

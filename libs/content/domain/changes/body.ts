@@ -1,5 +1,6 @@
 import { type Document, type Frontmatter, markdownToDocument } from '@app/documents/document';
 import { checkDocument } from '@app/documents/document/check-document';
+import { parseConverted } from '@app/documents/document/conversions';
 import { inlineText } from '@app/documents/document/document-text';
 import { invalid } from '@app/platform/domain/decider';
 import { isRecord, named } from './check';
@@ -13,13 +14,29 @@ export type PageBody =
   | { kind: 'json'; document: Document }
   | { kind: 'empty' };
 
-export function readBody(input: unknown, path: string): PageBody {
+/**
+ * Markdown converted ahead, off the thread that serves requests (`DocumentConversions`), by its text:
+ * the JSON of the document it makes, or why it was refused (the end of a sentence about the field).
+ */
+export type ConvertedMarkdown = ReadonlyMap<string, { json: string } | { refused: string }>;
+
+/**
+ * A page body. Its Markdown is read from `converted` when given (a refusal there is this body's, named
+ * by `path`); converted here only without it (callers that convert nothing ahead: specs, scripts).
+ */
+export function readBody(input: unknown, path: string, converted?: ConvertedMarkdown): PageBody {
   if (!isRecord(input)) throw invalid(`${path}: must be {markdown}, {document} or {}`);
   const keys = Object.keys(input);
   if (keys.length === 0) return { kind: 'empty' };
   if (keys.length === 1 && typeof input.markdown === 'string') {
     if (Buffer.byteLength(input.markdown) > MAX_BODY_BYTES)
       throw invalid(`${path}.markdown: is larger than 1 MiB`);
+    if (converted) {
+      const done = converted.get(input.markdown);
+      if (!done) throw new Error(`${path}.markdown was not converted ahead`);
+      if ('refused' in done) throw invalid(`${path}.markdown: ${done.refused}`);
+      return { kind: 'markdown', ...parseConverted(done.json) };
+    }
     try {
       return { kind: 'markdown', ...markdownToDocument(input.markdown) };
     } catch (error) {
@@ -34,35 +51,30 @@ export function readBody(input: unknown, path: string): PageBody {
   throw invalid(`${path}: must be {markdown: string}, {document: JSONDocument} or {}`);
 }
 
+/** The Markdown of a body (`{markdown}`) of at most `maxBytes`, to convert ahead; none otherwise. */
+export function markdownOfBody(input: unknown, maxBytes = MAX_BODY_BYTES): string[] {
+  if (!isRecord(input) || Object.keys(input).length !== 1 || typeof input.markdown !== 'string') return [];
+  return Buffer.byteLength(input.markdown) > maxBytes ? [] : [input.markdown];
+}
+
+/** The Markdown of a batch's page bodies, to convert ahead (`ParsedBodies`). */
+export function markdownOfChanges(changes: unknown): string[] {
+  if (!Array.isArray(changes)) return [];
+  return changes.flatMap((change) => (isRecord(change) ? markdownOfBody(change.document) : []));
+}
+
 /**
- * The bodies of a batch's changes parsed before the batch is applied, each handed out once (`take`):
- * parsing Markdown is most of an edit's work, and done ahead it happens before the space's change
- * requests are locked for the edit, rather than while every other edit of the space waits. A body that
- * does not parse is parsed again where the batch reaches it, which reports it in its turn; a retried
- * batch parses again too (its documents may have been changed in place).
+ * The bodies of a batch's changes, their Markdown converted before the batch is applied: converting is
+ * most of an edit's work, and done ahead it happens off the thread that serves requests and before the
+ * space's change requests are locked for the edit, rather than while every other edit of the space
+ * waits. A refused conversion is reported where the batch reaches its change, in its turn; a retried
+ * batch reads the converted JSON again (its documents may have been changed in place).
  */
 export class ParsedBodies {
-  private readonly bodies = new Map<object, PageBody>();
+  constructor(private readonly converted: ConvertedMarkdown) {}
 
-  constructor(changes: unknown) {
-    if (!Array.isArray(changes)) return;
-    for (const change of changes) {
-      const input = isRecord(change) ? change.document : undefined;
-      if (!isRecord(input)) continue;
-      try {
-        this.bodies.set(input, readBody(input, 'document'));
-      } catch {
-        // Reported by `take` when the batch reaches the change.
-      }
-    }
-  }
-
-  /** The body parsed ahead for `input`, once; else `readBody`. */
   take(input: unknown, path: string): PageBody {
-    const body = isRecord(input) ? this.bodies.get(input) : undefined;
-    if (!body) return readBody(input, path);
-    this.bodies.delete(input as object);
-    return body;
+    return readBody(input, path, this.converted);
   }
 }
 

@@ -5,7 +5,13 @@
  * revert-blocks.ts revert a page, files.ts inserts files, outcomes.ts reports what became of each page.
  */
 export { applyContentChanges, MAX_CHANGES } from './apply';
-export { MAX_BODY_BYTES, ParsedBodies } from './body';
+export {
+  type ConvertedMarkdown,
+  MAX_BODY_BYTES,
+  markdownOfBody,
+  markdownOfChanges,
+  ParsedBodies,
+} from './body';
 export { fileDownloadPath, MAX_FILE_BYTES } from './files';
 export { slugify } from './slug';
 export type {

@@ -1,0 +1,84 @@
+import type { Document } from '@app/documents/document';
+import {
+  type ConversionResult,
+  type ConversionTask,
+  DocumentConversions,
+} from '@app/documents/document/conversions';
+import { type MarkdownLimits, markdownProblem } from '@app/documents/document/markdown-limits';
+import { type ConversionConfig, DEFAULT_CONVERSIONS } from '@app/platform/config/config';
+import { invalid } from '@app/platform/domain/decider';
+import { compiledScript } from '@app/platform/threads/compiled-script';
+import { TaskFailed, WorkerPool } from '@app/platform/threads/worker-pool';
+import type { OnModuleDestroy } from '@nestjs/common';
+
+/**
+ * Page bodies converted on a few worker threads (`conversion-worker.ts`, compiled: beside this module in
+ * dist/, or the build in dist/ when this module runs from source), each within the configured time and
+ * heap, after the cheap pass over the Markdown (`markdownProblem`) that refuses costly shapes at once,
+ * here. A conversion over its budget ends its thread (another is started for the next one) and is
+ * refused like a bad shape: a DomainError whose message the caller prefixes with the field. Shutting
+ * down terminates the threads whatever they are doing (Nest calls `onModuleDestroy` before it closes
+ * the HTTP server, so a request waiting on a conversion is answered rather than waited for).
+ */
+export class PooledConversions extends DocumentConversions implements OnModuleDestroy {
+  private readonly limits: MarkdownLimits;
+  private pool?: WorkerPool<ConversionTask, ConversionResult>;
+  private closed = false;
+
+  constructor(private readonly config: ConversionConfig = DEFAULT_CONVERSIONS) {
+    super();
+    const { threads: _t, timeoutMs: _m, heapMb: _h, ...limits } = config;
+    this.limits = limits;
+  }
+
+  async markdownToJson(markdown: string): Promise<string> {
+    const problem = markdownProblem(markdown, this.limits);
+    if (problem) throw invalid(problem);
+    const result = await this.run({ kind: 'markdown-to-document', markdown, limits: this.limits });
+    if (!('json' in result)) throw new Error('a conversion to a document answered Markdown');
+    return result.json;
+  }
+
+  async documentToMarkdown(document: Document): Promise<string> {
+    const result = await this.run({ kind: 'document-to-markdown', document, limits: this.limits });
+    if (!('markdown' in result)) throw new Error('a conversion to Markdown answered a document');
+    return result.markdown;
+  }
+
+  private async run(task: ConversionTask): Promise<ConversionResult> {
+    try {
+      return await this.threads().run(task);
+    } catch (error) {
+      if (!(error instanceof TaskFailed)) throw error;
+      switch (error.reason) {
+        case 'timeout':
+          throw invalid(`takes longer than ${this.config.timeoutMs} ms to convert`);
+        case 'memory':
+          throw invalid(`needs more than ${this.config.heapMb} MB to convert`);
+        case 'failed':
+          throw invalid(error.message);
+        case 'closed':
+          throw error;
+      }
+    }
+  }
+
+  private threads(): WorkerPool<ConversionTask, ConversionResult> {
+    if (this.pool) return this.pool;
+    if (this.closed) throw new TaskFailed('closed', 'the server is shutting down');
+    const script = compiledScript(__dirname, 'conversion-worker.js');
+    if (!script) throw new Error('conversions run compiled code: run `npm run build` first');
+    this.pool = new WorkerPool({
+      script,
+      size: this.config.threads,
+      timeoutMs: this.config.timeoutMs,
+      resourceLimits: { maxOldGenerationSizeMb: this.config.heapMb },
+    });
+    return this.pool;
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    this.closed = true;
+    await this.pool?.close();
+  }
+}

@@ -1,0 +1,213 @@
+/**
+ * Bounds on the shape of Markdown given to convert, checked by one cheap pass over its lines before it
+ * is parsed: Markdown that nests or repeats past them makes the parser (micromark, whose attention and
+ * label resolution grow with the square of what is open) or the conversion take minutes or overflow the
+ * stack, whatever its size. A real page stays far within them: a page of a mebibyte with thousands of
+ * headings, lists and links passes.
+ */
+export interface MarkdownLimits {
+  /** Block quotes and list items open on one line, and link brackets open in one paragraph. */
+  maxNesting: number;
+  /** The longest run of one emphasis delimiter (`*`, `_`, `~`) outside code; thematic breaks aside. */
+  maxDelimiterRun: number;
+  /** Emphasis delimiters in one paragraph, outside code. */
+  maxDelimiters: number;
+  maxHeadings: number;
+  /** Links, images and link reference definitions. */
+  maxLinks: number;
+  /** Lines in block quotes or starting list items. */
+  maxContainerLines: number;
+  /** Footnote references and definitions. */
+  maxFootnotes: number;
+  /** Nodes of the document made (blocks, inlines, texts and leaves): what footnotes expand to included. */
+  maxNodes: number;
+}
+
+export const DEFAULT_MARKDOWN_LIMITS: MarkdownLimits = {
+  maxNesting: 32,
+  maxDelimiterRun: 64,
+  maxDelimiters: 10_000,
+  maxHeadings: 20_000,
+  maxLinks: 30_000,
+  maxContainerLines: 30_000,
+  maxFootnotes: 5_000,
+  maxNodes: 1_000_000,
+};
+
+const SPACE = 0x20;
+const TAB = 0x09;
+const BACKSLASH = 0x5c;
+const BACKTICK = 0x60;
+
+const isDigit = (c: number) => c >= 0x30 && c <= 0x39;
+const isBlank = (c: number) => c === SPACE || c === TAB || Number.isNaN(c);
+
+/**
+ * The first way `markdown` exceeds `limits`, as the end of a message (`nests 40 block quotes or lists,
+ * at most 32`), or undefined. Linear in the length, allocating nothing per character; approximate where
+ * Markdown is subtle (it counts what looks like a container, a heading, a link), which errs on counting
+ * more of some things in odd text, never on letting a costly shape through.
+ */
+export function markdownProblem(markdown: string, limits: MarkdownLimits): string | undefined {
+  let headings = 0;
+  let links = 0;
+  let containerLines = 0;
+  let footnotes = 0;
+  // Per paragraph (up to a blank line).
+  let brackets = 0;
+  let delimiters = 0;
+  let codeTicks = 0;
+  // A fenced code block: its fence character and length, 0 outside.
+  let fenceChar = 0;
+  let fenceLength = 0;
+  const end = markdown.length;
+  let start = 0;
+  while (start <= end) {
+    let lineEnd = markdown.indexOf('\n', start);
+    if (lineEnd < 0) lineEnd = end;
+    // The containers the line opens or continues: indentation, `>` and list markers.
+    let i = start;
+    let depth = 0;
+    let indent = 0;
+    let markers = 0;
+    let onlyChar = -1;
+    for (;;) {
+      const c = markdown.charCodeAt(i);
+      if (c === SPACE || c === TAB) {
+        indent += c === TAB ? 4 : 1;
+        i++;
+      } else if (c === 0x3e /* > */) {
+        depth++;
+        i++;
+      } else if (
+        (c === 0x2d || c === 0x2a || c === 0x2b) &&
+        isBlank(markdown.charCodeAt(i + 1)) &&
+        i < lineEnd
+      ) {
+        // A list item inside lists indented under it: one level per two columns of indentation.
+        if (markers === 0) depth += Math.floor(indent / 2);
+        markers++;
+        onlyChar = onlyChar === -1 || onlyChar === c ? c : 0;
+        depth++;
+        i++;
+      } else if (isDigit(c)) {
+        let j = i;
+        while (j < lineEnd && j - i < 9 && isDigit(markdown.charCodeAt(j))) j++;
+        const after = markdown.charCodeAt(j);
+        if ((after !== 0x2e && after !== 0x29) || !isBlank(markdown.charCodeAt(j + 1)) || j >= lineEnd) break;
+        if (markers === 0) depth += Math.floor(indent / 2);
+        markers++;
+        onlyChar = 0;
+        depth++;
+        i = j + 1;
+      } else break;
+      if (i >= lineEnd) break;
+    }
+    const blankRest = i >= lineEnd;
+    // `* * *` or `- - -` alone on a line is a thematic break, not lists.
+    const thematic = blankRest && markers >= 3 && onlyChar > 0;
+    if (fenceChar === 0 && !thematic) {
+      if (depth > limits.maxNesting)
+        return `nests ${depth} block quotes or lists, at most ${limits.maxNesting}`;
+      if (depth > 0 && ++containerLines > limits.maxContainerLines)
+        return `has more than ${limits.maxContainerLines} lines in block quotes or list items`;
+    }
+    const c = markdown.charCodeAt(i);
+    // Fences open and close code blocks, where nothing below applies.
+    if (
+      (c === BACKTICK || c === 0x7e) &&
+      markdown.charCodeAt(i + 1) === c &&
+      markdown.charCodeAt(i + 2) === c
+    ) {
+      let j = i;
+      while (j < lineEnd && markdown.charCodeAt(j) === c) j++;
+      if (fenceChar === 0) {
+        fenceChar = c;
+        fenceLength = j - i;
+        start = lineEnd + 1;
+        continue;
+      }
+      if (c === fenceChar && j - i >= fenceLength) {
+        fenceChar = 0;
+        start = lineEnd + 1;
+        continue;
+      }
+    }
+    if (fenceChar !== 0) {
+      start = lineEnd + 1;
+      continue;
+    }
+    if (blankRest) {
+      brackets = 0;
+      delimiters = 0;
+      codeTicks = 0;
+      start = lineEnd + 1;
+      continue;
+    }
+    if (c === 0x23 /* # */) {
+      let j = i;
+      while (j < lineEnd && markdown.charCodeAt(j) === 0x23) j++;
+      if (j - i <= 6 && isBlank(markdown.charCodeAt(j))) {
+        if (++headings > limits.maxHeadings) return `has more than ${limits.maxHeadings} headings`;
+      }
+    }
+    const problem = scanInline();
+    if (problem) return problem;
+    start = lineEnd + 1;
+
+    /** Delimiters, brackets, links and footnotes of the rest of the line, outside code spans. */
+    function scanInline(): string | undefined {
+      let j = i;
+      while (j < lineEnd) {
+        const ch = markdown.charCodeAt(j);
+        if (ch === BACKSLASH) {
+          j += 2;
+          continue;
+        }
+        if (ch === BACKTICK) {
+          let k = j;
+          while (k < lineEnd && markdown.charCodeAt(k) === BACKTICK) k++;
+          if (codeTicks === 0) codeTicks = k - j;
+          else if (codeTicks === k - j) codeTicks = 0;
+          j = k;
+          continue;
+        }
+        if (codeTicks !== 0) {
+          j++;
+          continue;
+        }
+        if (ch === 0x2a || ch === 0x5f || ch === 0x7e) {
+          let k = j;
+          while (k < lineEnd && markdown.charCodeAt(k) === ch) k++;
+          const run = k - j;
+          // A line of one character alone (`______`) is a thematic break or a heading's underline.
+          const alone = j === i && markdown.slice(k, lineEnd).trim() === '';
+          if (!alone) {
+            if (run > limits.maxDelimiterRun)
+              return `has a run of ${run} "${String.fromCharCode(ch)}", at most ${limits.maxDelimiterRun}`;
+            delimiters += run;
+            if (delimiters > limits.maxDelimiters)
+              return `has more than ${limits.maxDelimiters} emphasis delimiters in one paragraph`;
+          }
+          j = k;
+          continue;
+        }
+        if (ch === 0x5b /* [ */) {
+          if (++brackets > limits.maxNesting) return `nests more than ${limits.maxNesting} link brackets`;
+          if (markdown.charCodeAt(j + 1) === 0x5e /* ^ */ && ++footnotes > limits.maxFootnotes)
+            return `has more than ${limits.maxFootnotes} footnotes`;
+        } else if (ch === 0x5d /* ] */) {
+          if (brackets > 0) brackets--;
+          const next = markdown.charCodeAt(j + 1);
+          if ((next === 0x28 || next === 0x5b || next === 0x3a) && ++links > limits.maxLinks)
+            return `has more than ${limits.maxLinks} links`;
+        } else if (ch === 0x3c /* < */ && markdown.startsWith('http', j + 1)) {
+          if (++links > limits.maxLinks) return `has more than ${limits.maxLinks} links`;
+        }
+        j++;
+      }
+      return undefined;
+    }
+  }
+  return undefined;
+}

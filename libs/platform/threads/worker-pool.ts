@@ -1,0 +1,158 @@
+import { type ResourceLimits, Worker } from 'node:worker_threads';
+
+/** What a pool's worker script receives and answers, one task at a time. */
+export type PoolRequest<In> = { id: number; input: In };
+export type PoolReply<Out> =
+  | { id: number; ok: true; output: Out }
+  | { id: number; ok: false; message: string };
+
+/** Why a task did not complete: over its time, over its memory, failed in the script, or the pool closed. */
+export type TaskFailure = 'timeout' | 'memory' | 'failed' | 'closed';
+
+export class TaskFailed extends Error {
+  constructor(
+    readonly reason: TaskFailure,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'TaskFailed';
+  }
+}
+
+export interface WorkerPoolOptions {
+  /** The compiled worker script (see `compiledScript`); it answers each `PoolRequest` with a `PoolReply`. */
+  script: string;
+  /** Threads at most; each is started when a task needs it. */
+  size: number;
+  /** A task running longer ends its thread (and is refused); another thread takes the next task. */
+  timeoutMs: number;
+  /** Heap limits of each thread: a task that needs more ends its thread (and is refused). */
+  resourceLimits: ResourceLimits;
+}
+
+interface Task<In, Out> {
+  id: number;
+  input: In;
+  resolve(output: Out): void;
+  reject(error: TaskFailed): void;
+}
+
+interface Slot<In, Out> {
+  worker: Worker;
+  task?: Task<In, Out>;
+  timer?: NodeJS.Timeout;
+}
+
+/**
+ * A few worker threads that run tasks off the serving thread, each within a time and memory budget: a
+ * task past its time has its thread terminated (whatever it is doing) and is refused; one past its
+ * heap ends its thread the same way. The pool starts threads as tasks come and replaces those ended;
+ * `close` terminates them all at once, so a process shuts down promptly whatever they are doing.
+ */
+export class WorkerPool<In, Out> {
+  private readonly slots = new Set<Slot<In, Out>>();
+  private readonly queue: Task<In, Out>[] = [];
+  private nextId = 1;
+  private closed = false;
+
+  constructor(private readonly options: WorkerPoolOptions) {}
+
+  run(input: In): Promise<Out> {
+    if (this.closed) return Promise.reject(new TaskFailed('closed', 'the conversion threads are closed'));
+    return new Promise<Out>((resolve, reject) => {
+      this.queue.push({ id: this.nextId++, input, resolve, reject });
+      this.dispatch();
+    });
+  }
+
+  /** Threads started and not ended (for tests and metrics). */
+  get threads(): number {
+    return this.slots.size;
+  }
+
+  /** Ends every thread now; tasks running or waiting are refused (`closed`). */
+  async close(): Promise<void> {
+    this.closed = true;
+    const failure = () => new TaskFailed('closed', 'the server is shutting down');
+    for (const task of this.queue.splice(0)) task.reject(failure());
+    const workers: Worker[] = [];
+    for (const slot of this.slots) {
+      clearTimeout(slot.timer);
+      slot.task?.reject(failure());
+      slot.task = undefined;
+      workers.push(slot.worker);
+    }
+    this.slots.clear();
+    await Promise.all(workers.map((worker) => worker.terminate()));
+  }
+
+  private dispatch(): void {
+    while (this.queue.length > 0 && !this.closed) {
+      const slot = this.idle() ?? (this.slots.size < this.options.size ? this.spawn() : undefined);
+      if (!slot) return;
+      const task = this.queue.shift() as Task<In, Out>;
+      slot.task = task;
+      slot.timer = setTimeout(() => this.end(slot, 'timeout'), this.options.timeoutMs);
+      slot.worker.postMessage({ id: task.id, input: task.input } satisfies PoolRequest<In>);
+    }
+  }
+
+  private idle(): Slot<In, Out> | undefined {
+    for (const slot of this.slots) if (!slot.task) return slot;
+    return undefined;
+  }
+
+  private spawn(): Slot<In, Out> {
+    const worker = new Worker(this.options.script, { resourceLimits: this.options.resourceLimits });
+    // An idle thread does not keep the process alive.
+    worker.unref();
+    const slot: Slot<In, Out> = { worker };
+    this.slots.add(slot);
+    worker.on('message', (reply: PoolReply<Out>) => this.answered(slot, reply));
+    worker.on('error', (error: Error & { code?: string }) =>
+      this.end(slot, error.code === 'ERR_WORKER_OUT_OF_MEMORY' ? 'memory' : 'failed', error.message),
+    );
+    worker.on('exit', () => this.end(slot, 'failed', 'the conversion thread exited'));
+    return slot;
+  }
+
+  private answered(slot: Slot<In, Out>, reply: PoolReply<Out>): void {
+    const task = slot.task;
+    if (!task || task.id !== reply.id) return;
+    clearTimeout(slot.timer);
+    slot.task = undefined;
+    if (reply.ok) task.resolve(reply.output);
+    else task.reject(new TaskFailed('failed', reply.message));
+    this.dispatch();
+  }
+
+  /** Ends a slot's thread, refusing its task with `reason`, and goes on with the queue on another. */
+  private end(slot: Slot<In, Out>, reason: Exclude<TaskFailure, 'closed'>, message?: string): void {
+    if (!this.slots.delete(slot)) return;
+    clearTimeout(slot.timer);
+    const task = slot.task;
+    slot.task = undefined;
+    void slot.worker.terminate();
+    task?.reject(new TaskFailed(reason, message ?? `over its ${reason} budget`));
+    this.dispatch();
+  }
+}
+
+/** The loop of a pool's worker script: answers each request with `work(input)` or its failure. */
+export function servePoolTasks<In, Out>(
+  port: {
+    on(event: 'message', listener: (request: PoolRequest<In>) => void): unknown;
+    postMessage(reply: PoolReply<Out>): void;
+  },
+  work: (input: In) => Out,
+): void {
+  port.on('message', ({ id, input }) => {
+    let reply: PoolReply<Out>;
+    try {
+      reply = { id, ok: true, output: work(input) };
+    } catch (error) {
+      reply = { id, ok: false, message: error instanceof Error ? error.message : String(error) };
+    }
+    port.postMessage(reply);
+  });
+}

@@ -1,0 +1,142 @@
+import type { Space } from '@gitbook/api';
+import { largeRealPage } from '../../libs/documents/document/markdown-limits.testing';
+import { useTestApp } from '../support/app-harness';
+import { HOSTILE_MARKDOWN } from '../support/hostile-markdown';
+
+/** Generous bounds for a loaded two-core machine: what matters is seconds rather than minutes. */
+const REFUSED_WITHIN_MS = 5_000;
+const HEALTH_WITHIN_MS = 1_500;
+
+jest.setTimeout(120_000);
+
+/**
+ * Markdown whose parsing grows faster than its size (emphasis runs, nested links, long lists, deep
+ * nesting, footnote chains) is refused with a 400 naming the field within seconds, converted off the
+ * serving thread (or refused by the pass before it): `/health` keeps answering meanwhile, and nothing
+ * is written. A large real page still converts.
+ */
+describe('hostile Markdown', () => {
+  const current = useTestApp();
+  let space: string;
+  let cr: string;
+
+  beforeAll(async () => {
+    const app = current();
+    space = ((await app.api().orgs.createSpace(app.organizationId, { title: 'Hostile' })).data as Space).id;
+    cr = (await app.api().spaces.createChangeRequest(space, { subject: 'Edit' })).data.id;
+  });
+
+  /** Polls /health while `request` runs, and answers the slowest health answer with the request's reply. */
+  async function withHealth<T>(request: () => Promise<T>): Promise<{ reply: T; ms: number; health: number }> {
+    const app = current();
+    let done = false;
+    let slowest = 0;
+    const polling = (async () => {
+      while (!done) {
+        const started = Date.now();
+        const answer = await fetch(`${app.url}/health`);
+        expect(answer.status).toBe(200);
+        slowest = Math.max(slowest, Date.now() - started);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    })();
+    const started = Date.now();
+    try {
+      const reply = await request();
+      return { reply, ms: Date.now() - started, health: slowest };
+    } finally {
+      done = true;
+      await polling;
+    }
+  }
+
+  it.each(Object.entries(HOSTILE_MARKDOWN))(
+    'a page of %s is a 400 naming changes[0].document.markdown, quickly, /health answering meanwhile',
+    async (_, markdown) => {
+      const app = current();
+      const head = await app.built.storage.events.headPosition();
+      const { reply, ms, health } = await withHealth(() =>
+        app.http('POST', `/v1/spaces/${space}/change-requests/${cr}/content`, {
+          body: { changes: [{ operation: 'insert_page', title: 'Hostile', document: { markdown } }] },
+        }),
+      );
+      expect(reply.status).toBe(400);
+      expect(JSON.stringify(reply.body)).toContain('changes[0].document.markdown');
+      expect(ms).toBeLessThan(REFUSED_WITHIN_MS);
+      expect(health).toBeLessThan(HEALTH_WITHIN_MS);
+      expect(await app.built.storage.events.headPosition()).toBe(head);
+    },
+  );
+
+  it("a review's comment of hostile Markdown is a 400 naming comment.markdown", async () => {
+    const app = current();
+    const head = await app.built.storage.events.headPosition();
+    const { reply, ms, health } = await withHealth(() =>
+      app.http('POST', `/v1/spaces/${space}/change-requests/${cr}/reviews`, {
+        // Within the 64 KiB of a comment.
+        body: { status: 'approved', comment: { markdown: `${'*'.repeat(15_000)}x${'*'.repeat(15_000)}` } },
+      }),
+    );
+    expect(reply.status).toBe(400);
+    expect(JSON.stringify(reply.body)).toContain('comment.markdown');
+    expect(ms).toBeLessThan(REFUSED_WITHIN_MS);
+    expect(health).toBeLessThan(HEALTH_WITHIN_MS);
+    expect(await app.built.storage.events.headPosition()).toBe(head);
+  });
+
+  it('requests of hostile Markdown sent together are all refused, /health answering meanwhile', async () => {
+    const app = current();
+    const head = await app.built.storage.events.headPosition();
+    const shapes = Object.values(HOSTILE_MARKDOWN);
+    const { reply, health } = await withHealth(() =>
+      Promise.all(
+        shapes.map((markdown, i) =>
+          app.http('POST', `/v1/spaces/${space}/change-requests/${cr}/content`, {
+            body: {
+              changes: [
+                { operation: 'insert_page', title: 'Fine', document: { markdown: '# Fine\n' } },
+                { operation: 'insert_page', title: `Hostile ${i}`, document: { markdown } },
+              ],
+            },
+          }),
+        ),
+      ),
+    );
+    for (const one of reply) {
+      expect(one.status).toBe(400);
+      expect(JSON.stringify(one.body)).toContain('changes[1].document.markdown');
+    }
+    expect(health).toBeLessThan(HEALTH_WITHIN_MS);
+    expect(await app.built.storage.events.headPosition()).toBe(head);
+  });
+
+  it('a large real page (960 KiB, 5,000 headings, lists, links, code, footnotes) passes every conversion bound', async () => {
+    const app = current();
+    const markdown = largeRealPage(960 * 1024, 5000);
+    const reply = await app.http('POST', `/v1/spaces/${space}/change-requests/${cr}/content?compat=false`, {
+      body: { changes: [{ operation: 'insert_page', title: 'Reference', document: { markdown } }] },
+    });
+    // Converted: its document (about ten times the Markdown as JSON) is then over what one append of the
+    // log holds, a limit of storage that a page of a few hundred KiB meets before any bound of conversion.
+    expect([reply.status, JSON.stringify(reply.body)]).toEqual([
+      413,
+      expect.stringContaining('too large to store'),
+    ]);
+  });
+
+  it('a real page of 300 headings converts, is stored and reads back', async () => {
+    const app = current();
+    const markdown = largeRealPage(60 * 1024, 300);
+    const reply = await app.http('POST', `/v1/spaces/${space}/change-requests/${cr}/content?compat=false`, {
+      body: { changes: [{ operation: 'insert_page', title: 'Reference', document: { markdown } }] },
+    });
+    expect(reply.status).toBe(200);
+    const page = (reply.body as { changes: { page: { id: string } }[] }).changes[0].page.id;
+    const read = await app.http(
+      'GET',
+      `/v1/spaces/${space}/change-requests/${cr}/content/page/${page}?format=markdown`,
+    );
+    expect(read.status).toBe(200);
+    expect(JSON.stringify(read.body)).toContain('Option 299');
+  });
+});
