@@ -20,6 +20,13 @@ import {
 } from '../support/app-harness';
 import { samlResponse } from '../support/saml-idp';
 
+/**
+ * Populating, and a rebuild while serving, run for as long as the machine takes to write and replay the
+ * log and serve the readers meanwhile; on a loaded 2-core machine (a CI run beside others) that is well
+ * past Jest's default. The tests wait on conditions, never on a time.
+ */
+const WHILE_SERVING_MS = 180_000;
+
 type Resource = { id: string; [field: string]: unknown };
 type List = { items: Resource[]; count: number; next?: { page: string } };
 
@@ -402,7 +409,7 @@ function useServingApp(config: TestAppOptions['config'] = {}) {
     const app = current();
     await populate(app);
     before = await snapshot(app);
-  });
+  }, WHILE_SERVING_MS);
   return { current, initial: () => before };
 }
 
@@ -436,7 +443,7 @@ describe('rebuild while serving', () => {
       await events.close();
       await views.close();
     }
-  });
+  }, WHILE_SERVING_MS);
 
   it('on a thread of its own (what the CLI runs): the server follows the switch and keeps projecting', async () => {
     const app = current();
@@ -450,7 +457,7 @@ describe('rebuild while serving', () => {
     expect(progress.at(-1)).toBeGreaterThanOrEqual(run.applied);
     expect(await app.built.storage.views.generation()).toBeGreaterThan(generation);
     await expectSettled(app, initial(), run.written);
-  });
+  }, WHILE_SERVING_MS);
 
   it('on a thread: an unknown projection fails the rebuild and changes nothing', async () => {
     const app = current();
@@ -459,7 +466,7 @@ describe('rebuild while serving', () => {
       /unknown projection nope/,
     );
     expect(await app.built.storage.views.generation()).toBe(generation);
-  });
+  }, WHILE_SERVING_MS);
 });
 
 describe('rebuild by the live projector of the serving thread', () => {
@@ -488,7 +495,7 @@ describe('rebuild by the live projector of the serving thread', () => {
     expect(progress.at(-1)).toBeGreaterThanOrEqual(initial().spaceList.length);
     expect(run.applied).toBeGreaterThan(0);
     await expectSettled(app, initial(), run.written);
-  });
+  }, WHILE_SERVING_MS);
 
   it('one projection: its views are replayed, the others copied, and the result equals a fresh projection', async () => {
     const app = current();
@@ -503,7 +510,7 @@ describe('rebuild by the live projector of the serving thread', () => {
 
     expect(run.failures).toEqual([]);
     await expectSettled(app, latest, run.written);
-  });
+  }, WHILE_SERVING_MS);
 
   it('rejects an unknown projection before touching anything', async () => {
     const app = current();
@@ -512,7 +519,7 @@ describe('rebuild by the live projector of the serving thread', () => {
       /unknown projection nope/,
     );
     expect(await app.built.storage.views.generation()).toBe(generation);
-  });
+  }, WHILE_SERVING_MS);
 });
 
 /** A projection whose fix changes what it writes: titles it puts end in " (fixed)". */
@@ -547,7 +554,8 @@ describe('a rebuild promoted by another process while no event arrives', () => {
       const cli = new Projector(events, views, PROJECTION_LIST.map(fixedVersion));
       await cli.rebuild();
 
-      const deadline = Date.now() + 5000;
+      // The server notices the switch on its next poll: seconds at most, more on a loaded machine.
+      const deadline = Date.now() + 60_000;
       while (((await ok(app, path)) as Resource).title !== 'S (fixed)') {
         if (Date.now() > deadline) throw new Error('the server still answers from the retired generation');
         await new Promise((resolve) => setTimeout(resolve, 50));
@@ -557,5 +565,5 @@ describe('a rebuild promoted by another process while no event arrives', () => {
       await events.close();
       await views.close();
     }
-  });
+  }, WHILE_SERVING_MS);
 });
