@@ -416,110 +416,134 @@ function useServingApp(config: TestAppOptions['config'] = {}) {
 describe('rebuild while serving', () => {
   const { current, initial } = useServingApp();
 
-  it('from another process (the CLI): the server follows the switch and keeps projecting', async () => {
-    const app = current();
-    // What `npm run cli -- rebuild` opens: its own connections to the same files.
-    const events = new SqliteEventStore({ path: join(app.dataDir, 'events.sqlite') });
-    const views = await openReadStore(app.storage);
-    try {
-      const generation = await views.generation();
-      const cli = new Projector(events, views, PROJECTION_LIST);
+  it(
+    'from another process (the CLI): the server follows the switch and keeps projecting',
+    async () => {
+      const app = current();
+      // What `npm run cli -- rebuild` opens: its own connections to the same files.
+      const events = new SqliteEventStore({ path: join(app.dataDir, 'events.sqlite') });
+      const views = await openReadStore(app.storage);
+      try {
+        const generation = await views.generation();
+        const cli = new Projector(events, views, PROJECTION_LIST);
+        const run = await rebuildWhileServing(app, await snapshot(app), () =>
+          cli.rebuild(undefined, { batchSize: 5 }),
+        );
+        expect(run.failures).toEqual([]);
+        expect(run.written.length).toBeGreaterThan(0);
+        expect(await views.generation()).toBeGreaterThan(generation);
+        expect(await app.built.storage.views.generation()).toBe(await views.generation());
+
+        // The server's projector continues on the new generation after the switch.
+        const reply = await app.http('POST', `/v1/orgs/${app.organizationId}/spaces`, {
+          body: { title: 'After' },
+        });
+        expect(reply.status).toBe(201);
+        await ok(app, `/v1/spaces/${(reply.body as Resource).id}`);
+        await expectSettled(app, initial(), [...run.written, (reply.body as Resource).id]);
+      } finally {
+        await events.close();
+        await views.close();
+      }
+    },
+    WHILE_SERVING_MS,
+  );
+
+  it(
+    'on a thread of its own (what the CLI runs): the server follows the switch and keeps projecting',
+    async () => {
+      const app = current();
+      const generation = await app.built.storage.views.generation();
+      const progress: number[] = [];
       const run = await rebuildWhileServing(app, await snapshot(app), () =>
-        cli.rebuild(undefined, { batchSize: 5 }),
+        rebuildOnThread(app.storage, {}, (position) => progress.push(position)),
       );
       expect(run.failures).toEqual([]);
-      expect(run.written.length).toBeGreaterThan(0);
-      expect(await views.generation()).toBeGreaterThan(generation);
-      expect(await app.built.storage.views.generation()).toBe(await views.generation());
+      expect(run.applied).toBeGreaterThan(0);
+      expect(progress.at(-1)).toBeGreaterThanOrEqual(run.applied);
+      expect(await app.built.storage.views.generation()).toBeGreaterThan(generation);
+      await expectSettled(app, initial(), run.written);
+    },
+    WHILE_SERVING_MS,
+  );
 
-      // The server's projector continues on the new generation after the switch.
-      const reply = await app.http('POST', `/v1/orgs/${app.organizationId}/spaces`, {
-        body: { title: 'After' },
-      });
-      expect(reply.status).toBe(201);
-      await ok(app, `/v1/spaces/${(reply.body as Resource).id}`);
-      await expectSettled(app, initial(), [...run.written, (reply.body as Resource).id]);
-    } finally {
-      await events.close();
-      await views.close();
-    }
-  }, WHILE_SERVING_MS);
-
-  it('on a thread of its own (what the CLI runs): the server follows the switch and keeps projecting', async () => {
-    const app = current();
-    const generation = await app.built.storage.views.generation();
-    const progress: number[] = [];
-    const run = await rebuildWhileServing(app, await snapshot(app), () =>
-      rebuildOnThread(app.storage, {}, (position) => progress.push(position)),
-    );
-    expect(run.failures).toEqual([]);
-    expect(run.applied).toBeGreaterThan(0);
-    expect(progress.at(-1)).toBeGreaterThanOrEqual(run.applied);
-    expect(await app.built.storage.views.generation()).toBeGreaterThan(generation);
-    await expectSettled(app, initial(), run.written);
-  }, WHILE_SERVING_MS);
-
-  it('on a thread: an unknown projection fails the rebuild and changes nothing', async () => {
-    const app = current();
-    const generation = await app.built.storage.views.generation();
-    await expect(rebuildOnThread(app.storage, { projection: 'nope' })).rejects.toThrow(
-      /unknown projection nope/,
-    );
-    expect(await app.built.storage.views.generation()).toBe(generation);
-  }, WHILE_SERVING_MS);
+  it(
+    'on a thread: an unknown projection fails the rebuild and changes nothing',
+    async () => {
+      const app = current();
+      const generation = await app.built.storage.views.generation();
+      await expect(rebuildOnThread(app.storage, { projection: 'nope' })).rejects.toThrow(
+        /unknown projection nope/,
+      );
+      expect(await app.built.storage.views.generation()).toBe(generation);
+    },
+    WHILE_SERVING_MS,
+  );
 });
 
 describe('rebuild by the live projector of the serving thread', () => {
   // In-thread: these rebuild with the app's live projector, which runs in process only without the storage thread.
   const { current, initial } = useServingApp({ storageThread: false });
 
-  it('in the server process: reads stay complete, writes land, and the result equals a fresh projection', async () => {
-    const app = current();
-    const views = app.built.storage.views;
-    const generation = await views.generation();
-    const projector = app.built.app.get(Projector);
-    const progress: number[] = [];
+  it(
+    'in the server process: reads stay complete, writes land, and the result equals a fresh projection',
+    async () => {
+      const app = current();
+      const views = app.built.storage.views;
+      const generation = await views.generation();
+      const projector = app.built.app.get(Projector);
+      const progress: number[] = [];
 
-    const run = await rebuildWhileServing(
-      app,
-      initial(),
-      () => projector.rebuild((position) => progress.push(position), { batchSize: 2 }),
-      () => progress.length >= 25,
-    );
+      const run = await rebuildWhileServing(
+        app,
+        initial(),
+        () => projector.rebuild((position) => progress.push(position), { batchSize: 2 }),
+        () => progress.length >= 25,
+      );
 
-    expect(run.failures).toEqual([]);
-    expect(run.reads).toBeGreaterThan(10);
-    expect(run.written.length).toBeGreaterThan(0);
-    expect(await views.generation()).toBeGreaterThan(generation);
-    expect([...run.generations]).toEqual([generation, await views.generation()]);
-    expect(progress.at(-1)).toBeGreaterThanOrEqual(initial().spaceList.length);
-    expect(run.applied).toBeGreaterThan(0);
-    await expectSettled(app, initial(), run.written);
-  }, WHILE_SERVING_MS);
+      expect(run.failures).toEqual([]);
+      expect(run.reads).toBeGreaterThan(10);
+      expect(run.written.length).toBeGreaterThan(0);
+      expect(await views.generation()).toBeGreaterThan(generation);
+      expect([...run.generations]).toEqual([generation, await views.generation()]);
+      expect(progress.at(-1)).toBeGreaterThanOrEqual(initial().spaceList.length);
+      expect(run.applied).toBeGreaterThan(0);
+      await expectSettled(app, initial(), run.written);
+    },
+    WHILE_SERVING_MS,
+  );
 
-  it('one projection: its views are replayed, the others copied, and the result equals a fresh projection', async () => {
-    const app = current();
-    const projector = app.built.app.get(Projector);
-    expect(projector.rebuildScope('spaces').map((p) => p.name)).toEqual(['spaces']);
-    expect(projector.rebuildScope('identity').map((p) => p.name)).toEqual(['identity']);
-    const latest = await snapshot(app);
+  it(
+    'one projection: its views are replayed, the others copied, and the result equals a fresh projection',
+    async () => {
+      const app = current();
+      const projector = app.built.app.get(Projector);
+      expect(projector.rebuildScope('spaces').map((p) => p.name)).toEqual(['spaces']);
+      expect(projector.rebuildScope('identity').map((p) => p.name)).toEqual(['identity']);
+      const latest = await snapshot(app);
 
-    const run = await rebuildWhileServing(app, latest, () =>
-      projector.rebuild(undefined, { projection: 'spaces', batchSize: 5 }),
-    );
+      const run = await rebuildWhileServing(app, latest, () =>
+        projector.rebuild(undefined, { projection: 'spaces', batchSize: 5 }),
+      );
 
-    expect(run.failures).toEqual([]);
-    await expectSettled(app, latest, run.written);
-  }, WHILE_SERVING_MS);
+      expect(run.failures).toEqual([]);
+      await expectSettled(app, latest, run.written);
+    },
+    WHILE_SERVING_MS,
+  );
 
-  it('rejects an unknown projection before touching anything', async () => {
-    const app = current();
-    const generation = await app.built.storage.views.generation();
-    await expect(app.built.app.get(Projector).rebuild(undefined, { projection: 'nope' })).rejects.toThrow(
-      /unknown projection nope/,
-    );
-    expect(await app.built.storage.views.generation()).toBe(generation);
-  }, WHILE_SERVING_MS);
+  it(
+    'rejects an unknown projection before touching anything',
+    async () => {
+      const app = current();
+      const generation = await app.built.storage.views.generation();
+      await expect(app.built.app.get(Projector).rebuild(undefined, { projection: 'nope' })).rejects.toThrow(
+        /unknown projection nope/,
+      );
+      expect(await app.built.storage.views.generation()).toBe(generation);
+    },
+    WHILE_SERVING_MS,
+  );
 });
 
 /** A projection whose fix changes what it writes: titles it puts end in " (fixed)". */
@@ -536,34 +560,38 @@ function fixedVersion(projection: Projection): Projection {
 describe('a rebuild promoted by another process while no event arrives', () => {
   const current = useTestApp();
 
-  it("the server's cached documents and answers follow the switch", async () => {
-    const app = current();
-    const events = new SqliteEventStore({ path: join(app.dataDir, 'events.sqlite') });
-    const views = await openReadStore(app.storage);
-    try {
-      const created = await app.http('POST', `/v1/orgs/${app.organizationId}/spaces`, {
-        body: { title: 'S' },
-      });
-      const path = `/v1/spaces/${(created.body as Resource).id}`;
-      // Read twice: the second answer comes from the server's caches.
-      expect(((await ok(app, path)) as Resource).title).toBe('S');
-      expect(((await ok(app, path)) as Resource).title).toBe('S');
-      const changes: string[] = [];
-      liveProjector(app).onChange((changed) => changes.push(String(changed)));
+  it(
+    "the server's cached documents and answers follow the switch",
+    async () => {
+      const app = current();
+      const events = new SqliteEventStore({ path: join(app.dataDir, 'events.sqlite') });
+      const views = await openReadStore(app.storage);
+      try {
+        const created = await app.http('POST', `/v1/orgs/${app.organizationId}/spaces`, {
+          body: { title: 'S' },
+        });
+        const path = `/v1/spaces/${(created.body as Resource).id}`;
+        // Read twice: the second answer comes from the server's caches.
+        expect(((await ok(app, path)) as Resource).title).toBe('S');
+        expect(((await ok(app, path)) as Resource).title).toBe('S');
+        const changes: string[] = [];
+        liveProjector(app).onChange((changed) => changes.push(String(changed)));
 
-      const cli = new Projector(events, views, PROJECTION_LIST.map(fixedVersion));
-      await cli.rebuild();
+        const cli = new Projector(events, views, PROJECTION_LIST.map(fixedVersion));
+        await cli.rebuild();
 
-      // The server notices the switch on its next poll: seconds at most, more on a loaded machine.
-      const deadline = Date.now() + 60_000;
-      while (((await ok(app, path)) as Resource).title !== 'S (fixed)') {
-        if (Date.now() > deadline) throw new Error('the server still answers from the retired generation');
-        await new Promise((resolve) => setTimeout(resolve, 50));
+        // The server notices the switch on its next poll: seconds at most, more on a loaded machine.
+        const deadline = Date.now() + 60_000;
+        while (((await ok(app, path)) as Resource).title !== 'S (fixed)') {
+          if (Date.now() > deadline) throw new Error('the server still answers from the retired generation');
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+        expect(changes).toContain('all');
+      } finally {
+        await events.close();
+        await views.close();
       }
-      expect(changes).toContain('all');
-    } finally {
-      await events.close();
-      await views.close();
-    }
-  }, WHILE_SERVING_MS);
+    },
+    WHILE_SERVING_MS,
+  );
 });

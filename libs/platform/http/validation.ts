@@ -51,8 +51,12 @@ export function describeErrors(errors: ValidationError[], prefix = ''): string[]
  */
 const PROTOTYPE_KEYS = new Set([...Object.getOwnPropertyNames(Object.prototype), 'prototype']);
 
-/** Far deeper than any DTO; class-transformer recurses once per level and overflows the stack in the thousands. */
-const MAX_DEPTH = 64;
+/**
+ * Room for the deepest document a request may carry (documents have their own bound, 64 levels of
+ * nodes, two JSON levels each, in a body a few levels deep), and far deeper than any DTO; class-transformer
+ * recurses once per level and overflows the stack in the thousands.
+ */
+const MAX_DEPTH = 160;
 
 /** Refuses those keys and over-deep nesting in a parsed body or query, walked without recursion. */
 function checkShape(value: unknown): void {
