@@ -2,7 +2,7 @@ import type { FeatureManifest } from '@app/platform/feature/feature';
 import { inviteAuditSubjects } from './domain/invite.audit';
 import { inviteLinkAggregate } from './domain/invite-link.aggregate';
 import { memberInvitesAggregate } from './domain/member-invites.aggregate';
-import { ADMIT_INVITED_JOB } from './domain/member-invites.decider';
+import { ADMIT_INVITED_ACCOUNT_JOB, ADMIT_INVITED_JOB } from './domain/member-invites.decider';
 import { inviteProjection } from './read/invite.projection';
 
 /** Invite links and email invites to an organization, and joining with a link. */
@@ -12,7 +12,7 @@ export const invitesFeature: FeatureManifest = {
   aggregates: [inviteLinkAggregate, memberInvitesAggregate],
   projections: [inviteProjection],
   audited: inviteAuditSubjects,
-  jobs: [ADMIT_INVITED_JOB],
+  jobs: [ADMIT_INVITED_JOB, ADMIT_INVITED_ACCOUNT_JOB],
   fixtures: {
     inviteId: async ({ call, ids }) =>
       (

@@ -6,7 +6,7 @@ import { type DynamicModule, Module } from '@nestjs/common';
 import { InvitesController } from './http/invites.controller';
 import { InvitePresenter } from './read/invite.presenter';
 import { InviteQueries } from './read/invites.queries';
-import { AdmitInvitedUsers } from './write/admit-invited.job';
+import { AdmitInvitedAccounts, AdmitInvitedUsers } from './write/admit-invited.job';
 import { InviteService } from './write/invite.commands';
 
 @Module({})
@@ -16,7 +16,7 @@ export class InvitesModule {
       controllers: [InvitesController],
       commands: [InviteService],
       queries: [InviteQueries, InvitePresenter, SpacePresenter, CollectionPresenter],
-      jobs: [AdmitInvitedUsers],
+      jobs: [AdmitInvitedUsers, AdmitInvitedAccounts],
     });
   }
 }

@@ -67,7 +67,7 @@ describe('member invites decider', () => {
       ]);
   });
 
-  it('records a new role for an email invited before, and nothing for the same role', () => {
+  it('records each invitation of an email invited before, with its role', () => {
     invites
       .given([invited('ann@example.com')])
       .when(invite([{ email: 'ann@example.com', role: 'admin' }]))
@@ -75,7 +75,7 @@ describe('member invites decider', () => {
     invites
       .given([invited('ann@example.com')])
       .when(invite([{ email: 'ann@example.com', role: 'read' }]))
-      .thenNothing();
+      .thenEmits([invited('ann@example.com')]);
   });
 
   it('rejects a malformed or over-long email and a bad role, naming the entry', () => {

@@ -38,7 +38,7 @@ export const EMAIL_MAX = 320;
 
 /** What each command decides. */
 const decisions: Decisions<MemberInvitesCommand, MemberInvitesEvent, MemberInvitesState> = {
-  InviteMembers(command, state) {
+  InviteMembers(command) {
     const events: MemberInvitesEvent[] = [];
     const seen = new Set<string>();
     command.invites.forEach(({ email: raw, role, sso = false }, i) => {
@@ -47,9 +47,8 @@ const decisions: Decisions<MemberInvitesCommand, MemberInvitesEvent, MemberInvit
         throw invalid(`emails[${i}]: ${JSON.stringify(raw)} is not an email address`);
       if (role !== null && !isRole(role))
         throw invalid(`emails[${i}]: role must be a member role, or null (a guest)`);
-      // Invited again alike: nothing new to record.
-      const before = state.pending[email];
-      if (seen.has(email) || (before?.role === role && before.sso === sso)) return;
+      // Each invitation is recorded (one removed since is admitted again); an email twice in one, once.
+      if (seen.has(email)) return;
       seen.add(email);
       events.push({
         type: 'MemberInvited',
@@ -89,3 +88,10 @@ export const ADMIT_INVITED_JOB = 'invites.admit-invited-user';
 
 /** One per user created: a repeated job admits nobody twice (`AdmitMember` keeps members as they are). */
 export const admitInvitedJobId = (userCreatedEventId: string) => `admit-invited-${userCreatedEventId}`;
+
+/** The job that admits the existing user of an email an organization invites, if there is one. */
+export const ADMIT_INVITED_ACCOUNT_JOB = 'invites.admit-invited-account';
+
+/** One per invite recorded: a repeated job admits nobody twice. */
+export const admitInvitedAccountJobId = (memberInvitedEventId: string) =>
+  `admit-account-${memberInvitedEventId}`;

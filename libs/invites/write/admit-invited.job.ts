@@ -1,3 +1,4 @@
+import { USERS } from '@app/identity/read/identity.projection';
 import { organizationAggregate } from '@app/organizations/domain/organization.aggregate';
 import { EMAIL_INVITE } from '@app/organizations/domain/organization.decider';
 import { CLOCK, type Clock } from '@app/platform/clock/clock';
@@ -8,7 +9,13 @@ import { JOB_QUEUE, type JobLog, type JobQueue } from '@app/platform/jobs/job-qu
 import { READ_STORE, type ReadStore } from '@app/platform/readstore/read-store.port';
 import { Inject, Injectable } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import { ADMIT_INVITED_JOB, admitInvitedJobId } from '../domain/member-invites.decider';
+import {
+  ADMIT_INVITED_ACCOUNT_JOB,
+  ADMIT_INVITED_JOB,
+  admitInvitedAccountJobId,
+  admitInvitedJobId,
+  type MemberInvitesEvent,
+} from '../domain/member-invites.decider';
 import { MEMBER_INVITES } from '../read/invite.projection';
 
 interface AdmitInvitedData {
@@ -75,5 +82,60 @@ export class AdmitInvitedUsers extends JobPerEvent<AdmitInvitedData> {
     }
     if (invites.items.length > 0)
       log.info(`admitted ${userId} to ${invites.items.length} inviting organizations`);
+  }
+}
+
+type InvitedData = MemberInvitesEvent['data'] & { eventId: string; correlationId: string };
+
+/**
+ * An email an organization invites whose account exists already: its user becomes a member with the
+ * invite's role, by a job started from the log, so that the answer to the invitation says nothing of
+ * which emails have accounts on this server (one a member already keeps their role).
+ */
+@JobHandler()
+@Injectable()
+export class AdmitInvitedAccounts extends JobPerEvent<InvitedData> {
+  readonly job = ADMIT_INVITED_ACCOUNT_JOB;
+  readonly name = 'admit-invited-accounts';
+  readonly handles = ['MemberInvited'] as const;
+
+  constructor(
+    @Inject(JOB_QUEUE) jobs: JobQueue,
+    @Inject(READ_STORE) private readonly views: ReadStore,
+    @Inject(CLOCK) private readonly clock: Clock,
+    private readonly bus: CommandBus,
+  ) {
+    super(jobs);
+  }
+
+  protected dataOf(event: RecordedEvent): InvitedData {
+    const data = event.data as MemberInvitesEvent['data'];
+    return { ...data, eventId: event.id, correlationId: event.metadata.correlationId };
+  }
+
+  protected jobId(eventId: string): string {
+    return admitInvitedAccountJobId(eventId);
+  }
+
+  protected async run({ organization, email, role, sso, eventId, correlationId }: InvitedData, log: JobLog) {
+    const user = (await this.views.find(USERS, { where: { email }, limit: 1 })).items[0];
+    if (!user) return;
+    await unlessGone(
+      this.bus.execute(
+        organizationAggregate.message(
+          organization,
+          {
+            type: 'AdmitMember',
+            userId: user.id,
+            role,
+            invite: EMAIL_INVITE,
+            ...(sso ? { sso: true } : {}),
+            at: this.clock.now(),
+          },
+          { source: 'system', correlationId, causationId: eventId },
+        ),
+      ),
+    );
+    log.info(`admitted the account of an invited email to ${organization}`);
   }
 }

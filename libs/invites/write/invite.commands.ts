@@ -1,4 +1,3 @@
-import { USERS } from '@app/identity/read/identity.projection';
 import { organizationAggregate } from '@app/organizations/domain/organization.aggregate';
 import { type GrantCommand, grantAggregate } from '@app/permissions/domain/grant.aggregate';
 import { Access, MEMBERS, type Viewer } from '@app/platform/auth/access';
@@ -25,9 +24,7 @@ import {
   newInviteId,
 } from '../domain/invite-link.decider';
 import { memberInvitesAggregate } from '../domain/member-invites.aggregate';
-import { type EmailInvite, memberInvitesDecider } from '../domain/member-invites.decider';
 import { INVITE_LINKS, type InviteLinkDoc } from '../read/invite.projection';
-import { EMAIL_INVITE } from './admit-invited.job';
 
 /**
  * GitBook's `CreateOrganizationInvite` and the body of `updateOrganizationInviteById`: a `role` in the
@@ -214,9 +211,10 @@ export class InviteService {
   }
 
   /**
-   * Invites people by email. Whoever has an account with that email becomes a member at once (a member
-   * keeps their role); any other email is recorded as a pending invite with its role. With `sso`, those
-   * admitted become SSO members of the organization in the same write.
+   * Invites people by email, each with a role (null: a guest): the invitation is recorded, and whoever has
+   * or later makes an account with that email becomes a member (a member keeps their role); with `sso`,
+   * an SSO member, in the same write as their admission. `users` names nobody, as nobody is added by the
+   * request itself.
    */
   @Remote(arg.id('organization'), arg.object<InviteUsersInput>('body'), arg.viewer())
   async inviteUsers(organization: string, body: InviteUsersInput, viewer: Viewer) {
@@ -231,37 +229,17 @@ export class InviteService {
       }
       return { email, role: role as InviteRole, sso };
     });
-    // Checks every entry (and refuses the request whole) before anything is written.
-    memberInvitesDecider.decide(
-      { type: 'InviteMembers', organization, invites, at: 0 },
-      memberInvitesDecider.initialState,
+    // Every email is recorded alike, whether or not an account has it: the answer says nothing of the
+    // accounts on this server. A job admits the account of an email that has one (`AdmitInvitedAccounts`),
+    // and one created later with it (`AdmitInvitedUsers`).
+    const written = await this.bus.execute(
+      memberInvitesAggregate.message(
+        organization,
+        { type: 'InviteMembers', organization, invites, at: this.runner.now() },
+        apiContext(viewer),
+      ),
     );
-    const users: string[] = [];
-    const pending: EmailInvite[] = [];
-    let position = 0;
-    for (const invite of invites) {
-      const email = invite.email.toLowerCase();
-      const user =
-        (await this.views.find(USERS, { where: { email: invite.email }, limit: 1 })).items[0] ??
-        (await this.views.find(USERS, { where: { email }, limit: 1 })).items[0];
-      if (!user) {
-        pending.push({ email, role: invite.role, ...(sso ? { sso } : {}) });
-        continue;
-      }
-      const written = await this.admit(organization, user.id, invite.role, EMAIL_INVITE, viewer, sso);
-      if (written.added) users.push(user.id);
-      position = Math.max(position, written.position);
-    }
-    if (pending.length > 0) {
-      const written = await this.bus.execute(
-        memberInvitesAggregate.message(
-          organization,
-          { type: 'InviteMembers', organization, invites: pending, at: this.runner.now() },
-          apiContext(viewer),
-        ),
-      );
-      position = Math.max(position, written.position);
-    }
-    return { position, users: [...new Set(users)], invited: users.length + pending.length };
+    const invited = new Set(invites.map((invite) => invite.email.toLowerCase())).size;
+    return { position: written.position, users: [] as string[], invited };
   }
 }
