@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { isAbsolute, resolve } from 'node:path';
+import { DEFAULT_MARKDOWN_LIMITS, type MarkdownLimits } from '../domain/markdown-limits';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 const LOG_LEVELS: LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -58,46 +59,23 @@ export interface Config {
 
 /**
  * Page bodies are converted on worker threads, each conversion within a time and heap budget, after a
- * pass over the Markdown that refuses shapes past the bounds below (`MarkdownLimits`): past any of them
+ * pass over the Markdown that refuses shapes past the bounds of `MarkdownLimits` (markdown-limits.ts): past any of them
  * a request is refused with a 400 naming the field, and the serving thread is never held.
  */
-export interface ConversionConfig {
+export interface ConversionConfig extends MarkdownLimits {
   /** CONVERSION_THREADS: threads at most, started as conversions come. */
   threads: number;
   /** CONVERSION_TIMEOUT_MS: a conversion running longer ends its thread and is refused. */
   timeoutMs: number;
   /** CONVERSION_HEAP_MB: a thread's old generation; a conversion needing more ends it and is refused. */
   heapMb: number;
-  /** MARKDOWN_MAX_NESTING: block quotes and list items open on a line, link brackets open in a paragraph. */
-  maxNesting: number;
-  /** MARKDOWN_MAX_DELIMITER_RUN: the longest run of `*`, `_` or `~` outside code. */
-  maxDelimiterRun: number;
-  /** MARKDOWN_MAX_DELIMITERS: emphasis delimiters in one paragraph. */
-  maxDelimiters: number;
-  /** MARKDOWN_MAX_HEADINGS */
-  maxHeadings: number;
-  /** MARKDOWN_MAX_LINKS: links, images and link definitions. */
-  maxLinks: number;
-  /** MARKDOWN_MAX_CONTAINER_LINES: lines in block quotes or starting list items. */
-  maxContainerLines: number;
-  /** MARKDOWN_MAX_FOOTNOTES: footnote references and definitions. */
-  maxFootnotes: number;
-  /** MARKDOWN_MAX_NODES: nodes of the document a conversion makes. */
-  maxNodes: number;
 }
 
 export const DEFAULT_CONVERSIONS: ConversionConfig = {
   threads: 2,
   timeoutMs: 30_000,
   heapMb: 512,
-  maxNesting: 32,
-  maxDelimiterRun: 64,
-  maxDelimiters: 10_000,
-  maxHeadings: 20_000,
-  maxLinks: 30_000,
-  maxContainerLines: 30_000,
-  maxFootnotes: 5_000,
-  maxNodes: 1_000_000,
+  ...DEFAULT_MARKDOWN_LIMITS,
 };
 
 function conversionConfig(env: NodeJS.ProcessEnv): ConversionConfig {
