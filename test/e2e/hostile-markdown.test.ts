@@ -3,9 +3,12 @@ import { largeRealPage } from '../../libs/documents/document/markdown-limits.tes
 import { useTestApp } from '../support/app-harness';
 import { HOSTILE_MARKDOWN } from '../support/hostile-markdown';
 
-/** Generous bounds for a loaded two-core machine: what matters is seconds rather than minutes. */
+/**
+ * Generous bounds for a loaded two-core machine (a CI run saw /health take 1.6 s while every shape was
+ * refused at once): what matters is seconds rather than the minutes a held serving thread took.
+ */
 const REFUSED_WITHIN_MS = 5_000;
-const HEALTH_WITHIN_MS = 1_500;
+const HEALTH_WITHIN_MS = 5_000;
 
 jest.setTimeout(120_000);
 
