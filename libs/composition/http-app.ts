@@ -9,6 +9,7 @@ import {
 import { batchResponseWrites } from '@app/platform/http/batched-writes';
 import { errorBody, toHttpError } from '@app/platform/http/errors';
 import { sendEtags } from '@app/platform/http/etag';
+import { utf8JsonParser } from '@app/platform/http/json-body';
 import { installRateLimit } from '@app/platform/http/rate-limit';
 import { answerClientError, refuseOtherBodies } from '@app/platform/http/request-limits';
 import { createValidationPipe } from '@app/platform/http/validation';
@@ -94,6 +95,11 @@ export async function createHttpApp(
     { logger: observability.nestLogger, abortOnError: false },
   );
   access = authenticator(app);
+  app.useBodyParser(
+    'application/json',
+    { bodyLimit: config.bodyLimitBytes },
+    utf8JsonParser(adapter.getInstance()),
+  );
   app.setGlobalPrefix('v1', { exclude: UNPREFIXED_ROUTES });
   app.useGlobalPipes(createValidationPipe());
   app.enableShutdownHooks();

@@ -75,6 +75,41 @@ describe('HTTP limits: bodies other than JSON, refused requests in the envelope,
     );
   });
 
+  it('refuses text that is not text: invalid UTF-8, a lone surrogate, a bidirectional override in a title', async () => {
+    const app = current();
+    const before = (await app.api().orgs.listSpacesInOrganizationById(app.organizationId)).data.count ?? 0;
+    const post = (body: string | Buffer) =>
+      fetch(`${app.url}/v1/orgs/${app.organizationId}/spaces`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${app.token}`, 'content-type': 'application/json' },
+        body,
+      });
+    const refusals: [string | Buffer, RegExp][] = [
+      // 0xC3 0x28: a two-byte sequence whose second byte is no continuation; 0xED 0xA0 0x80: an encoded surrogate.
+      [
+        Buffer.concat([Buffer.from('{"title":"caf'), Buffer.from([0xc3, 0x28]), Buffer.from('"}')]),
+        /^body: is not valid UTF-8$/,
+      ],
+      [
+        Buffer.concat([Buffer.from('{"title":"x'), Buffer.from([0xed, 0xa0, 0x80]), Buffer.from('"}')]),
+        /^body: is not valid UTF-8$/,
+      ],
+      ['{"title":"half \\ud83d of an emoji"}', /^title: holds a lone UTF-16 surrogate/],
+      [JSON.stringify({ title: 'Invoice\u202efdp.exe' }), /^title must not contain control characters/],
+    ];
+    for (const [body, message] of refusals) {
+      const reply = await post(body);
+      expect(reply.status).toBe(400);
+      expect(await reply.json()).toEqual({ error: { code: 400, message: expect.stringMatching(message) } });
+    }
+    const whole = await post(JSON.stringify({ title: 'Café 😀 שלום' }));
+    expect(whole.status).toBe(201);
+    expect(((await whole.json()) as { title: string }).title).toBe('Café 😀 שלום');
+    expect((await app.api().orgs.listSpacesInOrganizationById(app.organizationId)).data.count).toBe(
+      before + 1,
+    );
+  });
+
   it('answers a malformed request and oversized headers in the envelope (400, 431)', async () => {
     const app = current();
     const malformed = await raw(app.url, ['GET /v1/orgs HTTP/1.1\r\nHost: x\r\nBad Header\r\n\r\n']);

@@ -34,9 +34,31 @@ describe('Text fields', () => {
 
   it('refuses a title with a NUL, an escape or a line break with a 400 naming the field', async () => {
     for (const title of ['a\u0000b', '\u001b[31mred', 'two\nlines', 'cr\r']) {
-      expect(await refusal({ title })).toMatch(/^title must not contain control characters other than tab$/);
+      expect(await refusal({ title })).toMatch(
+        /^title must not contain control characters other than tab, nor bidirectional overrides$/,
+      );
     }
     expect(await refusal({ title: 'tab\tis fine' })).toBeUndefined();
+  });
+
+  it('refuses bidirectional embeddings, overrides and isolates, and keeps right-to-left text and its marks', async () => {
+    for (const code of [0x202a, 0x202b, 0x202c, 0x202d, 0x202e, 0x2066, 0x2067, 0x2068, 0x2069]) {
+      const title = `Invoice${String.fromCharCode(code)}fdp.exe`;
+      expect(hasControlCharacter(title)).toBe(true);
+      expect(await refusal({ title })).toMatch(/^title must not contain control characters/);
+      expect(await refusal({ description: title })).toMatch(/^description must not contain control/);
+    }
+    expect(await refusal({ title: 'שלום עולם \u200f(1)' })).toBeUndefined();
+    expect(await refusal({ title: 'مرحبا \u200eABC' })).toBeUndefined();
+  });
+
+  it('refuses a lone surrogate anywhere in a body, naming where, and keeps whole pairs', async () => {
+    expect(await refusal({ title: 'a\ud800b' })).toBe(
+      'title: holds a lone UTF-16 surrogate, which is no character',
+    );
+    expect(await refusal({ title: '\udfff' })).toMatch(/^title: holds a lone UTF-16 surrogate/);
+    expect(await refusal({ title: 'ok 😀' })).toBeUndefined();
+    expect(await refusal({ ['k\ud800']: 1 })).toMatch(/^body: a key holds a lone UTF-16 surrogate/);
   });
 
   it('allows line breaks in a multi-line text, and nothing else below space but tab', async () => {

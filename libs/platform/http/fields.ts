@@ -52,15 +52,28 @@ export function QueryList(values: readonly string[], maxItems = 100): PropertyDe
   };
 }
 
-/** What `@Text` accepts, as JSON Schema patterns for the API reference (the check is `hasControlCharacter`). */
-export const CONTROL_FREE = '^[^\\u0000-\\u0008\\u000A-\\u001F]*$';
-export const CONTROL_FREE_LINES = '^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F]*$';
+/**
+ * The explicit bidirectional formatting characters (embeddings, overrides, isolates and their ends):
+ * in a title or name they reorder what follows as displayed ("Invoice\u202Efdp.exe" shows "Invoiceexe.pdf")
+ * and leak into the text around it. Right-to-left text needs none of them; the marks (U+200E, U+200F) stay.
+ */
+const BIDI_CONTROLS = '\\u202A-\\u202E\\u2066-\\u2069';
 
-/** Whether `text` holds a C0 control character other than tab (and, with `lineBreaks`, LF and CR). */
+/** What `@Text` accepts, as JSON Schema patterns for the API reference (the check is `hasControlCharacter`). */
+export const CONTROL_FREE = `^[^\\u0000-\\u0008\\u000A-\\u001F${BIDI_CONTROLS}]*$`;
+export const CONTROL_FREE_LINES = `^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F${BIDI_CONTROLS}]*$`;
+
+const isBidiControl = (code: number) =>
+  (code >= 0x202a && code <= 0x202e) || (code >= 0x2066 && code <= 0x2069);
+
+/**
+ * Whether `text` holds a C0 control character other than tab (and, with `lineBreaks`, LF and CR) or a
+ * bidirectional formatting character.
+ */
 export function hasControlCharacter(text: string, lineBreaks = false): boolean {
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i);
-    if (code >= 0x20 || code === 0x09) continue;
+    if (code >= 0x20 ? !isBidiControl(code) : code === 0x09) continue;
     if (lineBreaks && (code === 0x0a || code === 0x0d)) continue;
     return true;
   }
@@ -68,9 +81,9 @@ export function hasControlCharacter(text: string, lineBreaks = false): boolean {
 }
 
 /**
- * A text field of at most `maxLength` characters without control characters: a NUL, an escape or a
- * line break in a title, name or label is never meant, and breaks what displays or stores it. Tab is
- * allowed; `lines` allows line breaks too (a description).
+ * A text field of at most `maxLength` characters without control characters: a NUL, an escape, a line
+ * break or a bidirectional override in a title, name or label is never meant, and breaks (or disguises)
+ * what displays or stores it. Tab is allowed; `lines` allows line breaks too (a description).
  */
 export function Text(maxLength: number, options: { lines?: boolean } = {}): PropertyDecorator {
   const allowed = options.lines ? 'tab and line breaks' : 'tab';
@@ -82,7 +95,8 @@ export function Text(maxLength: number, options: { lines?: boolean } = {}): Prop
       constraints: [options.lines === true],
       validator: {
         validate: (value) => typeof value !== 'string' || !hasControlCharacter(value, options.lines),
-        defaultMessage: () => `${String(key)} must not contain control characters other than ${allowed}`,
+        defaultMessage: () =>
+          `${String(key)} must not contain control characters other than ${allowed}, nor bidirectional overrides`,
       },
     })(target, key);
   };

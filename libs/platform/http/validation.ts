@@ -58,18 +58,35 @@ const PROTOTYPE_KEYS = new Set([...Object.getOwnPropertyNames(Object.prototype),
  */
 const MAX_DEPTH = 160;
 
-/** Refuses those keys and over-deep nesting in a parsed body or query, walked without recursion. */
+/**
+ * Half of a UTF-16 surrogate pair alone (`"\ud800"` in JSON): no character, so no UTF-8 can store or
+ * answer it; with the `u` flag a whole pair is one code point and does not match.
+ */
+const LONE_SURROGATE = /\p{Cs}/u;
+
+/**
+ * Refuses those keys, over-deep nesting and strings that are not text (a lone surrogate) in a parsed
+ * body or query, walked without recursion.
+ */
 function checkShape(value: unknown): void {
   const stack: { value: unknown; path: string; top: string; depth: number }[] = [
     { value, path: '', top: '', depth: 0 },
   ];
   for (let next = stack.pop(); next; next = stack.pop()) {
     const { value: current, path, top, depth } = next;
+    if (typeof current === 'string' && LONE_SURROGATE.test(current))
+      throw new BadRequestException(
+        `${path || 'body'}: holds a lone UTF-16 surrogate, which is no character`,
+      );
     if (current === null || typeof current !== 'object') continue;
     if (depth > MAX_DEPTH) throw new BadRequestException(`${top}: nested more than ${MAX_DEPTH} levels deep`);
     for (const key of Object.keys(current)) {
       const at = path ? `${path}.${key}` : key;
       if (PROTOTYPE_KEYS.has(key)) throw new BadRequestException(`property ${at} should not exist`);
+      if (LONE_SURROGATE.test(key))
+        throw new BadRequestException(
+          `${path || 'body'}: a key holds a lone UTF-16 surrogate, which is no character`,
+        );
       stack.push({
         value: (current as Record<string, unknown>)[key],
         path: at,
