@@ -5,6 +5,7 @@ import {
   signClaims,
   verifyClaims,
 } from '@app/members/domain/visitor-claims';
+import { organizationStream } from '@app/organizations/domain/organization.decider';
 import { ManualClock } from '@app/platform/clock/clock';
 import { MemberRole, type OrganizationMember, type OrganizationTeam, TeamMemberRole } from '@gitbook/api';
 import { addUser, type TestApp, useTestApp } from '../support/app-harness';
@@ -138,6 +139,40 @@ describe('organization members over HTTP', () => {
     const remove = await app.http('DELETE', `/v1/orgs/${org}/members/${app.userId}`);
     expect(remove.status).toBe(409);
     expect(await admins()).toEqual([app.userId]);
+  });
+
+  it('never records a change by an admin demoted before it was appended (authorization and append agree)', async () => {
+    const app = current();
+    const org = app.organizationId;
+    const carol = await member('admin');
+    const bob = await member('read');
+    const patch = (userId: string, role: string, token?: string) =>
+      app.http('PATCH', `/v1/orgs/${org}/members/${userId}`, { token, body: { role } });
+    const outcomes: number[] = [];
+    for (let round = 0; round < 10; round++) {
+      // Both requests are authorized while Carol is an admin; whichever is appended first decides.
+      const [demoted, changed] = await Promise.all([
+        patch(carol.userId, 'read'),
+        patch(bob.userId, round % 2 === 0 ? 'edit' : 'read', carol.token),
+      ]);
+      expect(demoted.status).toBe(200);
+      expect([200, 403]).toContain(changed.status);
+      outcomes.push(changed.status);
+      expect((await patch(carol.userId, 'admin')).status).toBe(200);
+    }
+    // Folded from the log: every role change Carol made was appended while she was an admin.
+    const roles = new Map<string, string | null>();
+    for (const event of await app.built.storage.events.readStream(organizationStream(org))) {
+      const data = event.data as { userId: string; role: string | null };
+      if (event.type === 'MemberRoleChanged' && event.metadata.actor.userId === carol.userId)
+        expect({ by: roles.get(carol.userId), at: event.position }).toEqual({
+          by: 'admin',
+          at: event.position,
+        });
+      if (event.type === 'MemberAdded' || event.type === 'MemberRoleChanged')
+        roles.set(data.userId, data.role);
+    }
+    expect(outcomes).toHaveLength(10);
   });
 
   it('a member or a guest leaves the organization themselves, but removes nobody else', async () => {

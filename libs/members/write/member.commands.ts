@@ -22,7 +22,7 @@ export interface UpdateMemberInput {
 
 /**
  * Membership changes, each a command of the organization's aggregate (which keeps the last admin).
- * The routes checked the caller's role.
+ * The routes checked the caller's role; the aggregate checks it again where the change is appended (`by`).
  */
 @Injectable()
 export class MemberService {
@@ -39,7 +39,11 @@ export class MemberService {
 
   @Remote(arg.id('organization'), arg.id('userId'), arg.viewer())
   remove(organization: string, userId: string, viewer: Viewer) {
-    return this.run(organization, { type: 'RemoveMember', userId, at: this.runner.now() }, viewer);
+    return this.run(
+      organization,
+      { type: 'RemoveMember', userId, at: this.runner.now(), by: viewer.userId },
+      viewer,
+    );
   }
 
   @Remote(arg.id('organization'), arg.id('userId'), arg.object<UpdateMemberInput>('body'), arg.viewer())
@@ -47,12 +51,20 @@ export class MemberService {
     // Without a role nothing changes: the answer is the member as it is (or a 404).
     const role = body.role;
     if (role === undefined) return Promise.resolve({ position: 0, revision: 0 });
-    return this.run(organization, { type: 'ChangeMemberRole', userId, role, at: this.runner.now() }, viewer);
+    return this.run(
+      organization,
+      { type: 'ChangeMemberRole', userId, role, at: this.runner.now(), by: viewer.userId },
+      viewer,
+    );
   }
 
   @Remote(arg.id('organization'), arg.id('userId'), arg.viewer())
   setSso(organization: string, userId: string, viewer: Viewer) {
-    return this.run(organization, { type: 'SetMemberAsSso', userId, at: this.runner.now() }, viewer);
+    return this.run(
+      organization,
+      { type: 'SetMemberAsSso', userId, at: this.runner.now(), by: viewer.userId },
+      viewer,
+    );
   }
 
   /**

@@ -30,6 +30,48 @@ const twoAdmins = [...withBob, memberAdded('carol', 'admin')];
 const organization = spec(organizationDecider);
 
 describe('organization decider: memberships', () => {
+  describe('changes an admin asks for (`by`), decided on the stream as it stands', () => {
+    const roleChanged = (userId: string, role: Role | null): OrganizationEvent => ({
+      type: 'MemberRoleChanged',
+      data: { organizationId: 'org1', userId, role, changedAt: iso(t1) },
+    });
+    // Carol was an admin when her request was authorized; Alice's demotion of her was appended first.
+    const carolDemoted = [...twoAdmins, roleChanged('carol', 'read')];
+
+    it('refuses them once their author is no longer an admin', () => {
+      for (const command of [
+        { type: 'ChangeMemberRole', userId: 'bob', role: 'admin', at: t1, by: 'carol' },
+        { type: 'RemoveMember', userId: 'bob', at: t1, by: 'carol' },
+        { type: 'SetMemberAsSso', userId: 'bob', at: t1, by: 'carol' },
+        { type: 'UpdateOrganization', changes: { title: 'Carol Inc' }, at: t1, by: 'carol' },
+      ] as const)
+        organization
+          .given(carolDemoted)
+          .when(command)
+          .thenThrows('forbidden', /no longer is/);
+      organization
+        .given([...twoAdmins, removed('carol')])
+        .when({ type: 'ChangeMemberRole', userId: 'bob', role: 'admin', at: t1, by: 'carol' })
+        .thenThrows('forbidden', /admin/);
+    });
+
+    it('decides them as before while their author is an admin, and lets anyone leave', () => {
+      organization
+        .given(twoAdmins)
+        .when({ type: 'ChangeMemberRole', userId: 'bob', role: 'edit', at: t1, by: 'carol' })
+        .thenEmits([roleChanged('bob', 'edit')]);
+      organization
+        .given(carolDemoted)
+        .when({ type: 'RemoveMember', userId: 'carol', at: t1, by: 'carol' })
+        .thenEmits([removed('carol')]);
+      // The command line and jobs name no author: their authority is not a member's role.
+      organization
+        .given(carolDemoted)
+        .when({ type: 'ChangeMemberRole', userId: 'bob', role: 'edit', at: t1 })
+        .thenEmits([roleChanged('bob', 'edit')]);
+    });
+  });
+
   describe('RemoveMember', () => {
     it('removes a member', () => {
       const state = organization

@@ -86,11 +86,20 @@ export type OrganizationCommand =
       sso?: boolean;
       at: number;
     }
-  | { type: 'ChangeMemberRole'; userId: string; role: Role | null; at: number }
-  | { type: 'RemoveMember'; userId: string; at: number }
-  | { type: 'SetMemberAsSso'; userId: string; at: number }
+  | ({ type: 'ChangeMemberRole'; userId: string; role: Role | null; at: number } & ByAdmin)
+  /** Removes a member; with `by`, an admin does, or the member leaves (`by` is them). */
+  | ({ type: 'RemoveMember'; userId: string; at: number } & ByAdmin)
+  | ({ type: 'SetMemberAsSso'; userId: string; at: number } & ByAdmin)
   | { type: 'RecordMemberSeen'; userId: string; at: number }
-  | { type: 'UpdateOrganization'; changes: OrganizationChanges; at: number };
+  | ({ type: 'UpdateOrganization'; changes: OrganizationChanges; at: number } & ByAdmin);
+
+/**
+ * The member whose admin role an API change relies on. The route checked it against the views; it is
+ * checked again here, on the organization's own stream at the revision the change is appended after,
+ * so an admin demoted or removed meanwhile (by a change decided first) is refused rather than recorded
+ * changing roles as a non-admin. Absent for the command line, jobs and sign-ins, which act on their own.
+ */
+type ByAdmin = { by?: string };
 
 /** A subdomain label: what GitBook's `subdomain` allows (3 to 32 characters). */
 export const HOSTNAME_PATTERN = /^[a-z0-9][a-z0-9-]{1,30}[a-z0-9]$/;
@@ -125,6 +134,15 @@ function live(state: OrganizationState) {
 function memberOf(org: Extract<OrganizationState, { status: 'active' }>, userId: string) {
   if (!(userId in org.members)) throw notFound('Member not found');
   return org.members[userId];
+}
+
+/** Refuses a change an admin asked for when, as the stream stands, they are no longer one (see `ByAdmin`). */
+function stillAdmin(org: Extract<OrganizationState, { status: 'active' }>, command: ByAdmin) {
+  if (command.by === undefined || org.members[command.by] === 'admin') return;
+  throw new DomainError(
+    'forbidden',
+    'Only an admin of the organization may do this, and the caller no longer is',
+  );
 }
 
 /** An organization always keeps an administrator: the last one can be neither removed nor demoted. */
@@ -281,6 +299,7 @@ const decisions: Decisions<OrganizationCommand, OrganizationEvent, OrganizationS
 
   ChangeMemberRole(command, state) {
     const org = live(state);
+    stillAdmin(org, command);
     const current = memberOf(org, command.userId);
     if (current === command.role) return [];
     if (command.role !== 'admin') keepsAnAdmin(org, command.userId, 'demoted');
@@ -299,6 +318,7 @@ const decisions: Decisions<OrganizationCommand, OrganizationEvent, OrganizationS
 
   RemoveMember(command, state) {
     const org = live(state);
+    if (command.by !== command.userId) stillAdmin(org, command);
     memberOf(org, command.userId);
     keepsAnAdmin(org, command.userId, 'removed');
     return [
@@ -311,6 +331,7 @@ const decisions: Decisions<OrganizationCommand, OrganizationEvent, OrganizationS
 
   SetMemberAsSso(command, state) {
     const org = live(state);
+    stillAdmin(org, command);
     memberOf(org, command.userId);
     if (org.ssoMembers?.[command.userId]) return [];
     return [
@@ -336,6 +357,7 @@ const decisions: Decisions<OrganizationCommand, OrganizationEvent, OrganizationS
 
   UpdateOrganization(command, state) {
     const org = live(state);
+    stillAdmin(org, command);
     const changes = effectiveChanges(org, command.changes);
     if (Object.keys(changes).length === 0) return [];
     return [

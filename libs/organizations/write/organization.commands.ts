@@ -69,7 +69,7 @@ export class OrganizationService {
     }
     return this.run(
       organizationId,
-      { type: 'UpdateOrganization', changes, at: this.runner.now() },
+      { type: 'UpdateOrganization', changes, at: this.runner.now(), by: viewer.userId },
       apiContext(viewer),
     );
   }
