@@ -9,6 +9,7 @@ import { CONFIG } from '@app/platform/config/config.module';
 import { invalid, notFound } from '@app/platform/domain/decider';
 import { isRole, ROLES, type Role } from '@app/platform/domain/roles';
 import { Projector } from '@app/platform/projector/projector';
+import { ViewsCheckpoint } from '@app/platform/rpc/views-checkpoint';
 import type { CommandContext } from '@app/platform/write/command-context';
 import { CommandRunner } from '@app/platform/write/command-runner';
 import type { INestApplicationContext } from '@nestjs/common';
@@ -43,6 +44,36 @@ async function existingUser(app: INestApplicationContext, userId: string): Promi
   if (state.status !== 'active') throw notFound(`user ${userId} not found`);
 }
 
+/** A write waits for the views this long while they move towards it, and this long in all. */
+const IDLE_VIEWS_MS = 3_000;
+const IN_FORCE_WAIT_MS = 30_000;
+
+/**
+ * Waits until the views include the write at `position` (the projector of a running server applied it),
+ * so that a command returns once it is in force there: a revoked token or a lowered role refused by the
+ * next request, a new token accepted. Views that do not move are projected by no server: the command
+ * says so and returns, since a server applies the log before it serves.
+ */
+async function inForce(storage: Storage, position: number): Promise<void> {
+  const views = new ViewsCheckpoint(storage.views);
+  const started = Date.now();
+  let seen = await views.current();
+  let movedAt = started;
+  while (seen < position) {
+    const now = Date.now();
+    if (now - movedAt >= IDLE_VIEWS_MS || now - started >= IN_FORCE_WAIT_MS) {
+      process.stderr.write(
+        `recorded at log position ${position}; the views are at ${seen} and no server applied it (is one running?): it is in force once one does\n`,
+      );
+      return;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    const next = await views.current();
+    if (next > seen) movedAt = Date.now();
+    seen = next;
+  }
+}
+
 export const COMMANDS: Record<
   string,
   {
@@ -52,57 +83,65 @@ export const COMMANDS: Record<
 > = {
   'user:create': {
     usage: 'user:create --name NAME --email EMAIL',
-    async run(app, _s, o, out) {
-      const { userId } = await app
+    async run(app, storage, o, out) {
+      const { userId, position } = await app
         .get(IdentityService)
         .createUser({ displayName: required(o, 'name'), email: required(o, 'email') }, scriptContext());
+      await inForce(storage, position);
       out(userId);
     },
   },
   'org:create': {
     usage: 'org:create --title TITLE --owner USER_ID   (the owner becomes admin)',
-    async run(app, _s, o, out) {
+    async run(app, storage, o, out) {
       const owner = required(o, 'owner');
       await existingUser(app, owner);
-      const { organizationId } = await app
+      const { organizationId, position } = await app
         .get(OrganizationService)
         .create(required(o, 'title'), owner, scriptContext());
+      await inForce(storage, position);
       out(organizationId);
     },
   },
   'member:add': {
     usage: `member:add --org ORG_ID --user USER_ID --role (${ROLES.join('|')})`,
-    async run(app, _s, o, out) {
+    async run(app, storage, o, out) {
       const user = required(o, 'user');
       await existingUser(app, user);
-      await app.get(OrganizationService).addMember(required(o, 'org'), user, role(o), scriptContext());
+      const { position } = await app
+        .get(OrganizationService)
+        .addMember(required(o, 'org'), user, role(o), scriptContext());
+      await inForce(storage, position);
       out('ok');
     },
   },
   'member:role': {
     usage: `member:role --org ORG_ID --user USER_ID --role (${ROLES.join('|')})`,
-    async run(app, _s, o, out) {
-      await app
+    async run(app, storage, o, out) {
+      const { position } = await app
         .get(OrganizationService)
         .changeRole(required(o, 'org'), required(o, 'user'), role(o), scriptContext());
+      await inForce(storage, position);
       out('ok');
     },
   },
   'token:create': {
     usage: 'token:create --user USER_ID [--label LABEL]   (prints the token once)',
-    async run(app, _s, o, out) {
+    async run(app, storage, o, out) {
       const user = required(o, 'user');
       await existingUser(app, user);
       const issued = await app.get(IdentityService).issueToken(user, o.label ?? 'cli', scriptContext(user));
+      await inForce(storage, issued.position);
       out(`${issued.tokenId} ${issued.token}`);
     },
   },
   'token:revoke': {
     usage: 'token:revoke --user USER_ID --token-id TOKEN_ID',
-    async run(app, _s, o, out) {
-      await app
+    async run(app, storage, o, out) {
+      const { position } = await app
         .get(IdentityService)
         .revokeToken(required(o, 'user'), required(o, 'token-id'), scriptContext());
+      await inForce(storage, position);
       out('ok');
     },
   },
