@@ -84,6 +84,28 @@ describe('space and collection permissions over HTTP', () => {
     expect(again.status).toBe(204);
   });
 
+  it("a guest lists the organization's change requests of the spaces shared with them, and no others", async () => {
+    const app = current();
+    const [shared, closed] = [await space(app), await space(app)];
+    const g = await guest(app);
+    const orgList = (token?: string, query = '') =>
+      app.http(
+        'GET',
+        `/v1/orgs/${app.organizationId}/change-requests?limit=100${query}`,
+        token ? { token } : {},
+      );
+    const listed = async (token?: string, query = '') =>
+      ((await orgList(token, query)).body as { items: { space: string }[] }).items.map((c) => c.space);
+    expect((await orgList(g.token)).status).toBe(200);
+    expect(await listed(g.token)).toEqual([]);
+    for (const target of [shared, closed])
+      await app.api().spaces.createChangeRequest(target.id, { subject: `In ${target.id}` });
+    await app.api().spaces.inviteToSpace(shared.id, { role: MemberRole.Read, users: [g.userId] });
+    expect(await listed(g.token)).toEqual([shared.id]);
+    expect(await listed(g.token, `&space=${closed.id}`)).toEqual([]);
+    expect(await listed()).toEqual(expect.arrayContaining([shared.id, closed.id]));
+  });
+
   it('direct user grants: invite, change, list and remove; the strongest grant wins', async () => {
     const app = current();
     const shared = await space(app);

@@ -1,6 +1,6 @@
 import type { Viewer } from '@app/platform/auth/access';
 import { CurrentViewer } from '@app/platform/auth/auth.guard';
-import { RequiresRole } from '@app/platform/auth/requires-role';
+import { OpenToGuests, RequiresRole } from '@app/platform/auth/requires-role';
 import { IfMatch } from '@app/platform/http/etag';
 import { id } from '@app/platform/http/ids.pipe';
 import { Urls } from '@app/platform/http/urls';
@@ -31,7 +31,9 @@ export class ChangeRequestsController {
     private readonly urls: Urls,
   ) {}
 
+  /** Guests see the change requests of the spaces shared with them, as everyone sees the readable ones'. */
   @RequiresRole('read')
+  @OpenToGuests()
   @Get('orgs/:organizationId/change-requests')
   listInOrganization(
     @Param('organizationId', id('organizationId')) organization: string,

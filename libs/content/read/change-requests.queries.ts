@@ -169,7 +169,7 @@ export class ChangeRequestQueries {
   /** Across the organization's spaces, with the space list's filters and order, and several statuses. */
   @Remote(arg.id('organization'), arg.object<OrganizationChangeRequestsQuery>('query'), arg.viewer())
   async listInOrganization(organization: string, query: OrganizationChangeRequestsQuery, viewer: Viewer) {
-    await this.access.member(organization, viewer, 'Organization');
+    await this.access.memberOrGuest(organization, viewer, 'Organization');
     const visible = await this.visibility(organization, viewer);
     const page = await this.find(
       {
