@@ -1,34 +1,16 @@
-import { ChangeRequestStatus, type Space } from '@gitbook/api';
+import { ChangeRequestStatus } from '@gitbook/api';
 import { addUser, useTestApp } from '../support/app-harness';
-
-const messageOf = (body: unknown) => (body as { error: { message: string } }).error.message;
+import { changeRequestSetup, insertPage, messageOf } from '../support/change-request-setup';
 
 describe('GitBook request fields of change requests, reviews and content reads', () => {
   const current = useTestApp();
-
-  const newSpace = async (title = 'Docs') => {
-    const app = current();
-    return (await app.api().orgs.createSpace(app.organizationId, { title })).data as Space;
-  };
-  const newChangeRequest = async (space: string, subject = 'Edit') => {
-    const reply = await current().api().spaces.createChangeRequest(space, { subject });
-    expect(reply.status).toBe(201);
-    return reply.data;
-  };
+  const { newSpace, newChangeRequest, edit } = changeRequestSetup(current);
 
   it('reads pages with dereferenced true, false and reusable-contents alike, and refuses other values', async () => {
     const app = current();
     const space = await newSpace();
     const cr = await newChangeRequest(space.id);
-    const edited = await app.http(
-      'POST',
-      `/v1/spaces/${space.id}/change-requests/${cr.id}/content?compat=false`,
-      {
-        body: { changes: [{ operation: 'insert_page', title: 'Intro', document: { markdown: 'Hello.\n' } }] },
-      },
-    );
-    expect(edited.status).toBe(200);
-    const page = (edited.body as { changes: { page: { id: string } }[] }).changes[0].page.id;
+    const page = (await edit(space.id, cr.id, [insertPage('Intro', 'Hello.\n')])).changes[0].page.id;
     const revision = (await app.api().spaces.getChangeRequestById(space.id, cr.id)).data.revision;
 
     const reads = [

@@ -1,40 +1,10 @@
-import { type ChangeRequest, ChangeRequestStatus, type RevisionPageDocument, type Space } from '@gitbook/api';
+import { ChangeRequestStatus, type RevisionPageDocument, type Space } from '@gitbook/api';
 import { addOrganization, addUser, useTestApp } from '../support/app-harness';
-
-type Change = Record<string, unknown>;
+import { changeRequestSetup, insertPage, messageOf } from '../support/change-request-setup';
 
 describe('change requests and content over HTTP', () => {
   const current = useTestApp();
-
-  const newSpace = async (title = 'Docs') => {
-    const app = current();
-    return (await app.api().orgs.createSpace(app.organizationId, { title })).data as Space;
-  };
-  const newChangeRequest = async (space: string, subject = 'Edit') => {
-    const reply = await current().api().spaces.createChangeRequest(space, { subject });
-    expect(reply.status).toBe(201);
-    return reply.data;
-  };
-  const edit = async (space: string, cr: string, changes: Change[]) => {
-    const reply = await current().http(
-      'POST',
-      `/v1/spaces/${space}/change-requests/${cr}/content?compat=false`,
-      {
-        body: { changes },
-      },
-    );
-    expect(reply.status).toBe(200);
-    return reply.body as {
-      changeRequest: ChangeRequest;
-      changes: { object: string; page: { id: string } }[];
-    };
-  };
-  const insert = (title: string, markdown: string, extra: Change = {}) => ({
-    operation: 'insert_page',
-    title,
-    document: { markdown },
-    ...extra,
-  });
+  const { newSpace, newChangeRequest, edit } = changeRequestSetup(current);
   const spaceOf = async (id: string) => (await current().api().spaces.getSpaceById(id)).data;
 
   it('creates numbered change requests from the space revision, and keeps the space counters exact', async () => {
@@ -95,7 +65,7 @@ describe('change requests and content over HTTP', () => {
       const refused = await app.http('GET', `${orgList}?${query}`);
       expect({ query, status: refused.status }).toEqual({ query, status: 400 });
       const named = query.split('=')[0];
-      expect((refused.body as { error: { message: string } }).error.message).toContain(named);
+      expect(messageOf(refused.body)).toContain(named);
     }
     // The space's list takes one status, as GitBook's does: a repeated key stays a 400.
     const twice = await app.http('GET', `/v1/spaces/${space.id}/change-requests?status=open&status=draft`);
@@ -114,12 +84,12 @@ describe('change requests and content over HTTP', () => {
     const space = await newSpace();
     const cr = await newChangeRequest(space.id);
     const written = await edit(space.id, cr.id, [
-      insert('Getting started', '# Getting started\n\nHello **world**.\n', { slug: 'start' }),
-      insert('Guides', 'Read these.\n'),
+      insertPage('Getting started', '# Getting started\n\nHello **world**.\n', { slug: 'start' }),
+      insertPage('Guides', 'Read these.\n'),
     ]);
     expect(written.changes.map((c) => c.object)).toEqual(['created_page', 'created_page']);
     const [start, guides] = written.changes.map((c) => c.page.id);
-    await edit(space.id, cr.id, [insert('Intro', 'Intro body.\n', { into: guides, slug: 'intro' })]);
+    await edit(space.id, cr.id, [insertPage('Intro', 'Intro body.\n', { into: guides, slug: 'intro' })]);
 
     const inCr = await app
       .api()
@@ -163,7 +133,7 @@ describe('change requests and content over HTTP', () => {
       outdated: false,
     });
     const again = await app.http('POST', `/v1/spaces/${space.id}/change-requests/${cr.id}/content`, {
-      body: { changes: [insert('Late', 'x\n')] },
+      body: { changes: [insertPage('Late', 'x\n')] },
     });
     expect(again.status).toBe(409);
     // Old revisions stay readable: the space's first one is still empty.
@@ -175,8 +145,11 @@ describe('change requests and content over HTTP', () => {
     const space = await newSpace();
     const cr = await newChangeRequest(space.id);
     const pageIn = async (into: string | undefined, title: string, slug: string) =>
-      (await edit(space.id, cr.id, [insert(title, `${title} body.\n`, { slug, ...(into ? { into } : {}) })]))
-        .changes[0].page.id;
+      (
+        await edit(space.id, cr.id, [
+          insertPage(title, `${title} body.\n`, { slug, ...(into ? { into } : {}) }),
+        ])
+      ).changes[0].page.id;
     const guides = await pageIn(undefined, 'Guides', 'guides');
     const intro = await pageIn(guides, 'Intro', 'intro');
     const first = await pageIn(intro, 'First steps', 'première');
@@ -222,7 +195,7 @@ describe('change requests and content over HTTP', () => {
       for (const bad of ['', 'guides/in%01tro', '%00/intro', `${'a/'.repeat(1024)}a`]) {
         const reply = await app.http('GET', `${route}/${bad}`);
         expect({ bad, status: reply.status }).toEqual({ bad, status: 400 });
-        expect((reply.body as { error: { message: string } }).error.message).toMatch(/^pagePath: /);
+        expect(messageOf(reply.body)).toMatch(/^pagePath: /);
       }
     }
   });
@@ -232,7 +205,7 @@ describe('change requests and content over HTTP', () => {
     const space = await newSpace();
     const setup = await newChangeRequest(space.id);
     const [page] = (
-      await edit(space.id, setup.id, [insert('Page', 'First paragraph.\n\nSecond paragraph.\n')])
+      await edit(space.id, setup.id, [insertPage('Page', 'First paragraph.\n\nSecond paragraph.\n')])
     ).changes.map((c) => c.page.id);
     await app.api().spaces.mergeChangeRequest(space.id, setup.id);
 
@@ -270,7 +243,7 @@ describe('change requests and content over HTTP', () => {
       await edit(
         space.id,
         setup.id,
-        titles.map((t) => insert(t, `${t} before.\n`)),
+        titles.map((t) => insertPage(t, `${t} before.\n`)),
       )
     ).changes.map((c) => c.page.id);
     await app.api().spaces.mergeChangeRequest(space.id, setup.id);
@@ -314,7 +287,7 @@ describe('change requests and content over HTTP', () => {
     const app = current();
     const space = await newSpace();
     const setup = await newChangeRequest(space.id);
-    const [page] = (await edit(space.id, setup.id, [insert('Page', 'Original.\n')])).changes.map(
+    const [page] = (await edit(space.id, setup.id, [insertPage('Page', 'Original.\n')])).changes.map(
       (c) => c.page.id,
     );
     await app.api().spaces.mergeChangeRequest(space.id, setup.id);
@@ -323,7 +296,7 @@ describe('change requests and content over HTTP', () => {
     const c = await newChangeRequest(space.id, 'C');
     await edit(space.id, a.id, [{ operation: 'update_page', page, document: { markdown: 'Version A.\n' } }]);
     await edit(space.id, b.id, [{ operation: 'update_page', page, document: { markdown: 'Version B.\n' } }]);
-    await edit(space.id, c.id, [insert('Other', 'Unrelated.\n')]);
+    await edit(space.id, c.id, [insertPage('Other', 'Unrelated.\n')]);
     await app.api().spaces.mergeChangeRequest(space.id, a.id);
     const before = await spaceOf(space.id);
 
@@ -358,7 +331,7 @@ describe('change requests and content over HTTP', () => {
     const cr = await newChangeRequest(space.id);
     const path = `/v1/spaces/${space.id}/change-requests/${cr.id}/content`;
     const bad = await app.http('POST', path, {
-      body: { changes: [insert('Kept?', 'no\n'), { operation: 'delete_page', page: 'missing-page' }] },
+      body: { changes: [insertPage('Kept?', 'no\n'), { operation: 'delete_page', page: 'missing-page' }] },
     });
     expect(bad.status).toBe(404);
     expect((await app.api().spaces.listPagesInChangeRequest(space.id, cr.id)).data.pages).toEqual([]);
@@ -381,7 +354,7 @@ describe('change requests and content over HTTP', () => {
     const [first, second] = await Promise.all(
       ['One', 'Two'].map((title) =>
         app.http('POST', path, {
-          body: { changes: [insert(title, `${title}\n`)] },
+          body: { changes: [insertPage(title, `${title}\n`)] },
           headers: { 'if-match': etag },
         }),
       ),
@@ -391,7 +364,7 @@ describe('change requests and content over HTTP', () => {
       (p) => p.title,
     );
     expect(titles).toHaveLength(1);
-    const retried = await app.http('POST', path, { body: { changes: [insert('Three', 'Three\n')] } });
+    const retried = await app.http('POST', path, { body: { changes: [insertPage('Three', 'Three\n')] } });
     expect(retried.status).toBe(200);
     expect((await app.api().spaces.listPagesInChangeRequest(space.id, cr.id)).data.pages).toHaveLength(2);
   });
@@ -401,7 +374,7 @@ describe('change requests and content over HTTP', () => {
     const reviewer = await addUser(app, { organizationId: app.organizationId, role: 'review' });
     const space = await newSpace();
     const cr = await newChangeRequest(space.id);
-    await edit(space.id, cr.id, [insert('Page', 'Body.\n')]);
+    await edit(space.id, cr.id, [insertPage('Page', 'Body.\n')]);
 
     const requested = await app
       .api()
@@ -469,7 +442,7 @@ describe('change requests and content over HTTP', () => {
     ).toEqual([]);
 
     // A new edit makes the approval outdated for the rules.
-    await edit(space.id, cr.id, [insert('Another', 'More.\n')]);
+    await edit(space.id, cr.id, [insertPage('Another', 'More.\n')]);
     expect((await app.http('POST', `/v1/spaces/${space.id}/change-requests/${cr.id}/merge`)).status).toBe(
       409,
     );
