@@ -6,7 +6,7 @@ import {
 } from '@app/documents/document/conversions';
 import { type MarkdownLimits, markdownProblem } from '@app/documents/document/markdown-limits';
 import { type ConversionConfig, DEFAULT_CONVERSIONS } from '@app/platform/config/config';
-import { invalid } from '@app/platform/domain/decider';
+import { DomainError, invalid } from '@app/platform/domain/decider';
 import { compiledScript } from '@app/platform/threads/compiled-script';
 import { TaskFailed, WorkerPool } from '@app/platform/threads/worker-pool';
 import type { OnModuleDestroy } from '@nestjs/common';
@@ -27,7 +27,7 @@ export class PooledConversions extends DocumentConversions implements OnModuleDe
 
   constructor(private readonly config: ConversionConfig = DEFAULT_CONVERSIONS) {
     super();
-    const { threads: _t, timeoutMs: _m, heapMb: _h, ...limits } = config;
+    const { threads: _t, timeoutMs: _m, heapMb: _h, maxWaiting: _w, ...limits } = config;
     this.limits = limits;
   }
 
@@ -57,6 +57,8 @@ export class PooledConversions extends DocumentConversions implements OnModuleDe
           throw invalid(`needs more than ${this.config.heapMb} MB to convert`);
         case 'failed':
           throw invalid(error.message);
+        case 'busy':
+          throw new DomainError('unavailable', 'The server is converting too many documents: retry shortly');
         case 'closed':
           throw error;
       }
@@ -73,6 +75,7 @@ export class PooledConversions extends DocumentConversions implements OnModuleDe
       size: this.config.threads,
       timeoutMs: this.config.timeoutMs,
       resourceLimits: { maxOldGenerationSizeMb: this.config.heapMb },
+      maxWaiting: this.config.maxWaiting,
     });
     return this.pool;
   }

@@ -1,4 +1,5 @@
-import { documentToMarkdown, gitbookDocument } from '@app/documents/document';
+import { gitbookDocument } from '@app/documents/document';
+import { DocumentConversions } from '@app/documents/document/conversions';
 import type { FileObject } from '@app/documents/tree/content';
 import { USERS } from '@app/identity/read/identity.projection';
 import { presentUser } from '@app/identity/read/user.presenter';
@@ -16,6 +17,7 @@ export class ChangeRequestPresenter {
   constructor(
     private readonly urls: Urls,
     @Inject(READ_STORE) private readonly views: ReadStore,
+    private readonly conversions: DocumentConversions,
   ) {}
 
   private async user(id: string) {
@@ -58,7 +60,7 @@ export class ChangeRequestPresenter {
       repliers: [],
       body:
         format === 'markdown'
-          ? { markdown: documentToMarkdown(comment.body) }
+          ? { markdown: await this.conversions.documentToMarkdown(comment.body) }
           : { document: gitbookDocument(comment.body) },
       target: {
         space: review.space,

@@ -1,4 +1,5 @@
 import { type Document, gitbookDocument } from '@app/documents/document';
+import { DocumentConversions } from '@app/documents/document/conversions';
 import { readContent } from '@app/documents/tree/content';
 import { diffRevisions } from '@app/documents/tree/diff';
 import type { Hash } from '@app/documents/tree/hash';
@@ -27,7 +28,12 @@ import { ChangeRequestPresenter } from './change-request.presenter';
 import { findChangeRequest } from './change-requests.queries';
 import { ContentObjects } from './content-objects.store';
 import { type ContentSource, SOURCE_PATTERN } from './content-source';
-import { type ContentScope, type DocumentFormat, RevisionPresenter } from './revision.presenter';
+import {
+  type ContentScope,
+  type DocumentFormat,
+  EMPTY_DOCUMENT,
+  RevisionPresenter,
+} from './revision.presenter';
 import { REVISIONS, type RevisionDoc } from './revision.projection';
 
 const source = () => arg.text('source', SOURCE_PATTERN, 'space, cr:<id> or rev:<id>');
@@ -60,6 +66,7 @@ export class ContentQueries {
     private readonly objects: ContentObjects,
     private readonly presenter: RevisionPresenter,
     private readonly changeRequests: ChangeRequestPresenter,
+    private readonly conversions: DocumentConversions,
   ) {}
 
   /** The content root a source names, checking the caller is a member of the space's organization. */
@@ -188,7 +195,13 @@ export class ContentQueries {
     if (!page) throw notFound('Page not found');
     const children = await this.subtree(resolved.root, page.id);
     const document = page.documentId ? await getDocument(this.objects, page.documentId) : undefined;
-    return this.presenter.page(page, children, { document }, query.format ?? 'document', resolved.scope);
+    const format = query.format ?? 'document';
+    // A stored document may hold up to a million nodes: written out as Markdown on a conversion thread.
+    const markdown =
+      format === 'markdown' && page.type === 'document'
+        ? await this.conversions.documentToMarkdown((document as Document | undefined) ?? EMPTY_DOCUMENT)
+        : undefined;
+    return this.presenter.page(page, children, { document, markdown }, format, resolved.scope);
   }
 
   /** A page's descendants as a tree, read one level at a time from the children index. */

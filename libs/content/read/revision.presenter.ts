@@ -1,4 +1,4 @@
-import { type Document, documentToMarkdown, gitbookDocument } from '@app/documents/document';
+import { type Document, gitbookDocument } from '@app/documents/document';
 import type { FileObject, ReusableContentObject } from '@app/documents/tree/content';
 import type { AttributeChange, ChangedPage, ContentChange } from '@app/documents/tree/diff';
 import type { JsonObject, JsonValue } from '@app/documents/tree/hash';
@@ -26,6 +26,8 @@ export interface ContentScope {
 export interface PageBody {
   /** The stored JSON document, or undefined when the page has none. */
   document?: JsonValue;
+  /** The document as Markdown, when that is the format asked for: converted off the serving thread. */
+  markdown?: string;
 }
 
 export interface RevisionRecord {
@@ -74,7 +76,7 @@ const LAYOUT_CHOICES: Record<string, readonly string[]> = {
 const COVER_FIELDS = ['ref', 'refDark', 'textColor', 'textColorDark', 'yPos', 'height'];
 
 /** What an empty page's body is: GitBook's schema has no page without one (see `page`). */
-const EMPTY_DOCUMENT: Document = { object: 'document', data: {}, nodes: [] };
+export const EMPTY_DOCUMENT: Document = { object: 'document', data: {}, nodes: [] };
 
 /**
  * The page fields GitBook's `RevisionPage*ChangeAttributes` list for each type, by stored name → its
@@ -132,9 +134,7 @@ export class RevisionPresenter {
     // The page's fields are the answer's own properties: the Markdown is the body alone, as
     // MarkdownDocument describes it ("content of the document formatted as markdown"), no frontmatter.
     const content =
-      format === 'markdown'
-        ? { markdown: documentToMarkdown(document) }
-        : { document: gitbookDocument(document) };
+      format === 'markdown' ? { markdown: body.markdown ?? '' } : { document: gitbookDocument(document) };
     return this.present(view, children, scope, content);
   }
 

@@ -69,12 +69,15 @@ export interface ConversionConfig extends MarkdownLimits {
   timeoutMs: number;
   /** CONVERSION_HEAP_MB: a thread's old generation; a conversion needing more ends it and is refused. */
   heapMb: number;
+  /** CONVERSION_MAX_WAITING: conversions waiting for a thread at most; past it a request answers 503. */
+  maxWaiting: number;
 }
 
 export const DEFAULT_CONVERSIONS: ConversionConfig = {
   threads: 2,
   timeoutMs: 30_000,
   heapMb: 512,
+  maxWaiting: 256,
   ...DEFAULT_MARKDOWN_LIMITS,
 };
 
@@ -85,6 +88,7 @@ function conversionConfig(env: NodeJS.ProcessEnv): ConversionConfig {
     threads: integer(env, 'CONVERSION_THREADS', d.threads, 1, 64),
     timeoutMs: integer(env, 'CONVERSION_TIMEOUT_MS', d.timeoutMs, 100, 600_000),
     heapMb: integer(env, 'CONVERSION_HEAP_MB', d.heapMb, 32, 16_384),
+    maxWaiting: integer(env, 'CONVERSION_MAX_WAITING', d.maxWaiting, 1, 100_000),
     maxNesting: bound('MARKDOWN_MAX_NESTING', d.maxNesting),
     maxDelimiterRun: bound('MARKDOWN_MAX_DELIMITER_RUN', d.maxDelimiterRun),
     maxDelimiters: bound('MARKDOWN_MAX_DELIMITERS', d.maxDelimiters),

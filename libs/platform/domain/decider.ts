@@ -40,7 +40,9 @@ export type DomainErrorKind =
   | 'invalid'
   | 'forbidden'
   | 'gone'
-  | 'precondition_failed';
+  | 'precondition_failed'
+  /** The server cannot take the work now (its conversion threads are full): try again shortly. */
+  | 'unavailable';
 
 /** A rule of the domain that a command broke; mapped to an HTTP status in one place. */
 export class DomainError extends Error {

@@ -6,8 +6,11 @@ export type PoolReply<Out> =
   | { id: number; ok: true; output: Out }
   | { id: number; ok: false; message: string };
 
-/** Why a task did not complete: over its time, over its memory, failed in the script, or the pool closed. */
-export type TaskFailure = 'timeout' | 'memory' | 'failed' | 'closed';
+/**
+ * Why a task did not complete: over its time, over its memory, failed in the script, the pool closed, or
+ * too many tasks already waiting (`busy`, refused at once).
+ */
+export type TaskFailure = 'timeout' | 'memory' | 'failed' | 'closed' | 'busy';
 
 export class TaskFailed extends Error {
   constructor(
@@ -28,6 +31,11 @@ export interface WorkerPoolOptions {
   timeoutMs: number;
   /** Heap limits of each thread: a task that needs more ends its thread (and is refused). */
   resourceLimits: ResourceLimits;
+  /**
+   * Tasks waiting for a thread at most; one more is refused at once (`busy`) rather than queued behind
+   * minutes of work, holding its request and its input's memory meanwhile.
+   */
+  maxWaiting: number;
 }
 
 interface Task<In, Out> {
@@ -59,6 +67,8 @@ export class WorkerPool<In, Out> {
 
   run(input: In): Promise<Out> {
     if (this.closed) return Promise.reject(new TaskFailed('closed', 'the conversion threads are closed'));
+    if (this.queue.length >= this.options.maxWaiting)
+      return Promise.reject(new TaskFailed('busy', `${this.queue.length} tasks are waiting for a thread`));
     return new Promise<Out>((resolve, reject) => {
       this.queue.push({ id: this.nextId++, input, resolve, reject });
       this.dispatch();
