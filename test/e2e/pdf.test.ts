@@ -123,6 +123,15 @@ describe('PDF exports', () => {
     }
   });
 
+  it('answers a new link at every request, never one kept from before (links expire)', async () => {
+    const app = current();
+    const first = await app.http('GET', `/v1/spaces/${space.id}/pdf`);
+    app.clock.advance(1000);
+    const second = await app.http('GET', `/v1/spaces/${space.id}/pdf`);
+    expect((second.body as { url: string }).url).not.toBe((first.body as { url: string }).url);
+    expect(second.headers.get('cache-control')).toBe('no-store');
+  });
+
   it('refuses a tampered or expired link, and asks no token but the link', async () => {
     const app = current();
     const { data } = await app.api().spaces.getSpacePdf(space.id);
