@@ -92,11 +92,14 @@ describe('PDF exports', () => {
       const again = await app.api().spaces.getSpacePdf(space.id, { page: pages[2], only: true });
       expect(Buffer.compare((await download(again.data.url)).bytes, first.bytes)).toBe(0);
       expect(render).toHaveBeenCalledTimes(1);
-      // Stored as a blob, under the name of the export it is; and reading wrote nothing to the log.
-      const blob = createHash('sha256').update(first.bytes).digest('hex');
+      // Kept under the name of the export it is, as no blob; and reading wrote nothing to the log.
       const { revision } = (await app.api().spaces.getSpaceById(space.id)).data;
       const request = { space: space.id, revision, page: pages[2], only: true, title: 'Handbook' };
-      expect(await app.built.storage.blobs.named(pdfExportName(request))).toBe(blob);
+      const kept = await app.built.storage.blobs.rendition(pdfExportName(request));
+      expect(Buffer.compare(kept?.bytes ?? Buffer.alloc(0), first.bytes)).toBe(0);
+      expect(await app.built.storage.blobs.has(createHash('sha256').update(first.bytes).digest('hex'))).toBe(
+        false,
+      );
       expect(await app.built.storage.events.headPosition()).toBe(head);
     } finally {
       render.mockRestore();
@@ -121,6 +124,18 @@ describe('PDF exports', () => {
     } finally {
       enqueue.mockRestore();
     }
+  });
+
+  it('serves a PDF through its signed link only: its SHA-256 downloads no file', async () => {
+    const app = current();
+    const { data } = await app.api().spaces.getSpacePdf(space.id, { page: pages[1] });
+    const pdf = await download(data.url);
+    expect(pdf).toMatchObject({ status: 200, type: 'application/pdf' });
+    const key = createHash('sha256').update(pdf.bytes).digest('hex');
+    const leaked = await fetch(`${app.url}/v1/downloads/files/${key}`);
+    expect(leaked.status).toBe(404);
+    expect(await leaked.json()).toEqual({ error: { code: 404, message: 'File not found' } });
+    expect((await download(data.url)).status).toBe(200);
   });
 
   it('answers a new link at every request, never one kept from before (links expire)', async () => {

@@ -16,7 +16,7 @@ export interface PdfExportRequest {
 }
 
 /**
- * The export's name: the id of the job that renders it and the name of the blob it is stored as. The
+ * The export's name: the id of the job that renders it and the name of the rendition it is kept as. The
  * same revision, page and title render once, whatever link or replica asks.
  */
 export function pdfExportName(request: PdfExportRequest): string {

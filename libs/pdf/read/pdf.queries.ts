@@ -31,8 +31,9 @@ const LINK_LIFETIME_MS = 60 * 60 * 1000;
 
 /**
  * PDF exports: a signed link to the content as it is now (the revision is fixed in the link), which
- * needs no token. A job renders the PDF as soon as the link is handed out and stores it as a blob; the
- * download serves the stored bytes (see `awaitExport` for when it renders them itself).
+ * needs no token. A job renders the PDF as soon as the link is handed out and keeps it as a rendition
+ * (which no blob key reaches); the download serves the kept bytes (see `awaitExport` for when it
+ * renders them itself, and keeps them for the next download).
  */
 @Injectable()
 export class PdfQueries {
@@ -95,18 +96,24 @@ export class PdfQueries {
     };
     const name = pdfExportName(request);
     const stored = await awaitExport({
-      stored: async () => {
-        const key = await this.blobs.named(name);
-        return key ? this.blobs.get(key) : undefined;
-      },
+      stored: () => this.blobs.rendition(name),
       state: () => this.jobs.state(PDF_EXPORT_JOB, name),
       enqueue: () => this.enqueue(request, ''),
     });
-    const bytes = stored?.bytes ?? (await this.renderer.render(request));
+    const bytes = stored?.bytes ?? (await this.renderAndKeep(name, request));
     return {
       pdf: Buffer.from(bytes).toString('base64'),
       filename: `${(space.title || 'space').replace(/[^\w.-]+/g, '-')}.pdf`,
     };
+  }
+
+  private async renderAndKeep(name: string, request: PdfExportRequest): Promise<Uint8Array> {
+    const bytes = await this.renderer.render(request);
+    // Served whether or not it is kept: keeping it spares the next download a render.
+    await this.blobs.putRendition(name, bytes, 'application/pdf').catch((error: Error) => {
+      this.logger.warn(`PDF export ${name} not kept: ${error.message}`);
+    });
+    return bytes;
   }
 
   /** Starts the export's job; one job per export, however many links and downloads ask. */

@@ -11,10 +11,11 @@ export interface PdfExportJobData extends PdfExportRequest {
 }
 
 /**
- * Renders PDF exports ahead of their download and stores each as a blob under the export's name. The
- * outcome is that name, not an event: a render changes no domain state, and the log never grows from
- * reading (a GET leaves it as it was). A job run again (a retry, a second worker) finds the name set
- * and renders nothing; two runs at once store the same bytes and the first name stays.
+ * Renders PDF exports ahead of their download and keeps each as a rendition under the export's name
+ * (never a blob: no key reaches it, only a signed link). The outcome is that rendition, not an event: a
+ * render changes no domain state, and the log never grows from reading (a GET leaves it as it was). A
+ * job run again (a retry, a second worker) finds the rendition and renders nothing; two runs at once
+ * keep the same bytes.
  */
 @JobHandler()
 @Injectable()
@@ -34,10 +35,9 @@ export class PdfExports implements JobSource {
   async render(job: Job<PdfExportJobData>, log: JobLog): Promise<void> {
     const { correlationId: _, ...request } = job.data;
     const name = pdfExportName(request);
-    if (await this.blobs.named(name)) return;
+    if (await this.blobs.rendition(name)) return;
     const bytes = await this.renderer.render(request);
-    // Stored, then named: a name never leads to a blob that is not there.
-    await this.blobs.name(name, await this.blobs.put(bytes, 'application/pdf'));
+    await this.blobs.putRendition(name, bytes, 'application/pdf');
     log.info(`rendered ${bytes.length} bytes of space ${request.space}`);
   }
 }
