@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { blobKey } from '@app/platform/blobs/blob-store.port';
 import { FileBlobStore } from '@app/platform/blobs/file-blob-store';
+import { DomainError } from '@app/platform/domain/decider';
 import type { Job, JobHandler, JobQueue } from '@app/platform/jobs/job-queue.port';
 import { PDF_EXPORT_JOB, pdfExportName } from '../domain/pdf-export';
 import type { PdfRenderer } from '../read/pdf-renderer';
@@ -69,5 +70,14 @@ describe('PdfExports (the PDF export job)', () => {
     renderer.render.mockRejectedValueOnce(new Error('This link is not valid, or has expired'));
     await expect(exports.render(job(), log)).rejects.toThrow('not valid');
     expect(await blobs.rendition(name)).toBeUndefined();
+  });
+
+  it('ends, keeping nothing, an export over its budget: another attempt would be over it too', async () => {
+    renderer.render.mockRejectedValueOnce(
+      new DomainError('unprocessable', 'This export takes longer than 100 ms to render'),
+    );
+    await exports.render(job(), log);
+    expect(await blobs.rendition(name)).toBeUndefined();
+    expect(log.info).toHaveBeenCalledWith('not rendered: This export takes longer than 100 ms to render');
   });
 });

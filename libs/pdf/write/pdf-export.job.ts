@@ -1,4 +1,5 @@
 import { BLOB_STORE, type BlobStore } from '@app/platform/blobs/blob-store.port';
+import { DomainError } from '@app/platform/domain/decider';
 import { JobHandler, type JobSource } from '@app/platform/jobs/job-handler';
 import { JOB_QUEUE, type Job, type JobLog, type JobQueue } from '@app/platform/jobs/job-queue.port';
 import { Inject, Injectable } from '@nestjs/common';
@@ -36,7 +37,17 @@ export class PdfExports implements JobSource {
     const { correlationId: _, ...request } = job.data;
     const name = pdfExportName(request);
     if (await this.blobs.rendition(name)) return;
-    const bytes = await this.renderer.render(request);
+    let bytes: Uint8Array;
+    try {
+      bytes = await this.renderer.render(request);
+    } catch (error) {
+      // Over its budget: another attempt would be too. The download, rendering it, answers why.
+      if (error instanceof DomainError && error.kind === 'unprocessable') {
+        log.info(`not rendered: ${error.message}`);
+        return;
+      }
+      throw error;
+    }
     await this.blobs.putRendition(name, bytes, 'application/pdf');
     log.info(`rendered ${bytes.length} bytes of space ${request.space}`);
   }

@@ -55,6 +55,36 @@ export interface Config {
   visitorClaimsKeys?: string;
   /** Conversions of page bodies (Markdown ↔ documents) on worker threads; defaults when absent. */
   conversions?: ConversionConfig;
+  /** PDF exports: rendered on worker threads; defaults when absent. */
+  pdf?: PdfConfig;
+}
+
+/**
+ * PDF exports are rendered on worker threads, each within a time and heap budget (an export past it
+ * answers a 422).
+ */
+export interface PdfConfig {
+  /** PDF_THREADS: threads at most, started as renders come. */
+  threads: number;
+  /** PDF_TIMEOUT_MS: a render running longer ends its thread and is refused. */
+  timeoutMs: number;
+  /** PDF_HEAP_MB: a thread's old generation; a render needing more ends it and is refused. */
+  heapMb: number;
+}
+
+export const DEFAULT_PDF: PdfConfig = {
+  threads: 2,
+  timeoutMs: 30_000,
+  heapMb: 512,
+};
+
+function pdfConfig(env: NodeJS.ProcessEnv): PdfConfig {
+  const d = DEFAULT_PDF;
+  return {
+    threads: integer(env, 'PDF_THREADS', d.threads, 1, 64),
+    timeoutMs: integer(env, 'PDF_TIMEOUT_MS', d.timeoutMs, 100, 600_000),
+    heapMb: integer(env, 'PDF_HEAP_MB', d.heapMb, 32, 16_384),
+  };
 }
 
 /**
@@ -211,5 +241,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     signingKey,
     visitorClaimsKeys: env.VISITOR_CLAIMS_KEYS || undefined,
     conversions: conversionConfig(env),
+    pdf: pdfConfig(env),
   };
 }

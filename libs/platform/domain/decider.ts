@@ -40,7 +40,11 @@ export type DomainErrorKind =
   | 'invalid'
   | 'forbidden'
   | 'gone'
-  | 'precondition_failed';
+  | 'precondition_failed'
+  /** Well formed and allowed, but past what the server does for one request (a budget): 422. */
+  | 'unprocessable'
+  /** Not now (the server is shutting down): 503, to be retried. */
+  | 'unavailable';
 
 /** A rule of the domain that a command broke; mapped to an HTTP status in one place. */
 export class DomainError extends Error {

@@ -13,6 +13,8 @@ const STATUS_BY_KIND: Record<DomainErrorKind, number> = {
   forbidden: 403,
   gone: 410,
   precondition_failed: 412,
+  unprocessable: 422,
+  unavailable: 503,
 };
 
 /** The one place where errors become HTTP answers: always `{error: {code, message}}`, never a stack trace. */
