@@ -6,6 +6,7 @@ import { PdfController } from './http/pdf.controller';
 import { PdfQueries } from './read/pdf.queries';
 import { PdfRenderer } from './read/pdf-renderer';
 import { PdfThreads } from './read/pdf-threads';
+import { PdfCollection } from './write/pdf-collection.job';
 import { PdfExports } from './write/pdf-export.job';
 
 @Module({})
@@ -14,7 +15,7 @@ export class PdfModule {
     return featureModule(PdfModule, role, {
       controllers: [PdfController],
       queries: [PdfQueries, PdfRenderer, PdfThreads, SignedLinks],
-      jobs: [PdfExports, PdfRenderer, PdfThreads],
+      jobs: [PdfExports, PdfCollection, PdfRenderer, PdfThreads],
     });
   }
 }

@@ -90,7 +90,7 @@ describe('a large PDF export', () => {
 
 describe('a PDF export over its budget', () => {
   const current = useTestApp({
-    config: { pdf: { threads: 1, timeoutMs: 100, heapMb: 256 } },
+    config: { pdf: { threads: 1, timeoutMs: 100, heapMb: 256, keepMs: 7_200_000 } },
   });
 
   it('answers a 422 naming the budget, in the error envelope', async () => {

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { Runtime } from '@app/composition/runtime';
 import { pdfExportName } from '@app/pdf/domain/pdf-export';
 import { readPdf } from '@app/pdf/domain/read-pdf.testing';
 import { PdfRenderer } from '@app/pdf/read/pdf-renderer';
@@ -145,6 +146,31 @@ describe('PDF exports', () => {
     const second = await app.http('GET', `/v1/spaces/${space.id}/pdf`);
     expect((second.body as { url: string }).url).not.toBe((first.body as { url: string }).url);
     expect(second.headers.get('cache-control')).toBe('no-store');
+  });
+
+  // Moves the clock on by hours: runs after the tests that rely on a PDF staying stored.
+  it('collects stored PDFs older than links live; a download after that renders the PDF again', async () => {
+    const app = current();
+    const render = jest.spyOn(app.built.app.get(PdfRenderer), 'render');
+    try {
+      const first = await app.api().spaces.getSpacePdf(space.id, { page: pages[1], only: true });
+      expect((await download(first.data.url)).status).toBe(200);
+      const rendered = render.mock.calls.length;
+      app.clock.advance(3 * 60 * 60 * 1000);
+      await app.built.app.get(Runtime).sweep();
+      await app.built.storage.jobs.drain();
+      const again = await app.api().spaces.getSpacePdf(space.id, { page: pages[1], only: true });
+      const pdf = await download(again.data.url);
+      expect(pdf).toMatchObject({ status: 200, type: 'application/pdf' });
+      expect(
+        readPdf(pdf.bytes)
+          .pages.map((p) => p.text)
+          .join('\n'),
+      ).toContain('Install it first.');
+      expect(render).toHaveBeenCalledTimes(rendered + 1);
+    } finally {
+      render.mockRestore();
+    }
   });
 
   it('refuses a tampered or expired link, and asks no token but the link', async () => {

@@ -16,7 +16,7 @@ export interface PdfExportJobData extends PdfExportRequest {
  * (never a blob: no key reaches it, only a signed link). The outcome is that rendition, not an event: a
  * render changes no domain state, and the log never grows from reading (a GET leaves it as it was). A
  * job run again (a retry, a second worker) finds the rendition and renders nothing; two runs at once
- * keep the same bytes.
+ * keep the same bytes. `PdfCollection` drops renditions once old.
  */
 @JobHandler()
 @Injectable()
