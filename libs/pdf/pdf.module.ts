@@ -5,6 +5,8 @@ import { type DynamicModule, Module } from '@nestjs/common';
 import { PdfController } from './http/pdf.controller';
 import { PdfQueries } from './read/pdf.queries';
 import { PdfRenderer } from './read/pdf-renderer';
+import { PdfThreads } from './read/pdf-threads';
+import { PdfCollection } from './write/pdf-collection.job';
 import { PdfExports } from './write/pdf-export.job';
 
 @Module({})
@@ -12,8 +14,8 @@ export class PdfModule {
   static forRole(role: ServiceRole): DynamicModule {
     return featureModule(PdfModule, role, {
       controllers: [PdfController],
-      queries: [PdfQueries, PdfRenderer, SignedLinks],
-      jobs: [PdfExports, PdfRenderer],
+      queries: [PdfQueries, PdfRenderer, PdfThreads, SignedLinks],
+      jobs: [PdfExports, PdfCollection, PdfRenderer, PdfThreads],
     });
   }
 }

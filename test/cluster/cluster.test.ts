@@ -175,15 +175,18 @@ function clusterBehindGateway(mongoServer?: string): void {
     const pdfs = [await fetchBytes(url), await fetchBytes(url)];
     expect(pdfs[0].subarray(0, 5).toString()).toBe('%PDF-');
     expect(Buffer.compare(pdfs[0], pdfs[1])).toBe(0);
-    // The query replica that handed out the link enqueued the job; the worker rendered and named it.
+    // The query replica that handed out the link enqueued the job; the worker rendered and kept it,
+    // as a rendition that no file download reaches.
     const { revision } = (await http('GET', `/v1/spaces/${space.id}`)).body as { revision: string };
     const blobs = await openBlobStore(storage);
     try {
       const name = pdfExportName({ space: space.id, revision, title: 'Exported' });
-      expect(await blobs.named(name)).toBe(createHash('sha256').update(pdfs[0]).digest('hex'));
+      expect(Buffer.compare((await blobs.rendition(name))?.bytes ?? Buffer.alloc(0), pdfs[0])).toBe(0);
     } finally {
       await blobs.close();
     }
+    const key = createHash('sha256').update(pdfs[0]).digest('hex');
+    expect((await fetch(`${gateway.url}/v1/downloads/files/${key}`)).status).toBe(404);
     // Several downloads, spread over both query replicas.
     for (const downloaded of await Promise.all(Array.from({ length: 4 }, () => fetchBytes(file.downloadURL))))
       expect(Buffer.compare(downloaded, bytes)).toBe(0);

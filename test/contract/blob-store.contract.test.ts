@@ -12,6 +12,7 @@ interface Backend {
 }
 
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function blobStoreContract(name: string, backend: Backend): void {
   describe(`BlobStore contract: ${name}`, () => {
@@ -88,28 +89,69 @@ function blobStoreContract(name: string, backend: Backend): void {
       });
     });
 
-    it('names a stored blob once: the first name set stays, and another store sees it', async () => {
-      const first = await store.put(Buffer.from('first render'), 'application/pdf');
-      const second = await store.put(Buffer.from('second render'), 'application/pdf');
-      expect(await store.named('pdf-export.a_1')).toBeUndefined();
-      await Promise.all([store.name('pdf-export.a_1', first), store.name('pdf-export.a_1', first)]);
-      await store.name('pdf-export.a_1', second);
-      expect(await store.named('pdf-export.a_1')).toBe(first);
+    it('keeps a rendition under its name, which another store over the same storage serves', async () => {
+      const bytes = randomBytes(300 * 1024 + 7);
+      expect(await store.rendition('pdf-a_1')).toBeUndefined();
+      await Promise.all([
+        store.putRendition('pdf-a_1', bytes, 'application/pdf'),
+        store.putRendition('pdf-a_1', bytes, 'application/pdf'),
+      ]);
+      await store.putRendition('pdf-a_1', bytes, 'application/pdf');
       const other = reopen();
       opened.push(other);
-      expect(await other.named('pdf-export.a_1')).toBe(first);
-      expect(await other.named('pdf-export.a_2')).toBeUndefined();
+      for (const s of [store, other]) {
+        const kept = await s.rendition('pdf-a_1');
+        expect(kept?.contentType).toBe('application/pdf');
+        expect(Buffer.compare(kept?.bytes ?? Buffer.alloc(0), bytes)).toBe(0);
+      }
+      expect(await other.rendition('pdf-a_2')).toBeUndefined();
     });
 
-    it('refuses a name for a blob that is not stored, and names that are not names', async () => {
-      const absent = sha256(Buffer.from('not stored'));
-      await expect(store.name('dangling', absent)).rejects.toThrow(/no blob/);
-      expect(await store.named('dangling')).toBeUndefined();
-      const key = await store.put(Buffer.from('named'), 'text/plain');
-      for (const bad of ['', '..', '../escape', 'a/b', 'x'.repeat(201), 'naïve']) {
-        await expect(store.name(bad, key)).rejects.toThrow(/blob name/);
-        expect(await store.named(bad)).toBeUndefined();
+    it('serves no rendition as a blob: its SHA-256 is no key', async () => {
+      const bytes = Buffer.from('%PDF-1.7 rendered');
+      await store.putRendition('pdf-b', bytes, 'application/pdf');
+      expect(await store.get(sha256(bytes))).toBeUndefined();
+      expect(await store.has(sha256(bytes))).toBe(false);
+      // The same bytes uploaded are a blob of their own, and stay one when the rendition is collected.
+      const key = await store.put(bytes, 'application/pdf');
+      expect(await store.dropRenditionsBefore(Date.now() + 60_000)).toBe(1);
+      expect(await store.rendition('pdf-b')).toBeUndefined();
+      expect((await store.get(key))?.bytes).toEqual(bytes);
+    });
+
+    it('collects the renditions put before a time and keeps the later ones, for every store', async () => {
+      await store.putRendition('old-1', Buffer.from('one'), 'application/pdf');
+      await store.putRendition('old-2', Buffer.from('two'), 'application/pdf');
+      // File times are coarser than the clock (a kernel tick): a margin either side of the cutoff.
+      await sleep(40);
+      const cutoff = new Date();
+      await sleep(40);
+      await store.putRendition('new', Buffer.from('three'), 'application/pdf');
+      const other = reopen();
+      opened.push(other);
+      expect(await other.dropRenditionsBefore(cutoff)).toBe(2);
+      expect(await store.dropRenditionsBefore(cutoff.getTime())).toBe(0);
+      for (const s of [store, other]) {
+        expect(await s.rendition('old-1')).toBeUndefined();
+        expect(await s.rendition('old-2')).toBeUndefined();
+        expect((await s.rendition('new'))?.bytes.toString()).toBe('three');
       }
+      // Collected, a name is put anew.
+      await store.putRendition('old-1', Buffer.from('one'), 'application/pdf');
+      expect((await other.rendition('old-1'))?.bytes.toString()).toBe('one');
+    });
+
+    it('refuses names that are not names, and content types no answer could carry', async () => {
+      for (const bad of ['', '..', '../escape', 'a/b', 'x'.repeat(201), 'naïve']) {
+        await expect(store.putRendition(bad, Buffer.from('x'), 'application/pdf')).rejects.toThrow(
+          /blob name/,
+        );
+        expect(await store.rendition(bad)).toBeUndefined();
+      }
+      await expect(store.putRendition('typed', Buffer.from('x'), 'text/plain\nx: 1')).rejects.toThrow(
+        /content type/,
+      );
+      expect(await store.rendition('typed')).toBeUndefined();
     });
 
     it('refuses, storing nothing, a content type no answer could carry', async () => {

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { Runtime } from '@app/composition/runtime';
 import { pdfExportName } from '@app/pdf/domain/pdf-export';
 import { readPdf } from '@app/pdf/domain/read-pdf.testing';
 import { PdfRenderer } from '@app/pdf/read/pdf-renderer';
@@ -92,11 +93,14 @@ describe('PDF exports', () => {
       const again = await app.api().spaces.getSpacePdf(space.id, { page: pages[2], only: true });
       expect(Buffer.compare((await download(again.data.url)).bytes, first.bytes)).toBe(0);
       expect(render).toHaveBeenCalledTimes(1);
-      // Stored as a blob, under the name of the export it is; and reading wrote nothing to the log.
-      const blob = createHash('sha256').update(first.bytes).digest('hex');
+      // Kept under the name of the export it is, as no blob; and reading wrote nothing to the log.
       const { revision } = (await app.api().spaces.getSpaceById(space.id)).data;
       const request = { space: space.id, revision, page: pages[2], only: true, title: 'Handbook' };
-      expect(await app.built.storage.blobs.named(pdfExportName(request))).toBe(blob);
+      const kept = await app.built.storage.blobs.rendition(pdfExportName(request));
+      expect(Buffer.compare(kept?.bytes ?? Buffer.alloc(0), first.bytes)).toBe(0);
+      expect(await app.built.storage.blobs.has(createHash('sha256').update(first.bytes).digest('hex'))).toBe(
+        false,
+      );
       expect(await app.built.storage.events.headPosition()).toBe(head);
     } finally {
       render.mockRestore();
@@ -120,6 +124,52 @@ describe('PDF exports', () => {
       expect(enqueue).toHaveBeenCalledTimes(2);
     } finally {
       enqueue.mockRestore();
+    }
+  });
+
+  it('serves a PDF through its signed link only: its SHA-256 downloads no file', async () => {
+    const app = current();
+    const { data } = await app.api().spaces.getSpacePdf(space.id, { page: pages[1] });
+    const pdf = await download(data.url);
+    expect(pdf).toMatchObject({ status: 200, type: 'application/pdf' });
+    const key = createHash('sha256').update(pdf.bytes).digest('hex');
+    const leaked = await fetch(`${app.url}/v1/downloads/files/${key}`);
+    expect(leaked.status).toBe(404);
+    expect(await leaked.json()).toEqual({ error: { code: 404, message: 'File not found' } });
+    expect((await download(data.url)).status).toBe(200);
+  });
+
+  it('answers a new link at every request, never one kept from before (links expire)', async () => {
+    const app = current();
+    const first = await app.http('GET', `/v1/spaces/${space.id}/pdf`);
+    app.clock.advance(1000);
+    const second = await app.http('GET', `/v1/spaces/${space.id}/pdf`);
+    expect((second.body as { url: string }).url).not.toBe((first.body as { url: string }).url);
+    expect(second.headers.get('cache-control')).toBe('no-store');
+  });
+
+  // Moves the clock on by hours: runs after the tests that rely on a PDF staying stored.
+  it('collects stored PDFs older than links live; a download after that renders the PDF again', async () => {
+    const app = current();
+    const render = jest.spyOn(app.built.app.get(PdfRenderer), 'render');
+    try {
+      const first = await app.api().spaces.getSpacePdf(space.id, { page: pages[1], only: true });
+      expect((await download(first.data.url)).status).toBe(200);
+      const rendered = render.mock.calls.length;
+      app.clock.advance(3 * 60 * 60 * 1000);
+      await app.built.app.get(Runtime).sweep();
+      await app.built.storage.jobs.drain();
+      const again = await app.api().spaces.getSpacePdf(space.id, { page: pages[1], only: true });
+      const pdf = await download(again.data.url);
+      expect(pdf).toMatchObject({ status: 200, type: 'application/pdf' });
+      expect(
+        readPdf(pdf.bytes)
+          .pages.map((p) => p.text)
+          .join('\n'),
+      ).toContain('Install it first.');
+      expect(render).toHaveBeenCalledTimes(rendered + 1);
+    } finally {
+      render.mockRestore();
     }
   });
 

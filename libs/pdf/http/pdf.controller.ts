@@ -3,26 +3,32 @@ import { CurrentViewer, Public } from '@app/platform/auth/auth.guard';
 import { RequiresRole } from '@app/platform/auth/requires-role';
 import { id } from '@app/platform/http/ids.pipe';
 import { OwnShape } from '@app/platform/openapi/own-shape';
-import { Controller, Get, Param, Query, Res } from '@nestjs/common';
+import { Controller, Get, Header, Param, Query, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { PdfQueries } from '../read/pdf.queries';
 import { DownloadQueryDto, PdfQueryDto } from './pdf.dto';
 
 const spaceId = () => Param('spaceId', id('spaceId'));
 
-/** PDF exports of a space, a change request or one page: a temporary link, followed without a token. */
+/**
+ * PDF exports of a space, a change request or one page: a temporary link, followed without a token. A
+ * link expires an hour after it is asked for, so each request makes one anew (`no-store`, which the
+ * response cache honours).
+ */
 @Controller()
 export class PdfController {
   constructor(private readonly queries: PdfQueries) {}
 
   @RequiresRole('read')
   @Get('spaces/:spaceId/pdf')
+  @Header('cache-control', 'no-store')
   space(@spaceId() space: string, @Query() query: PdfQueryDto, @CurrentViewer() viewer: Viewer) {
     return this.queries.link(space, 'space', query, viewer);
   }
 
   @RequiresRole('read')
   @Get('spaces/:spaceId/change-requests/:changeRequestId/pdf')
+  @Header('cache-control', 'no-store')
   changeRequest(
     @spaceId() space: string,
     @Param('changeRequestId', id('changeRequestId'), { transform: (ref: string) => `cr:${ref}` })

@@ -4,15 +4,20 @@ import { getDocument, listPages, type PageNode } from '@app/documents/tree/page-
 import { notFound } from '@app/platform/domain/decider';
 import { READ_STORE, type ReadStore } from '@app/platform/readstore/read-store.port';
 import { Inject, Injectable } from '@nestjs/common';
-import { flattenPages, renderPdf } from '../domain';
+import { flattenPages } from '../domain';
 import type { PdfExportRequest } from '../domain/pdf-export';
+import { PdfThreads } from './pdf-threads';
 
-/** Renders an export from the views and the content objects: the same bytes for the same request. */
+/**
+ * Renders an export from the views and the content objects: the same bytes for the same request. This
+ * thread loads the pages and their documents; a render thread lays them out (`PdfThreads`).
+ */
 @Injectable()
 export class PdfRenderer {
   constructor(
     @Inject(READ_STORE) private readonly views: ReadStore,
     private readonly objects: ContentObjectStore,
+    private readonly threads: PdfThreads,
   ) {}
 
   async render(request: PdfExportRequest): Promise<Uint8Array> {
@@ -34,7 +39,10 @@ export class PdfRenderer {
           : {}),
       })),
     );
-    return renderPdf(pages, { title: request.title || 'Untitled', createdAt: new Date(revision.createdAt) });
+    return this.threads.render({
+      pages,
+      options: { title: request.title || 'Untitled', createdAt: new Date(revision.createdAt) },
+    });
   }
 }
 

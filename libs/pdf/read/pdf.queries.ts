@@ -9,6 +9,7 @@ import { getPage } from '@app/documents/tree/page-tree';
 import type { Viewer } from '@app/platform/auth/access';
 import { BLOB_STORE, type BlobStore } from '@app/platform/blobs/blob-store.port';
 import { CLOCK, type Clock } from '@app/platform/clock/clock';
+import { PDF_LINK_LIFETIME_MS } from '@app/platform/config/config';
 import { notFound } from '@app/platform/domain/decider';
 import { SignedLinks } from '@app/platform/http/signed-links';
 import { Urls } from '@app/platform/http/urls';
@@ -26,13 +27,11 @@ export interface PdfQuery {
   only?: boolean;
 }
 
-/** GitBook's links work for an hour. */
-const LINK_LIFETIME_MS = 60 * 60 * 1000;
-
 /**
  * PDF exports: a signed link to the content as it is now (the revision is fixed in the link), which
- * needs no token. A job renders the PDF as soon as the link is handed out and stores it as a blob; the
- * download serves the stored bytes (see `awaitExport` for when it renders them itself).
+ * needs no token. A job renders the PDF as soon as the link is handed out and keeps it as a rendition
+ * (which no blob key reaches); the download serves the kept bytes (see `awaitExport` for when it
+ * renders them itself, and keeps them: after a collection, a job that already ran is not run again).
  */
 @Injectable()
 export class PdfQueries {
@@ -64,7 +63,7 @@ export class PdfQueries {
       revision: revision.id,
       ...(query.page ? { page: query.page, only: query.only === true } : {}),
     };
-    const token = this.links.sign(claims, this.clock.now() + LINK_LIFETIME_MS);
+    const token = this.links.sign(claims, this.clock.now() + PDF_LINK_LIFETIME_MS);
     const space = await this.views.get(SPACES, spaceId);
     // Enqueued here, not from the log: no domain state changes and the id names what it renders, so a lost
     // enqueue costs only a render at download. Not awaited: a link never waits for the queue (Redis away).
@@ -95,18 +94,24 @@ export class PdfQueries {
     };
     const name = pdfExportName(request);
     const stored = await awaitExport({
-      stored: async () => {
-        const key = await this.blobs.named(name);
-        return key ? this.blobs.get(key) : undefined;
-      },
+      stored: () => this.blobs.rendition(name),
       state: () => this.jobs.state(PDF_EXPORT_JOB, name),
       enqueue: () => this.enqueue(request, ''),
     });
-    const bytes = stored?.bytes ?? (await this.renderer.render(request));
+    const bytes = stored?.bytes ?? (await this.renderAndKeep(name, request));
     return {
       pdf: Buffer.from(bytes).toString('base64'),
       filename: `${(space.title || 'space').replace(/[^\w.-]+/g, '-')}.pdf`,
     };
+  }
+
+  private async renderAndKeep(name: string, request: PdfExportRequest): Promise<Uint8Array> {
+    const bytes = await this.renderer.render(request);
+    // Served whether or not it is kept: keeping it spares the next download a render.
+    await this.blobs.putRendition(name, bytes, 'application/pdf').catch((error: Error) => {
+      this.logger.warn(`PDF export ${name} not kept: ${error.message}`);
+    });
+    return bytes;
   }
 
   /** Starts the export's job; one job per export, however many links and downloads ask. */

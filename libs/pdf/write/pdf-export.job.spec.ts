@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { blobKey } from '@app/platform/blobs/blob-store.port';
 import { FileBlobStore } from '@app/platform/blobs/file-blob-store';
+import { DomainError } from '@app/platform/domain/decider';
 import type { Job, JobHandler, JobQueue } from '@app/platform/jobs/job-queue.port';
 import { PDF_EXPORT_JOB, pdfExportName } from '../domain/pdf-export';
 import type { PdfRenderer } from '../read/pdf-renderer';
@@ -44,7 +45,7 @@ describe('PdfExports (the PDF export job)', () => {
 
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('renders what the job names, stores the PDF and names it after the export', async () => {
+  it("renders what the job names and keeps the PDF under the export's name, as no blob", async () => {
     exports.register();
     await registered?.(job(), log);
     expect(renderer.render).toHaveBeenCalledWith({
@@ -54,38 +55,29 @@ describe('PdfExports (the PDF export job)', () => {
       only: true,
       title: 'Handbook',
     });
-    expect(await blobs.named(name)).toBe(blobKey(pdf));
-    expect(await blobs.get(blobKey(pdf))).toEqual({ bytes: pdf, contentType: 'application/pdf' });
+    expect(await blobs.rendition(name)).toEqual({ bytes: pdf, contentType: 'application/pdf' });
+    expect(await blobs.has(blobKey(pdf))).toBe(false);
     expect(log.info).toHaveBeenCalledWith(`rendered ${pdf.length} bytes of space s1`);
   });
 
-  it('stores the PDF before it names it, so the name never leads to nothing', async () => {
-    const order: string[] = [];
-    const put = blobs.put.bind(blobs);
-    jest.spyOn(blobs, 'put').mockImplementation(async (...args) => {
-      const key = await put(...args);
-      order.push('stored');
-      return key;
-    });
-    const nameIt = blobs.name.bind(blobs);
-    jest.spyOn(blobs, 'name').mockImplementation(async (...args) => {
-      order.push('named');
-      return nameIt(...args);
-    });
-    await exports.render(job(), log);
-    expect(order).toEqual(['stored', 'named']);
-  });
-
-  it('renders an export once: a job run again (a retry, a second worker) finds it stored', async () => {
+  it('renders an export once: a job run again (a retry, a second worker) finds it kept', async () => {
     await exports.render(job(), log);
     await exports.render(job(2), log);
     expect(renderer.render).toHaveBeenCalledTimes(1);
   });
 
-  it('fails, storing nothing, when the export cannot be rendered (the queue retries it)', async () => {
+  it('fails, keeping nothing, when the export cannot be rendered (the queue retries it)', async () => {
     renderer.render.mockRejectedValueOnce(new Error('This link is not valid, or has expired'));
     await expect(exports.render(job(), log)).rejects.toThrow('not valid');
-    expect(await blobs.named(name)).toBeUndefined();
-    expect(await blobs.has(blobKey(pdf))).toBe(false);
+    expect(await blobs.rendition(name)).toBeUndefined();
+  });
+
+  it('ends, keeping nothing, an export over its budget: another attempt would be over it too', async () => {
+    renderer.render.mockRejectedValueOnce(
+      new DomainError('unprocessable', 'This export takes longer than 100 ms to render'),
+    );
+    await exports.render(job(), log);
+    expect(await blobs.rendition(name)).toBeUndefined();
+    expect(log.info).toHaveBeenCalledWith('not rendered: This export takes longer than 100 ms to render');
   });
 });

@@ -1,4 +1,5 @@
 import { BLOB_STORE, type BlobStore } from '@app/platform/blobs/blob-store.port';
+import { DomainError } from '@app/platform/domain/decider';
 import { JobHandler, type JobSource } from '@app/platform/jobs/job-handler';
 import { JOB_QUEUE, type Job, type JobLog, type JobQueue } from '@app/platform/jobs/job-queue.port';
 import { Inject, Injectable } from '@nestjs/common';
@@ -11,10 +12,11 @@ export interface PdfExportJobData extends PdfExportRequest {
 }
 
 /**
- * Renders PDF exports ahead of their download and stores each as a blob under the export's name. The
- * outcome is that name, not an event: a render changes no domain state, and the log never grows from
- * reading (a GET leaves it as it was). A job run again (a retry, a second worker) finds the name set
- * and renders nothing; two runs at once store the same bytes and the first name stays.
+ * Renders PDF exports ahead of their download and keeps each as a rendition under the export's name
+ * (never a blob: no key reaches it, only a signed link). The outcome is that rendition, not an event: a
+ * render changes no domain state, and the log never grows from reading (a GET leaves it as it was). A
+ * job run again (a retry, a second worker) finds the rendition and renders nothing; two runs at once
+ * keep the same bytes. `PdfCollection` drops renditions once old.
  */
 @JobHandler()
 @Injectable()
@@ -34,10 +36,19 @@ export class PdfExports implements JobSource {
   async render(job: Job<PdfExportJobData>, log: JobLog): Promise<void> {
     const { correlationId: _, ...request } = job.data;
     const name = pdfExportName(request);
-    if (await this.blobs.named(name)) return;
-    const bytes = await this.renderer.render(request);
-    // Stored, then named: a name never leads to a blob that is not there.
-    await this.blobs.name(name, await this.blobs.put(bytes, 'application/pdf'));
+    if (await this.blobs.rendition(name)) return;
+    let bytes: Uint8Array;
+    try {
+      bytes = await this.renderer.render(request);
+    } catch (error) {
+      // Over its budget: another attempt would be too. The download, rendering it, answers why.
+      if (error instanceof DomainError && error.kind === 'unprocessable') {
+        log.info(`not rendered: ${error.message}`);
+        return;
+      }
+      throw error;
+    }
+    await this.blobs.putRendition(name, bytes, 'application/pdf');
     log.info(`rendered ${bytes.length} bytes of space ${request.space}`);
   }
 }

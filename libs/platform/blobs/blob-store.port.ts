@@ -6,9 +6,13 @@ export interface StoredBlob {
 }
 
 /**
- * Immutable bytes under their SHA-256 (64 lowercase hex digits): uploaded files, rendered PDFs; and
- * names set once for some of them. Unlike the views, what is stored here is not rebuilt from the log:
- * events name blobs by key, so a blob is stored (durably) before the event that names it is appended.
+ * Immutable bytes under their SHA-256 (64 lowercase hex digits): uploaded files. Unlike the views, what
+ * is stored here is not rebuilt from the log: events name blobs by key, so a blob is stored (durably)
+ * before the event that names it is appended.
+ *
+ * Beside them, renditions: bytes made from other data (a rendered export) kept under a name for a while
+ * and collected by age, as they can be made again. They are never blobs: no key reaches them, so what a
+ * signed link serves cannot be downloaded by its hash as an uploaded file is.
  */
 export interface BlobStore {
   /**
@@ -20,13 +24,15 @@ export interface BlobStore {
   get(key: string): Promise<StoredBlob | undefined>;
   has(key: string): Promise<boolean>;
   /**
-   * Gives a stored blob a name, for what is known before its bytes are (a rendered export, named by what
-   * it renders). A name is set once: naming it again, with any key, changes nothing. Durable once it
-   * resolves; refused for a blob that is not stored, so a name never leads to nothing.
+   * Keeps `bytes` as the rendition `name` (`isBlobName`), durably once it resolves. What a name holds
+   * is a pure function of the name, so every put of one name carries the same bytes: one already there
+   * stays, and two at once may leave either.
    */
-  name(name: string, key: string): Promise<void>;
-  /** The key of the blob `name` names; undefined when nothing has that name. */
-  named(name: string): Promise<string | undefined>;
+  putRendition(name: string, bytes: Uint8Array, contentType: string): Promise<void>;
+  /** The rendition `name`, whole; undefined when there is none (never put, or collected). */
+  rendition(name: string): Promise<StoredBlob | undefined>;
+  /** Removes the renditions put before `cutoff`; answers how many. */
+  dropRenditionsBefore(cutoff: Date | number): Promise<number>;
   close(): Promise<void>;
 }
 

@@ -17,20 +17,20 @@ const NEWLINE = 0x0a;
 
 /**
  * Blobs as files under a directory (DATA_DIR/blobs in standalone mode): `<key[0..2]>/<key>`, each its
- * content type, a line feed, then the bytes; names as `names/<name>`, holding a key. A put writes a
- * temporary file, fsyncs it, renames it into place and fsyncs the directory, so a blob is whole or
- * absent after a crash and durable once `put` resolves; readers never see a partial file. Processes
- * sharing the directory may put the same blob at once: both renames land the same bytes. A name is
- * linked into place (a hard link, which fails when the name exists), so the first one set stays.
+ * content type, a line feed, then the bytes; renditions alike as `renditions/<name>`, collected by
+ * their modification time. A put writes a temporary file, fsyncs it, renames it into place and fsyncs
+ * the directory, so a file is whole or absent after a crash and durable once the put resolves; readers
+ * never see a partial file. Processes sharing the directory may put the same file at once: both
+ * renames land the same bytes.
  */
 export class FileBlobStore implements BlobStore {
   private readonly temporary: string;
-  private readonly names: string;
+  private readonly renditions: string;
   private ready: Promise<void> | undefined;
 
   constructor(private readonly root: string) {
     this.temporary = join(root, 'tmp');
-    this.names = join(root, 'names');
+    this.renditions = join(root, 'renditions');
   }
 
   async put(bytes: Uint8Array, contentType: string): Promise<string> {
@@ -45,7 +45,66 @@ export class FileBlobStore implements BlobStore {
       return key;
     }
     if (await createDirectory(dir)) await syncDirectory(this.root);
-    const temporary = join(this.temporary, `${key}.${randomBytes(6).toString('hex')}`);
+    await this.place(`${key}.${randomBytes(6).toString('hex')}`, contentType, bytes, path);
+    return key;
+  }
+
+  get(key: string): Promise<StoredBlob | undefined> {
+    return isBlobKey(key) ? read(join(this.root, key.slice(0, 2), key)) : Promise.resolve(undefined);
+  }
+
+  has(key: string): Promise<boolean> {
+    return isBlobKey(key) ? exists(join(this.root, key.slice(0, 2), key)) : Promise.resolve(false);
+  }
+
+  async putRendition(name: string, bytes: Uint8Array, contentType: string): Promise<void> {
+    assertBlobName(name);
+    assertContentType(contentType);
+    await this.open();
+    const path = join(this.renditions, name);
+    if (!(await exists(path))) {
+      await this.place(`rendition.${randomBytes(6).toString('hex')}`, contentType, bytes, path);
+    } else {
+      // Another put may have renamed it and not yet synced the directory: sync it before answering.
+      await syncDirectory(this.renditions);
+    }
+  }
+
+  rendition(name: string): Promise<StoredBlob | undefined> {
+    return isBlobName(name) ? read(join(this.renditions, name)) : Promise.resolve(undefined);
+  }
+
+  async dropRenditionsBefore(cutoff: Date | number): Promise<number> {
+    const before = typeof cutoff === 'number' ? cutoff : cutoff.getTime();
+    let names: string[];
+    try {
+      names = await fs.readdir(this.renditions);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 0;
+      throw error;
+    }
+    let dropped = 0;
+    for (const name of names) {
+      const path = join(this.renditions, name);
+      const stat = await fs.stat(path).catch(() => undefined);
+      if (!stat || stat.mtimeMs >= before) continue;
+      await fs.rm(path, { force: true });
+      dropped += 1;
+    }
+    if (dropped > 0) await syncDirectory(this.renditions);
+    return dropped;
+  }
+
+  async close(): Promise<void> {
+    await this.ready?.catch(() => undefined);
+  }
+
+  /**
+   * Writes a file as a temporary one (`temporaryName` under tmp/), syncs it, renames it to `path` and
+   * syncs the directory of `path`: whole or absent after a crash, and durable once it resolves.
+   */
+  private async place(temporaryName: string, contentType: string, bytes: Uint8Array, path: string) {
+    const temporary = join(this.temporary, temporaryName);
     const file = await fs.open(temporary, 'wx');
     try {
       await file.writeFile(Buffer.concat([Buffer.from(`${contentType}\n`, 'latin1'), bytes]));
@@ -59,75 +118,16 @@ export class FileBlobStore implements BlobStore {
       await fs.rm(temporary, { force: true });
       throw error;
     }
-    await syncDirectory(dir);
-    return key;
-  }
-
-  async get(key: string): Promise<StoredBlob | undefined> {
-    if (!isBlobKey(key)) return undefined;
-    let stored: Buffer;
-    try {
-      stored = await fs.readFile(join(this.root, key.slice(0, 2), key));
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-      throw error;
-    }
-    const end = stored.indexOf(NEWLINE);
-    if (end < 1) throw new Error(`Blob ${key} has no content type`);
-    return { contentType: stored.subarray(0, end).toString('latin1'), bytes: stored.subarray(end + 1) };
-  }
-
-  has(key: string): Promise<boolean> {
-    return isBlobKey(key) ? exists(join(this.root, key.slice(0, 2), key)) : Promise.resolve(false);
-  }
-
-  async name(name: string, key: string): Promise<void> {
-    assertBlobName(name);
-    if (!(await this.has(key))) throw new Error(`Cannot name ${name}: no blob ${key} is stored`);
-    await this.open();
-    const path = join(this.names, name);
-    if (!(await exists(path))) {
-      const temporary = join(this.temporary, `name.${randomBytes(6).toString('hex')}`);
-      const file = await fs.open(temporary, 'wx');
-      try {
-        await file.writeFile(key, 'latin1');
-        await file.sync();
-      } finally {
-        await file.close();
-      }
-      try {
-        await fs.link(temporary, path);
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      } finally {
-        await fs.rm(temporary, { force: true });
-      }
-    }
-    await syncDirectory(this.names);
-  }
-
-  async named(name: string): Promise<string | undefined> {
-    if (!isBlobName(name)) return undefined;
-    try {
-      const key = await fs.readFile(join(this.names, name), 'latin1');
-      return isBlobKey(key) ? key : undefined;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-      throw error;
-    }
-  }
-
-  async close(): Promise<void> {
-    await this.ready?.catch(() => undefined);
+    await syncDirectory(dirname(path));
   }
 
   /** Creates the directories (durably) on first use, and removes what crashes left half-written. */
   private open(): Promise<void> {
     this.ready ??= (async () => {
       const created = await fs.mkdir(this.temporary, { recursive: true });
-      const namesCreated = await createDirectory(this.names);
+      const renditionsCreated = await createDirectory(this.renditions);
       if (created) await syncDirectory(dirname(this.root));
-      if (created || namesCreated) await syncDirectory(this.root);
+      if (created || renditionsCreated) await syncDirectory(this.root);
       const cutoff = Date.now() - STALE_TEMPORARY_MS;
       for (const name of await fs.readdir(this.temporary)) {
         const path = join(this.temporary, name);
@@ -141,6 +141,20 @@ export class FileBlobStore implements BlobStore {
     });
     return this.ready;
   }
+}
+
+/** A file as `place` writes it: its content type, a line feed, the bytes; undefined when absent. */
+async function read(path: string): Promise<StoredBlob | undefined> {
+  let stored: Buffer;
+  try {
+    stored = await fs.readFile(path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+  const end = stored.indexOf(NEWLINE);
+  if (end < 1) throw new Error(`${path} has no content type`);
+  return { contentType: stored.subarray(0, end).toString('latin1'), bytes: stored.subarray(end + 1) };
 }
 
 async function exists(path: string): Promise<boolean> {

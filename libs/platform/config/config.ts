@@ -55,6 +55,44 @@ export interface Config {
   visitorClaimsKeys?: string;
   /** Conversions of page bodies (Markdown ↔ documents) on worker threads; defaults when absent. */
   conversions?: ConversionConfig;
+  /** PDF exports: rendered on worker threads, kept a while; defaults when absent. */
+  pdf?: PdfConfig;
+}
+
+/**
+ * PDF exports are rendered on worker threads, each within a time and heap budget (an export past it
+ * answers a 422), and their PDFs kept for a while after their render, then collected.
+ */
+export interface PdfConfig {
+  /** PDF_THREADS: threads at most, started as renders come. */
+  threads: number;
+  /** PDF_TIMEOUT_MS: a render running longer ends its thread and is refused. */
+  timeoutMs: number;
+  /** PDF_HEAP_MB: a thread's old generation; a render needing more ends it and is refused. */
+  heapMb: number;
+  /** PDF_KEEP_MS: a rendered PDF older than this is collected (at least the hour a link works). */
+  keepMs: number;
+}
+
+/** How long a PDF export's link works (GitBook's do an hour), and so the least a render is kept. */
+export const PDF_LINK_LIFETIME_MS = 60 * 60 * 1000;
+
+export const DEFAULT_PDF: PdfConfig = {
+  threads: 2,
+  timeoutMs: 30_000,
+  heapMb: 512,
+  // The link's hour and an hour of margin: a PDF rendered as its link was handed out outlives it.
+  keepMs: 2 * PDF_LINK_LIFETIME_MS,
+};
+
+function pdfConfig(env: NodeJS.ProcessEnv): PdfConfig {
+  const d = DEFAULT_PDF;
+  return {
+    threads: integer(env, 'PDF_THREADS', d.threads, 1, 64),
+    timeoutMs: integer(env, 'PDF_TIMEOUT_MS', d.timeoutMs, 100, 600_000),
+    heapMb: integer(env, 'PDF_HEAP_MB', d.heapMb, 32, 16_384),
+    keepMs: integer(env, 'PDF_KEEP_MS', d.keepMs, PDF_LINK_LIFETIME_MS, 365 * 86_400_000),
+  };
 }
 
 /**
@@ -215,5 +253,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     signingKey,
     visitorClaimsKeys: env.VISITOR_CLAIMS_KEYS || undefined,
     conversions: conversionConfig(env),
+    pdf: pdfConfig(env),
   };
 }

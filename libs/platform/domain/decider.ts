@@ -41,7 +41,9 @@ export type DomainErrorKind =
   | 'forbidden'
   | 'gone'
   | 'precondition_failed'
-  /** The server cannot take the work now (its conversion threads are full): try again shortly. */
+  /** Well formed and allowed, but past what the server does for one request (a budget): 422. */
+  | 'unprocessable'
+  /** Not now (threads full, the server shutting down): 503, to be retried shortly. */
   | 'unavailable';
 
 /** A rule of the domain that a command broke; mapped to an HTTP status in one place. */

@@ -13,6 +13,7 @@ const STATUS_BY_KIND: Record<DomainErrorKind, number> = {
   forbidden: 403,
   gone: 410,
   precondition_failed: 412,
+  unprocessable: 422,
   unavailable: 503,
 };
 

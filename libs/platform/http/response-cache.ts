@@ -33,7 +33,8 @@ type Ticketed = FastifyRequest & { [TICKET]?: Ticket };
  * A request that raced with an announcement is not kept (its generation is compared when it ends).
  * The token is still checked on every request (a revoked one is refused by the application, which is
  * what a miss runs), rate limits, logs and metrics apply as before; only 200s are kept, and only
- * while the views' changes are announced (`ViewChanges.active`).
+ * while the views' changes are announced (`ViewChanges.active`). An answer that depends on more (the
+ * clock: a signed link that expires) says `Cache-Control: no-store` and is not kept.
  */
 export class ResponseCache {
   private readonly entries = new Map<string, Entry>();
@@ -103,6 +104,7 @@ export class ResponseCache {
 
   private keep(ticket: Ticket, reply: FastifyReply, body: string): void {
     if (ticket.generation !== this.generation || body.length > MAX_BODY_BYTES) return;
+    if (/\bno-store\b/i.test(String(reply.getHeader('cache-control') ?? ''))) return;
     if (!this.changes.active()) return;
     if (this.entries.size >= MAX_ENTRIES || this.bytes + body.length > MAX_TOTAL_BYTES) this.clear();
     const etag = reply.getHeader('etag');

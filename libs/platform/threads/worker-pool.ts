@@ -66,7 +66,7 @@ export class WorkerPool<In, Out> {
   constructor(private readonly options: WorkerPoolOptions) {}
 
   run(input: In): Promise<Out> {
-    if (this.closed) return Promise.reject(new TaskFailed('closed', 'the conversion threads are closed'));
+    if (this.closed) return Promise.reject(new TaskFailed('closed', 'the worker threads are closed'));
     if (this.queue.length >= this.options.maxWaiting)
       return Promise.reject(new TaskFailed('busy', `${this.queue.length} tasks are waiting for a thread`));
     return new Promise<Out>((resolve, reject) => {
@@ -122,7 +122,7 @@ export class WorkerPool<In, Out> {
     worker.on('error', (error: Error & { code?: string }) =>
       this.end(slot, error.code === 'ERR_WORKER_OUT_OF_MEMORY' ? 'memory' : 'failed', error.message),
     );
-    worker.on('exit', () => this.end(slot, 'failed', 'the conversion thread exited'));
+    worker.on('exit', () => this.end(slot, 'failed', 'the worker thread exited'));
     return slot;
   }
 
@@ -148,18 +148,21 @@ export class WorkerPool<In, Out> {
   }
 }
 
-/** The loop of a pool's worker script: answers each request with `work(input)` or its failure. */
+/**
+ * The loop of a pool's worker script: answers each request with `work(input)` (or what it resolves to)
+ * or its failure. The pool hands a thread one task at a time.
+ */
 export function servePoolTasks<In, Out>(
   port: {
     on(event: 'message', listener: (request: PoolRequest<In>) => void): unknown;
     postMessage(reply: PoolReply<Out>): void;
   },
-  work: (input: In) => Out,
+  work: (input: In) => Out | Promise<Out>,
 ): void {
-  port.on('message', ({ id, input }) => {
+  port.on('message', async ({ id, input }) => {
     let reply: PoolReply<Out>;
     try {
-      reply = { id, ok: true, output: work(input) };
+      reply = { id, ok: true, output: await work(input) };
     } catch (error) {
       reply = { id, ok: false, message: error instanceof Error ? error.message : String(error) };
     }
