@@ -272,10 +272,11 @@ describe('RevisionPresenter', () => {
       const view = await getPageByPath(store, root, 'intro');
       if (!view?.documentId) throw new Error('no intro page');
       const stored = await getDocument(store, view.documentId);
-      const page = presenter.page(view, [], { document: stored }, 'markdown', scope);
+      // The caller writes the Markdown out (on a conversion thread); the page carries it.
+      const markdown = documentToMarkdown(stored as unknown as Document);
+      const page = presenter.page(view, [], { document: stored, markdown }, 'markdown', scope);
       expect(responseProblem('getPageByPath', 200, page)).toBeUndefined();
       expect(responseProblem('getPageById', 200, page)).toBeUndefined();
-      expect(page.markdown).toBe(documentToMarkdown(stored as unknown as Document));
       expect(page.markdown).toBe('Hello\n\nWorld\n');
       expect(page).toMatchObject({ emoji: '🎉', description: 'Where to start', path: 'intro' });
       expect(page).not.toHaveProperty('document');
