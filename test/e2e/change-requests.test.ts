@@ -1,5 +1,6 @@
+import { LIVE_PROJECTOR, type LiveProjector } from '@app/platform/projector/projector';
 import { ChangeRequestStatus, type RevisionPageDocument, type Space } from '@gitbook/api';
-import { addOrganization, addUser, useTestApp } from '../support/app-harness';
+import { addOrganization, addUser, eventually, useTestApp } from '../support/app-harness';
 import { changeRequestSetup, insertPage, messageOf } from '../support/change-request-setup';
 
 describe('change requests and content over HTTP', () => {
@@ -525,6 +526,41 @@ describe('change requests and content over HTTP', () => {
       // Naming a space the caller cannot read answers nothing, as if it had no change requests.
       expect(await walk(org, `space=${hidden.id}`, reader.token)).toEqual({ ids: [], counts: [0] });
       expect((await walk(org, `space=${shown.id}`, reader.token)).ids).toHaveLength(3);
+    }
+  });
+});
+
+describe('a committed write while the views are behind', () => {
+  const current = useTestApp({ config: { viewsWaitMs: 300 } });
+  const { newSpace, newChangeRequest, edit } = changeRequestSetup(current);
+
+  it('answers a merge 200 with its outcome, and a delete 204, though the views do not include them yet', async () => {
+    const app = current();
+    const space = await newSpace();
+    const cr = await newChangeRequest(space.id);
+    await edit(space.id, cr.id, [insertPage('Merged while stalled', 'Body')]);
+    const team = (await app.api().orgs.createOrganizationTeam(app.organizationId, { title: 'Doomed' })).data;
+    const projector = app.built.app.get<LiveProjector>(LIVE_PROJECTOR);
+    await projector.stop();
+    try {
+      const merged = await app.http('POST', `/v1/spaces/${space.id}/change-requests/${cr.id}/merge`);
+      expect(merged.status).toBe(200);
+      const { result, revision } = merged.body as { result: string; revision: string };
+      expect(result).toBe('merge');
+      // A write whose answer is read from the views can only say it was stored.
+      const renamed = await app.http('PATCH', `/v1/spaces/${space.id}`, { body: { title: 'Renamed' } });
+      expect(renamed.status).toBe(503);
+      expect(JSON.stringify(renamed.body)).toMatch(/stored/);
+      const before = (await app.api().spaces.getSpaceById(space.id)).data;
+      expect(before.revision).not.toBe(revision);
+      expect((await app.http('DELETE', `/v1/orgs/${app.organizationId}/teams/${team.id}`)).status).toBe(204);
+      await projector.start();
+      // Both writes stand: the views include them once the projector follows the log again.
+      const current = async () => (await app.api().spaces.getSpaceById(space.id)).data;
+      await eventually(async () => (await current()).revision === revision, 30_000);
+      expect((await current()).title).toBe('Renamed');
+    } finally {
+      await projector.start().catch(() => undefined);
     }
   });
 });

@@ -105,15 +105,16 @@ export class ChangeRequestsController {
   @Post('spaces/:spaceId/change-requests/:changeRequestId/merge')
   @HttpCode(200)
   merge(@spaceId() space: string, @changeRequestId() ref: string, @CurrentViewer() viewer: Viewer) {
-    return this.views.after(this.service.merge(space, ref, viewer), answer);
+    // The answer is the merge's own outcome: once merged, it is answered so, however far the views are.
+    return this.views.wait(this.service.merge(space, ref, viewer)).then(answer);
   }
 
   @RequiresRole('edit')
   @Post('spaces/:spaceId/change-requests/:changeRequestId/update')
   @HttpCode(200)
   rebase(@spaceId() space: string, @changeRequestId() ref: string, @CurrentViewer() viewer: Viewer) {
-    return this.views.after(this.service.rebase(space, ref, viewer), answer);
+    return this.views.wait(this.service.rebase(space, ref, viewer)).then(answer);
   }
 }
 
-const answer = async ({ revision, result }: MergeOutcome) => ({ revision, result });
+const answer = ({ revision, result }: MergeOutcome) => ({ revision, result });

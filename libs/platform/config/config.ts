@@ -32,6 +32,12 @@ export interface Config {
   /** Connections open at once; more are refused (0: no cap). */
   maxConnections?: number;
   /**
+   * How long a write's answer waits for the views to include it (VIEWS_WAIT_MS). A write that answers
+   * no view (a merge, a 204) is answered as done after it anyway; one that answers a view then gets a
+   * 503 saying it was stored.
+   */
+  viewsWaitMs?: number;
+  /**
    * Proxies trusted to say who the caller is (`X-Forwarded-For`, for the rate limit's per-address
    * buckets and the logs): their addresses or CIDR ranges, or how many hops to trust. Off by default:
    * behind a proxy every anonymous caller then shares the proxy's bucket.
@@ -144,6 +150,7 @@ export const DEFAULT_RATE_LIMIT_WINDOW_MS = 60_000;
 export const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024;
 export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
 export const DEFAULT_MAX_CONNECTIONS = 10_000;
+export const DEFAULT_VIEWS_WAIT_MS = 30_000;
 
 /** An address or a CIDR range, IPv4 or IPv6, as TRUST_PROXY lists them. */
 const PROXY_ADDRESS = /^(?:\d{1,3}(?:\.\d{1,3}){3}|[0-9A-Fa-f:.]*:[0-9A-Fa-f:.]*)(?:\/\d{1,3})?$/;
@@ -248,6 +255,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     bodyLimitBytes: integer(env, 'BODY_LIMIT_BYTES', DEFAULT_BODY_LIMIT_BYTES, 1024, 1024 * 1024 * 1024),
     requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_MS', DEFAULT_REQUEST_TIMEOUT_MS, 1000, 3_600_000),
     maxConnections: integer(env, 'MAX_CONNECTIONS', DEFAULT_MAX_CONNECTIONS, 0, 10_000_000),
+    viewsWaitMs: integer(env, 'VIEWS_WAIT_MS', DEFAULT_VIEWS_WAIT_MS, 100, 600_000),
     trustProxy: trustProxy(env),
     storageThread: integer(env, 'STORAGE_THREAD', 1, 0, 1) === 1,
     signingKey,
