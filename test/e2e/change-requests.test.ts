@@ -235,6 +235,36 @@ describe('change requests and content over HTTP', () => {
     expect(markdown).toContain('Second, edited by B.');
   });
 
+  it('merges two change requests that edited different copies of a repeated paragraph; both edits survive', async () => {
+    const app = current();
+    const space = await newSpace();
+    const setup = await newChangeRequest(space.id);
+    const repeated = 'Note: back up first.\n\nStep one.\n\nNote: back up first.\n\nStep two.\n';
+    const [page] = (await edit(space.id, setup.id, [insertPage('Steps', repeated)])).changes.map(
+      (c) => c.page.id,
+    );
+    await app.api().spaces.mergeChangeRequest(space.id, setup.id);
+    const [a, b] = [await newChangeRequest(space.id, 'A'), await newChangeRequest(space.id, 'B')];
+    const rewrite = (markdown: string) => [{ operation: 'update_page', page, document: { markdown } }];
+    await edit(
+      space.id,
+      a.id,
+      rewrite(repeated.replace('Note: back up first.', 'Note: back up everything.')),
+    );
+    const second = repeated.lastIndexOf('Note: back up first.');
+    await edit(
+      space.id,
+      b.id,
+      rewrite(`${repeated.slice(0, second)}Note: back up the database.${repeated.slice(second + 20)}`),
+    );
+    expect((await app.api().spaces.mergeChangeRequest(space.id, a.id)).data.result).toBe('merge');
+    expect((await app.api().spaces.mergeChangeRequest(space.id, b.id)).data.result).toBe('merge');
+    const merged = await app.api().spaces.getPageById(space.id, page, { format: 'markdown' });
+    expect((merged.data as { markdown: string }).markdown).toBe(
+      'Note: back up everything.\n\nStep one.\n\nNote: back up the database.\n\nStep two.\n',
+    );
+  });
+
   it('lands every edit and merge of change requests written at once on one space, and one of two that conflict', async () => {
     const app = current();
     const space = await newSpace();

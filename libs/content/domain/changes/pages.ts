@@ -1,9 +1,9 @@
 import type { Document } from '@app/documents/document';
-import { withKeys } from '@app/documents/document/keys';
+import { keepKeys, withKeys } from '@app/documents/document/keys';
 import { getPageObject } from '@app/documents/tree/content';
 import type { JsonValue } from '@app/documents/tree/hash';
 import type { PageObject } from '@app/documents/tree/page';
-import { childIds } from '@app/documents/tree/page-tree';
+import { childIds, getDocument } from '@app/documents/tree/page-tree';
 import { pagePath } from '@app/documents/tree/paths';
 import { type Batch, linkTargets, requirePage } from './batch';
 import { leadingHeading, type PageBody, readBody, withoutFirstBlock } from './body';
@@ -61,8 +61,16 @@ export async function updatePage(batch: Batch, change: UpdatePageInput, path: st
   const at = optionalIndex(change.at, `${path}.at`);
   const body = change.document === undefined ? undefined : bodyOf(batch, change.document, `${path}.document`);
   const fields = pageMetadata({ ...change }, body?.kind === 'markdown' ? body.frontmatter : {}, path);
-  const document =
+  const written =
     body && (await pageDocument(batch, body, fields.title ?? page.title, await folderOf(batch, page)));
+  // Markdown carries no keys: the blocks it leaves as they were keep theirs, so merges anchor on them.
+  const document =
+    body?.kind === 'markdown' && written && page.documentId
+      ? (keepKeys(
+          (await getDocument(batch.editor.snapshot().store, page.documentId)) as unknown as Document,
+          written as unknown as Document,
+        ) as unknown as JsonValue)
+      : written;
   await editor.updatePage(page.id, {
     ...fields,
     ...(document === undefined ? {} : { document }),
