@@ -11,10 +11,25 @@
  * `openapi`, a body GitBook writes by default (`[url](url)` in a content-ref) dropped, so that what
  * Markdown says and what its document says are written the same.
  */
-import type { BlockContent, DefinitionContent, Paragraph, Parent, PhrasingContent, Root, RootContent } from 'mdast';
+import type {
+  BlockContent,
+  DefinitionContent,
+  Node,
+  Paragraph,
+  Parent,
+  PhrasingContent,
+  Root,
+  RootContent,
+} from 'mdast';
 import type { CompileContext, Extension as FromMarkdownExtension, Token } from 'mdast-util-from-markdown';
-import type { Handle, Options as ToMarkdownOptions, Unsafe } from 'mdast-util-to-markdown';
-import type { Code, Effects, Extension as MicromarkExtension, State, TokenizeContext } from 'micromark-util-types';
+import type { Handle, Join, Options as ToMarkdownOptions, Unsafe } from 'mdast-util-to-markdown';
+import type {
+  Code,
+  Effects,
+  Extension as MicromarkExtension,
+  State,
+  TokenizeContext,
+} from 'micromark-util-types';
 
 export const HINT_STYLES = ['info', 'success', 'warning', 'danger'] as const;
 export type HintStyle = (typeof HINT_STYLES)[number];
@@ -111,7 +126,7 @@ export const NESTING_TAGS: ReadonlySet<string> = new Set(
 );
 
 /** A tag line as read: what the transform pairs. */
-export interface LiquidTag {
+export interface LiquidTag extends Node {
   type: 'liquidTag';
   name: TagName;
   closing: boolean;
@@ -229,7 +244,10 @@ export function tagLine(name: TagName, attributes: Attributes = {}, closing = fa
 
 /** `"` and a backslash before `"`, a backslash or the end escaped; a line break is a space (tags are a line). */
 const escapeValue = (value: string) =>
-  value.replace(/[\r\n]+/g, ' ').replace(/\\(?=["\\]|$)/g, '\\\\').replace(/"/g, '\\"');
+  value
+    .replace(/[\r\n]+/g, ' ')
+    .replace(/\\(?=["\\]|$)/g, '\\\\')
+    .replace(/"/g, '\\"');
 
 // ---------------------------------------------------------------------------------------------------
 // micromark: the flow construct.
@@ -342,7 +360,12 @@ function match(children: readonly Flow[]): Map<number, number> {
 }
 
 /** Pairs become blocks holding what is between them; other tags stay tags (for `check`). */
-function build(children: readonly Flow[], pairs: Map<number, number>, from = 0, to = children.length): Flow[] {
+function build(
+  children: readonly Flow[],
+  pairs: Map<number, number>,
+  from = 0,
+  to = children.length,
+): Flow[] {
   const out: Flow[] = [];
   for (let i = from; i < to; i++) {
     const node = children[i];
@@ -357,7 +380,10 @@ function build(children: readonly Flow[], pairs: Map<number, number>, from = 0, 
       name: tag.name,
       attributes: normalAttributes(tag),
       children: build(children, pairs, i + 1, close) as LiquidBlock['children'],
-      position: { start: tag.position?.start ?? { line: 0, column: 0 }, end: children[close].position?.end ?? { line: 0, column: 0 } },
+      position: {
+        start: tag.position?.start ?? { line: 0, column: 0 },
+        end: children[close].position?.end ?? { line: 0, column: 0 },
+      },
       data: { open: tag, close: children[close] as LiquidTag },
     } as LiquidBlock);
     i = close;
@@ -414,7 +440,13 @@ function check(nodes: readonly Flow[], parent: TagName | undefined): Flow[] {
 /** A tag not paired: a block if it may stand alone (an embed), else its line as text. */
 function standalone(tag: LiquidTag): Flow {
   if (!tag.closing && TAGS[tag.name].body === 'caption' && validAttributes(tag)) {
-    return { type: 'liquidBlock', name: tag.name, attributes: normalAttributes(tag), children: [], position: tag.position };
+    return {
+      type: 'liquidBlock',
+      name: tag.name,
+      attributes: normalAttributes(tag),
+      children: [],
+      position: tag.position,
+    };
   }
   const paragraph: Paragraph = {
     type: 'paragraph',
@@ -434,6 +466,16 @@ function withContent<T extends Flow>(node: T): T {
     container.type === 'footnoteDefinition'
   ) {
     container.children = flow(container.children) as typeof container.children;
+    // A list item is loose for a blank line between its children, not for one inside a block of tags
+    // (which the parser saw as the item's own lines).
+    if (container.type === 'listItem' && container.children.some((child) => child.type === 'liquidBlock'))
+      container.spread = container.children.some(
+        (child, i) =>
+          i > 0 &&
+          child.position !== undefined &&
+          container.children[i - 1].position !== undefined &&
+          child.position.start.line > (container.children[i - 1].position?.end.line ?? 0) + 1,
+      );
   } else if (container.type === 'list') {
     for (const item of container.children) withContent(item);
   }
@@ -443,12 +485,16 @@ function withContent<T extends Flow>(node: T): T {
 const validAttributes = (tag: LiquidTag): boolean => {
   const spec = TAGS[tag.name];
   if (tag.closing) return true;
-  return (spec.required ?? []).every((key) => tag.attributes[key] !== undefined) && (spec.valid?.(tag.attributes) ?? true);
+  return (
+    (spec.required ?? []).every((key) => tag.attributes[key] !== undefined) &&
+    (spec.valid?.(tag.attributes) ?? true)
+  );
 };
 
 function normalAttributes(tag: LiquidTag): Attributes {
   const out: Attributes = {};
-  for (const key of TAGS[tag.name].attributes) if (tag.attributes[key] !== undefined) out[key] = tag.attributes[key];
+  for (const key of TAGS[tag.name].attributes)
+    if (tag.attributes[key] !== undefined) out[key] = tag.attributes[key];
   if (tag.name === 'hint' && out.style === undefined) out.style = 'info';
   return out;
 }
@@ -457,7 +503,8 @@ function normalAttributes(tag: LiquidTag): Attributes {
 function isDefaultBody(block: LiquidBlock, attribute: string): boolean {
   const url = block.attributes[attribute];
   const [paragraph] = block.children;
-  if (block.children.length !== 1 || paragraph.type !== 'paragraph' || paragraph.children.length !== 1) return false;
+  if (block.children.length !== 1 || paragraph.type !== 'paragraph' || paragraph.children.length !== 1)
+    return false;
   const [link] = paragraph.children;
   return (
     link.type === 'link' &&
@@ -473,7 +520,10 @@ export function defaultBody(block: LiquidBlock): Paragraph | undefined {
   const attribute = TAGS[block.name].defaultBody;
   const url = attribute === undefined ? undefined : block.attributes[attribute];
   if (url === undefined) return undefined;
-  return { type: 'paragraph', children: [{ type: 'link', url, title: null, children: [{ type: 'text', value: url }] }] };
+  return {
+    type: 'paragraph',
+    children: [{ type: 'link', url, title: null, children: [{ type: 'text', value: url }] }],
+  };
 }
 
 /**
@@ -504,7 +554,8 @@ function joinTexts(nodes: Flow[]): Flow[] {
 
 function append(children: PhrasingContent[], node: PhrasingContent): void {
   const last = children.at(-1);
-  if (node.type === 'text' && last?.type === 'text') children[children.length - 1] = { ...last, value: last.value + node.value };
+  if (node.type === 'text' && last?.type === 'text')
+    children[children.length - 1] = { ...last, value: last.value + node.value };
   else children.push(node);
 }
 
@@ -525,21 +576,36 @@ const liquidBlockHandle: Handle = (node: LiquidBlock, _parent, state, info) => {
   const exit = state.enter('liquidBlock');
   const tracker = state.createTracker(info);
   tracker.move(`${open}\n`);
-  const body = state.containerFlow(block as unknown as Parameters<typeof state.containerFlow>[0], tracker.current());
+  const body = state.containerFlow(
+    block as unknown as Parameters<typeof state.containerFlow>[0],
+    tracker.current(),
+  );
   exit();
   const last = block.children[block.children.length - 1];
   return `${open}\n${body}\n${APART.has(last.type) ? '\n' : ''}${close}`;
 };
 
-const TAG_WORDS = [...Object.keys(TAGS), ...Object.keys(ALIASES)].sort((a, b) => b.length - a.length).join('|');
+const TAG_WORDS = [...Object.keys(TAGS), ...Object.keys(ALIASES)]
+  .sort((a, b) => b.length - a.length)
+  .join('|');
 
 /** Text at the start of a line that would read as a tag is escaped (`\{% endhint %}`). */
 const unsafe: Unsafe[] = [
-  { character: '{', atBreak: true, after: `%[\\t ]*(?:end)?(?:${TAG_WORDS})(?![a-z-])`, inConstruct: 'phrasing' },
+  {
+    character: '{',
+    atBreak: true,
+    after: `%[\\t ]*(?:end)?(?:${TAG_WORDS})(?![a-z-])`,
+    inConstruct: 'phrasing',
+  },
 ];
+
+/** A table, a list or HTML right before a tag would take its line in: a blank line between, even in a tight item. */
+const apartBeforeTags: Join = (left, right) =>
+  right.type === 'liquidBlock' && APART.has(left.type) ? 1 : undefined;
 
 /** mdast-util-to-markdown: `liquidBlock` nodes written as GitBook writes them. */
 export const liquidTagToMarkdown = (): ToMarkdownOptions => ({
   handlers: { liquidBlock: liquidBlockHandle },
+  join: [apartBeforeTags],
   unsafe,
 });
