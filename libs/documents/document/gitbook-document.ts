@@ -112,7 +112,7 @@ function block(node: DocumentBlock): DocumentBlock {
   if ('nodes' in node) {
     const children = content(childrenOf(node));
     const holds = HOLDS[node.type];
-    copy.nodes = holds ? fit(children as DocumentBlock[], holds) : children;
+    copy.nodes = holds ? fitInto(children as DocumentBlock[], holds) : children;
   }
   if (CAPTIONED.has(node.type)) delete copy.fragments;
   else if ('fragments' in node) {
@@ -125,13 +125,14 @@ function block(node: DocumentBlock): DocumentBlock {
  * Blocks (made GitBook's already) where only `allowed` may be: the others give their content, a
  * table its cells, a reference a paragraph linking to it.
  */
-function fit(nodes: readonly DocumentBlock[], allowed: ReadonlySet<string>): DocumentBlock[] {
+function fitInto(nodes: readonly DocumentBlock[], allowed: ReadonlySet<string>): DocumentBlock[] {
   return nodes.flatMap((node): DocumentBlock[] => {
     if (allowed.has(node.type)) return [node];
-    if (node.type === 'table') return fit(tableCells(node), allowed);
-    if ('isVoid' in node && node.isVoid && (refOf(node) || node.type === 'embed')) return fit([refParagraph(node)], allowed);
+    if (node.type === 'table') return fitInto(tableCells(node), allowed);
+    if ('isVoid' in node && node.isVoid && (refOf(node) || node.type === 'embed'))
+      return fitInto([refParagraph(node)], allowed);
     const inner = [...childrenOf(node), ...fragmentsOf(node).flatMap((f) => f.nodes)];
-    return fit(
+    return fitInto(
       inner.filter((child): child is DocumentBlock => child.object === 'block'),
       allowed,
     );
@@ -149,7 +150,8 @@ function refParagraph(node: DocumentBlock): DocumentBlock {
     .flatMap((f) => f.nodes)
     .flatMap((n) => childrenOf(n))
     .flatMap((n) => (isText(n) ? [plainText(n)] : []));
-  const label = caption.map((t) => t.leaves.map((l) => l.text).join('')).join('') || (ref.kind === 'url' ? ref.url : '');
+  const label =
+    caption.map((t) => t.leaves.map((l) => l.text).join('')).join('') || (ref.kind === 'url' ? ref.url : '');
   return {
     object: 'block',
     type: 'paragraph',
@@ -199,7 +201,7 @@ function inline(node: Exclude<DocumentNode, DocumentText | DocumentBlock>): Docu
 }
 
 function annotationBody(nodes: DocumentBlock[]): DocumentBlock[] {
-  const body = fit(nodes, IN_ANNOTATION);
+  const body = fitInto(nodes, IN_ANNOTATION);
   // GitBook wants at least one block there.
   return body.length > 0
     ? body
