@@ -5,7 +5,6 @@
  */
 
 import { invalid } from '@app/platform/domain/decider';
-import { liquidBlockToDocument } from './dialect/liquid-blocks';
 import type {
   Definition,
   FootnoteDefinition,
@@ -17,6 +16,7 @@ import type {
   RootContent,
   Yaml,
 } from 'mdast';
+import { liquidBlockToDocument } from './dialect/liquid-blocks';
 import {
   type CodeData,
   type Document,

@@ -24,8 +24,8 @@ import type {
   TableRow,
 } from 'mdast';
 import { stringify } from 'yaml';
-import type { LiquidBlock } from './dialect/liquid-tags';
 import { schemaProblem } from '../../../test/support/openapi';
+import type { LiquidBlock } from './dialect/liquid-tags';
 import { markdownToDocument } from './from-markdown';
 import { gitbookDocument } from './gitbook-document';
 import { normalizeMarkdown, serializeMarkdown } from './markdown-syntax';
@@ -195,7 +195,9 @@ const liquid = (
 /** GitBook's tags that hold no blocks: embeds, references, files and OpenAPI blocks (a caption maybe), code. */
 function liquidLeaf(footnotes: boolean): fc.Arbitrary<BlockContent> {
   const caption = fc.option(
-    sequence({ ...paragraphContext, footnotes }, 1).map((children): Paragraph[] => [{ type: 'paragraph', children }]),
+    sequence({ ...paragraphContext, footnotes }, 1).map((children): Paragraph[] => [
+      { type: 'paragraph', children },
+    ]),
     { nil: [] as Paragraph[] },
   );
   const options = fc.record(

@@ -11,6 +11,7 @@ import type {
   ListItem,
   PhrasingContent,
 } from 'mdast';
+import { documentToLiquid } from './dialect/liquid-blocks';
 import {
   type CodeData,
   type ContentRef,
@@ -27,7 +28,6 @@ import {
   MARK_ORDER,
   type MarkdownMark,
 } from './document';
-import { documentToLiquid } from './dialect/liquid-blocks';
 import { inlineText } from './document-text';
 import { type Frontmatter, writeFrontmatter } from './frontmatter';
 import { serializeMarkdown } from './markdown-syntax';

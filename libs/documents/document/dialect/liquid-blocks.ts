@@ -55,14 +55,24 @@ export function liquidBlockToDocument(node: LiquidBlock, read: BodyReader): Docu
   const caption = (): { fragments?: DocumentFragment[] } => {
     const [paragraph] = node.children;
     if (paragraph?.type !== 'paragraph') return {};
-    return { fragments: [{ object: 'fragment', fragment: 'caption', nodes: [read.paragraph(paragraph.children)] }] };
+    return {
+      fragments: [{ object: 'fragment', fragment: 'caption', nodes: [read.paragraph(paragraph.children)] }],
+    };
   };
   const url = (value: string): ContentRef => ({ kind: 'url', url: value });
   switch (node.name) {
     case 'hint':
       return block('hint', { style: a.style as HintStyle }, { nodes: body() });
     case 'tabs':
-      return block('tabs', {}, { nodes: items('tabs-item', (tab) => (tab.attributes.title === undefined ? {} : { title: tab.attributes.title })) });
+      return block(
+        'tabs',
+        {},
+        {
+          nodes: items('tabs-item', (tab) =>
+            tab.attributes.title === undefined ? {} : { title: tab.attributes.title },
+          ),
+        },
+      );
     case 'stepper':
       return block('stepper', {}, { nodes: items('stepper-step', () => ({})) });
     case 'columns':
@@ -75,7 +85,11 @@ export function liquidBlockToDocument(node: LiquidBlock, read: BodyReader): Docu
       // GitBook's file refs name a file it stores; an asset path is kept as a URL (an extension).
       return block('file', { ref: url(a.src) }, { isVoid: true, ...caption() });
     case 'openapi':
-      return block('swagger', { ref: url(a.src), path: a.path, method: a.method }, { isVoid: true, ...caption() });
+      return block(
+        'swagger',
+        { ref: url(a.src), path: a.path, method: a.method },
+        { isVoid: true, ...caption() },
+      );
     case 'openapi-operation':
       return block(
         'openapi-operation',
@@ -129,11 +143,31 @@ export function documentToLiquid(node: DocumentBlock, write: BodyWriter): BlockC
         ),
       ];
     case 'tabs':
-      return [liquid('tabs', {}, items('tab', (item) => ({ title: text((item as { data?: { title?: string } }).data?.title) as string })))];
+      return [
+        liquid(
+          'tabs',
+          {},
+          items('tab', (item) => ({
+            title: text((item as { data?: { title?: string } }).data?.title) as string,
+          })),
+        ),
+      ];
     case 'stepper':
-      return [liquid('stepper', {}, items('step', () => ({})))];
+      return [
+        liquid(
+          'stepper',
+          {},
+          items('step', () => ({})),
+        ),
+      ];
     case 'columns':
-      return [liquid('columns', {}, items('column', () => ({})))];
+      return [
+        liquid(
+          'columns',
+          {},
+          items('column', () => ({})),
+        ),
+      ];
     case 'embed':
       return [liquid('embed', { url: text(data.url) ?? '' }, caption())];
     case 'content-ref':
@@ -141,10 +175,22 @@ export function documentToLiquid(node: DocumentBlock, write: BodyWriter): BlockC
     case 'file':
       return [liquid('file', { src: target }, caption())];
     case 'swagger':
-      return [liquid('openapi', { src: target, path: text(data.path) ?? '', method: text(data.method) ?? '' }, caption())];
+      return [
+        liquid(
+          'openapi',
+          { src: target, path: text(data.path) ?? '', method: text(data.method) ?? '' },
+          caption(),
+        ),
+      ];
     case 'openapi-operation': {
       const spec = ref?.kind === 'openapi' ? ref.spec : target;
-      return [liquid('openapi-operation', { spec, path: text(data.path) ?? '', method: text(data.method) ?? '' }, caption())];
+      return [
+        liquid(
+          'openapi-operation',
+          { spec, path: text(data.path) ?? '', method: text(data.method) ?? '' },
+          caption(),
+        ),
+      ];
     }
     case 'code': {
       const codeData = { ...(data as LiquidCodeData) };
@@ -154,7 +200,8 @@ export function documentToLiquid(node: DocumentBlock, write: BodyWriter): BlockC
         delete codeData[option];
         // Values the tag can hold only (`overflow` is `scroll` or `wrap`, the others booleans but the title).
         if (BOOLEAN_OPTIONS.has(option) ? typeof value === 'boolean' : typeof value === 'string')
-          if (option !== 'overflow' || value === 'scroll' || value === 'wrap') attributes[option] = String(value);
+          if (option !== 'overflow' || value === 'scroll' || value === 'wrap')
+            attributes[option] = String(value);
       }
       if (Object.keys(attributes).length === 0 || codeData.markdown === 'html') return undefined;
       const inner = write.flow([{ ...node, data: codeData } as DocumentBlock]) as Code[];
