@@ -8,7 +8,9 @@
  *   only one kind of line break, `\n` in a leaf, which is Markdown's hard break);
  * - a code block's `data.markdown: 'html'` for a block of raw HTML, and `data.meta` for the rest of a
  *   fence's info string after the language;
- * - a link's `data.title`.
+ * - a link's `data.title`;
+ * - GitBook's Markdown dialect (dialect/liquid-blocks.ts): a `caption` fragment on an embed, a file, a
+ *   content-ref or an OpenAPI block, and a file's ref of kind `url` (an asset path, not a stored file).
  * And one nesting GitBook's editor would not make: a blockquote or a footnote's annotation body holds
  * whatever Markdown put there (code, tables, quotes), rather than losing it.
  * API answers hold none of this: they go through `gitbookDocument` (gitbook-document.ts).

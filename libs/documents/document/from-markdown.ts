@@ -16,6 +16,7 @@ import type {
   RootContent,
   Yaml,
 } from 'mdast';
+import { liquidBlockToDocument } from './dialect/liquid-blocks';
 import {
   type CodeData,
   type Document,
@@ -95,6 +96,9 @@ class Reader {
   blocks(children: readonly RootContent[], top = false): DocumentBlock[] {
     return children.flatMap((node): DocumentBlock[] => {
       switch (node.type) {
+        // GitBook's dialect (dialect/).
+        case 'liquidBlock':
+          return [liquidBlockToDocument(node, this)];
         case 'paragraph': {
           const [only] = node.children;
           if (

@@ -4,10 +4,14 @@
  * document keeps docs-hub's Markdown extensions (document.ts), so that Markdown reads are exact; here
  * they go: a soft line break becomes the space it renders as, inline HTML plain text, the code and link
  * extensions are dropped, and blocks nested where GitBook allows none move out (a quote splits around
- * them; in a footnote's body a quote gives its blocks and a table its cells). Keys stay the stored ones.
+ * them; in a footnote's body a quote gives its blocks and a table its cells). GitBook's dialect blocks
+ * follow its nesting rules too (a hint splits as a quote does; a tab, a step, a column or a list item
+ * gives the content of a block it may not hold), captions GitBook's schema does not list go, and a file
+ * that names no stored file becomes a link to it. Keys stay the stored ones.
  */
 import {
   type CodeData,
+  type ContentRef,
   childrenOf,
   type Document,
   type DocumentBlock,
@@ -36,33 +40,65 @@ const IN_QUOTE = new Set([
 /** Blocks GitBook allows in an annotation's body (`DocumentBlocksEssentials` and code). */
 const IN_ANNOTATION = new Set([...IN_QUOTE].filter((type) => type !== 'blockquote').concat('code'));
 
+// GitBook's nesting rules for the blocks of its Markdown dialect (dialect/liquid-blocks.ts): a hint splits
+// around what it may not hold, as a quote does; the other containers give such blocks' content.
+const ESSENTIALS = [...IN_QUOTE].filter((type) => type !== 'blockquote');
+/** `DocumentBlockHint`'s nodes. */
+const IN_HINT = new Set([...ESSENTIALS, 'embed', 'integration', 'table']);
+/** The blocks a hint or a quote may hold; the others split it. */
+const SPLIT: Readonly<Record<string, ReadonlySet<string>>> = { blockquote: IN_QUOTE, hint: IN_HINT };
+/** `DocumentBlockTabsItem`'s nodes. */
+const IN_TAB = new Set([
+  ...ESSENTIALS,
+  ...['content-ref', 'code', 'embed', 'file', 'images', 'drawing', 'hint', 'prompt', 'blockquote', 'math'],
+  'integration',
+]);
+/** The blocks each container may hold, by its type: those it may not give their content. */
+const HOLDS: Readonly<Record<string, ReadonlySet<string>>> = {
+  tabs: new Set(['tabs-item']),
+  'tabs-item': IN_TAB,
+  stepper: new Set(['stepper-step']),
+  'stepper-step': new Set([...IN_TAB, 'expandable']),
+  columns: new Set(['column']),
+  column: new Set([...IN_TAB, 'table', 'expandable', 'stepper']),
+  'list-item': new Set([...ESSENTIALS, 'code', 'hint', 'blockquote', 'math', 'table']),
+};
+/** Blocks whose caption is docs-hub's (GitBook's schema lists no fragments for them). */
+const CAPTIONED = new Set(['embed', 'file', 'content-ref', 'swagger', 'openapi-operation']);
+
 export function gitbookDocument(document: Document): Document {
   return { ...document, nodes: topLevel(blocks(document.nodes as DocumentBlock[])) };
 }
 
 function blocks(nodes: readonly DocumentBlock[]): DocumentBlock[] {
-  return nodes.flatMap((node) => (node.type === 'blockquote' ? splitQuote(node) : [block(node)]));
+  return nodes.flatMap((node) => {
+    const allowed = SPLIT[node.type];
+    return allowed ? split(node, allowed) : [block(node)];
+  });
 }
 
-/** A quote holding blocks GitBook does not allow there: quotes of the allowed runs, the others between. */
-function splitQuote(quote: Extract<DocumentBlock, { type: 'blockquote' }>): DocumentBlock[] {
+/**
+ * A quote or a hint holding blocks GitBook does not allow there: quotes (hints) of the allowed runs,
+ * the others between.
+ */
+function split(container: DocumentBlock, allowed: ReadonlySet<string>): DocumentBlock[] {
   const out: DocumentBlock[] = [];
   let run: DocumentBlock[] = [];
   const flush = () => {
     if (run.length === 0) return;
-    const key = out.length === 0 ? quote.key : `${quote.key}-${out.length}`;
-    out.push({ ...quote, ...(key === undefined ? {} : { key }), nodes: run as typeof quote.nodes });
+    const key = out.length === 0 ? container.key : `${container.key}-${out.length}`;
+    out.push({ ...container, ...(key === undefined ? {} : { key }), nodes: run } as DocumentBlock);
     run = [];
   };
-  for (const child of blocks(quote.nodes as DocumentBlock[])) {
-    if (IN_QUOTE.has(child.type)) run.push(child);
+  for (const child of blocks(childrenOf(container) as DocumentBlock[])) {
+    if (allowed.has(child.type)) run.push(child);
     else {
       flush();
       out.push(child);
     }
   }
   flush();
-  return out.length > 0 ? out : [quote];
+  return out.length > 0 ? out : [container];
 }
 
 function block(node: DocumentBlock): DocumentBlock {
@@ -71,11 +107,67 @@ function block(node: DocumentBlock): DocumentBlock {
     const { markdown: _markdown, meta: _meta, ...data } = node.data as CodeData;
     copy.data = data;
   }
-  if ('nodes' in node) copy.nodes = content(childrenOf(node));
-  if ('fragments' in node) {
+  // A file GitBook does not store (an asset path): a link to it.
+  if (node.type === 'file' && !isFileRef(node.data.ref)) return refParagraph(node);
+  if ('nodes' in node) {
+    const children = content(childrenOf(node));
+    const holds = HOLDS[node.type];
+    copy.nodes = holds ? fitInto(children as DocumentBlock[], holds) : children;
+  }
+  if (CAPTIONED.has(node.type)) delete copy.fragments;
+  else if ('fragments' in node) {
     copy.fragments = fragmentsOf(node).map((f) => ({ ...f, nodes: blocks(f.nodes) }));
   }
   return copy as unknown as DocumentBlock;
+}
+
+/**
+ * Blocks (made GitBook's already) where only `allowed` may be: the others give their content, a
+ * table its cells, a reference a paragraph linking to it.
+ */
+function fitInto(nodes: readonly DocumentBlock[], allowed: ReadonlySet<string>): DocumentBlock[] {
+  return nodes.flatMap((node): DocumentBlock[] => {
+    if (allowed.has(node.type)) return [node];
+    if (node.type === 'table') return fitInto(tableCells(node), allowed);
+    if ('isVoid' in node && node.isVoid && (refOf(node) || node.type === 'embed'))
+      return fitInto([refParagraph(node)], allowed);
+    const inner = [...childrenOf(node), ...fragmentsOf(node).flatMap((f) => f.nodes)];
+    return fitInto(
+      inner.filter((child): child is DocumentBlock => child.object === 'block'),
+      allowed,
+    );
+  });
+}
+
+const refOf = (node: DocumentBlock): ContentRef | undefined => (node.data as { ref?: ContentRef }).ref;
+const isFileRef = (ref: ContentRef | undefined) => ref?.kind === 'file';
+
+/** A paragraph linking to what a block refers to (a file, an embed), by its caption or its URL. */
+function refParagraph(node: DocumentBlock): DocumentBlock {
+  const data = node.data as { ref?: ContentRef; url?: string };
+  const ref: ContentRef = data.ref ?? { kind: 'url', url: data.url ?? '' };
+  const caption = fragmentsOf(node)
+    .flatMap((f) => f.nodes)
+    .flatMap((n) => childrenOf(n))
+    .flatMap((n) => (isText(n) ? [plainText(n)] : []));
+  const label =
+    caption.map((t) => t.leaves.map((l) => l.text).join('')).join('') || (ref.kind === 'url' ? ref.url : '');
+  return {
+    object: 'block',
+    type: 'paragraph',
+    ...(node.key === undefined ? {} : { key: node.key }),
+    data: {},
+    nodes: [
+      plainText({ object: 'text', leaves: [] }),
+      {
+        object: 'inline',
+        type: 'link',
+        data: { ref },
+        nodes: [plainText({ object: 'text', leaves: [{ object: 'leaf', text: label, marks: [] }] })],
+      },
+      plainText({ object: 'text', leaves: [] }),
+    ],
+  } as DocumentBlock;
 }
 
 /** A block's children: blocks, or inline content with its leaves made plain. */
@@ -109,13 +201,7 @@ function inline(node: Exclude<DocumentNode, DocumentText | DocumentBlock>): Docu
 }
 
 function annotationBody(nodes: DocumentBlock[]): DocumentBlock[] {
-  const body = nodes.flatMap((node): DocumentBlock[] => {
-    if (IN_ANNOTATION.has(node.type)) return [node];
-    if (node.type === 'table') return tableCells(node);
-    return annotationBody(
-      childrenOf(node).filter((child): child is DocumentBlock => child.object === 'block'),
-    );
-  });
+  const body = fitInto(nodes, IN_ANNOTATION);
   // GitBook wants at least one block there.
   return body.length > 0
     ? body

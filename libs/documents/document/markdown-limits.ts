@@ -1,4 +1,5 @@
 import type { MarkdownLimits } from '@app/platform/domain/markdown-limits';
+import { NESTING_TAGS } from './dialect/liquid-tags';
 
 export { DEFAULT_MARKDOWN_LIMITS, type MarkdownLimits } from '@app/platform/domain/markdown-limits';
 
@@ -9,6 +10,22 @@ const BACKTICK = 0x60;
 
 const isDigit = (c: number) => c >= 0x30 && c <= 0x39;
 const isBlank = (c: number) => c === SPACE || c === TAB || Number.isNaN(c);
+
+/**
+ * Whether a line (from `i`) opens (1) or closes (-1) one of GitBook's block tags that nest, or neither
+ * (0). Open tags of blocks that may stand alone (an embed) do not count; an unpaired tag counts as nested.
+ */
+function blockTag(markdown: string, i: number, lineEnd: number): number {
+  if (markdown.charCodeAt(i) !== 0x7b /* { */ || markdown.charCodeAt(i + 1) !== 0x25 /* % */) return 0;
+  let j = i + 2;
+  while (j < lineEnd && isBlank(markdown.charCodeAt(j))) j++;
+  const start = j;
+  // Names are short: look at 24 characters at most.
+  while (j < lineEnd && j - start < 24 && /[a-z-]/.test(markdown[j])) j++;
+  const name = markdown.slice(start, j);
+  if (NESTING_TAGS.has(name)) return 1;
+  return name.startsWith('end') && NESTING_TAGS.has(name.slice(3)) ? -1 : 0;
+}
 
 /**
  * The first way `markdown` exceeds `limits`, as the end of a message (`nests 40 block quotes or lists,
@@ -25,6 +42,8 @@ export function markdownProblem(markdown: string, limits: MarkdownLimits): strin
   let brackets = 0;
   let delimiters = 0;
   let codeTicks = 0;
+  // GitBook's block tags open (`{% hint %}` … `{% endhint %}`): they nest as quotes do.
+  let tagDepth = 0;
   // A fenced code block: its fence character and length, 0 outside.
   let fenceChar = 0;
   let fenceLength = 0;
@@ -77,6 +96,12 @@ export function markdownProblem(markdown: string, limits: MarkdownLimits): strin
     if (fenceChar === 0 && !thematic) {
       if (depth > limits.maxNesting)
         return `nests ${depth} block quotes or lists, at most ${limits.maxNesting}`;
+      const tag = blockTag(markdown, i, lineEnd);
+      if (tag !== 0) {
+        tagDepth = Math.max(0, tagDepth + tag);
+        if (depth + tagDepth > limits.maxNesting)
+          return `nests ${depth + tagDepth} block quotes, lists or block tags, at most ${limits.maxNesting}`;
+      }
       if (depth > 0 && ++containerLines > limits.maxContainerLines)
         return `has more than ${limits.maxContainerLines} lines in block quotes or list items`;
     }

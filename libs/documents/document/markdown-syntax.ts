@@ -1,6 +1,7 @@
 /**
  * The one Markdown dialect of docs-hub, read and written by the unified family: CommonMark with GFM
- * (tables, task lists, strikethrough, autolinks, footnotes) and YAML frontmatter.
+ * (tables, task lists, strikethrough, autolinks, footnotes), YAML frontmatter, and GitBook's dialect:
+ * its Liquid-style block tags (dialect/liquid-tags.ts).
  */
 import type { Root } from 'mdast';
 import { fromMarkdown } from 'mdast-util-from-markdown';
@@ -9,17 +10,18 @@ import { gfmFromMarkdown, gfmToMarkdown } from 'mdast-util-gfm';
 import { type Join, toMarkdown } from 'mdast-util-to-markdown';
 import { frontmatter } from 'micromark-extension-frontmatter';
 import { gfm } from 'micromark-extension-gfm';
+import { liquidTagFromMarkdown, liquidTagSyntax, liquidTagToMarkdown } from './dialect/liquid-tags';
 
 export function parseMarkdown(markdown: string): Root {
   return fromMarkdown(markdown, {
-    extensions: [gfm(), frontmatter(['yaml'])],
-    mdastExtensions: [gfmFromMarkdown(), frontmatterFromMarkdown(['yaml'])],
+    extensions: [gfm(), frontmatter(['yaml']), liquidTagSyntax()],
+    mdastExtensions: [gfmFromMarkdown(), frontmatterFromMarkdown(['yaml']), liquidTagFromMarkdown()],
   });
 }
 
 export function serializeMarkdown(root: Root): string {
   return toMarkdown(root, {
-    extensions: [gfmToMarkdown(), frontmatterToMarkdown(['yaml'])],
+    extensions: [gfmToMarkdown(), frontmatterToMarkdown(['yaml']), liquidTagToMarkdown()],
     join: [spreadWhereForced],
   });
 }

@@ -2,17 +2,21 @@
  * The two round trips, on random Markdown documents from a grammar of what the conversion keeps whole:
  * headings 1-3, paragraphs with nested marks, inline code, links (marks inside and around), images,
  * inline HTML, hard and soft breaks, footnotes, nested bullet, ordered and task lists, quotes, fenced
- * code with languages, raw HTML blocks, tables, dividers and YAML frontmatter. What the conversion
+ * code with languages, raw HTML blocks, tables, dividers, YAML frontmatter, and GitBook's block tags
+ * (hints, tabs, embeds, content-refs, code options, files, OpenAPI blocks, steppers, columns, nested in
+ * each other and in quotes and lists). What the conversion
  * normalizes on purpose (README.md, "What is not lossless") is left out of the grammar and tested by
  * example in conversion.spec.ts.
  */
 import fc from 'fast-check';
 import type {
   BlockContent,
+  Code,
   FootnoteDefinition,
   Heading,
   ListItem,
   Nodes,
+  Paragraph,
   PhrasingContent,
   Root,
   RootContent,
@@ -21,6 +25,7 @@ import type {
 } from 'mdast';
 import { stringify } from 'yaml';
 import { schemaProblem } from '../../../test/support/openapi';
+import type { LiquidBlock } from './dialect/liquid-tags';
 import { markdownToDocument } from './from-markdown';
 import { gitbookDocument } from './gitbook-document';
 import { normalizeMarkdown, serializeMarkdown } from './markdown-syntax';
@@ -164,11 +169,13 @@ function block(depth: number, footnotes: boolean): fc.Arbitrary<BlockContent> {
       .map((value): BlockContent => ({ type: 'html', value })),
     table(footnotes),
     image.map((img): BlockContent => ({ type: 'paragraph', children: [img] })),
+    liquidLeaf(footnotes),
   ];
   if (depth === 0) return fc.oneof(...leaves);
   const children = fc.array(block(depth - 1, footnotes), { minLength: 1, maxLength: 3 });
   return fc.oneof(
     { weight: 4, arbitrary: fc.oneof(...leaves) },
+    { weight: 1, arbitrary: liquidContainer(depth, footnotes) },
     {
       weight: 1,
       arbitrary: children
@@ -176,6 +183,69 @@ function block(depth: number, footnotes: boolean): fc.Arbitrary<BlockContent> {
         .map((c): BlockContent => ({ type: 'blockquote', children: c })),
     },
     { weight: 2, arbitrary: list(depth, footnotes) },
+  );
+}
+
+const liquid = (
+  name: LiquidBlock['name'],
+  attributes: LiquidBlock['attributes'],
+  children: LiquidBlock['children'] = [],
+): BlockContent => ({ type: 'liquidBlock', name, attributes, children });
+
+/** GitBook's tags that hold no blocks: embeds, references, files and OpenAPI blocks (a caption maybe), code. */
+function liquidLeaf(footnotes: boolean): fc.Arbitrary<BlockContent> {
+  const caption = fc.option(
+    sequence({ ...paragraphContext, footnotes }, 1).map((children): Paragraph[] => [
+      { type: 'paragraph', children },
+    ]),
+    { nil: [] as Paragraph[] },
+  );
+  const options = fc.record(
+    {
+      title: words,
+      overflow: fc.constantFrom('scroll', 'wrap'),
+      lineNumbers: fc.constantFrom('true', 'false'),
+      fullWidth: fc.constantFrom('true', 'false'),
+      expandable: fc.constantFrom('true', 'false'),
+    },
+    { requiredKeys: [] },
+  );
+  return fc.oneof(
+    fc.tuple(url, caption).map(([u, c]) => liquid('embed', { url: u }, c)),
+    fc.tuple(url, caption).map(([u, c]) => liquid('content-ref', { url: u }, c)),
+    fc.tuple(url, caption).map(([u, c]) => liquid('file', { src: u }, c)),
+    fc
+      .tuple(url, fc.constantFrom('/pet', '/a/{id}'), fc.constantFrom('get', 'post'), caption)
+      .map(([u, path, method, c]) => liquid('openapi', { src: u, path, method }, c)),
+    fc
+      .tuple(fc.constantFrom('petstore', 'my api'), fc.constantFrom('get', 'delete'), caption)
+      .map(([spec, method, c]) => liquid('openapi-operation', { spec, path: '/x', method }, c)),
+    fc
+      .tuple(options, code)
+      .filter(([o]) => Object.keys(o).length > 0)
+      .map(([o, c]) => liquid('code', o as LiquidBlock['attributes'], [c as Code])),
+  );
+}
+
+/** GitBook's tags that hold blocks: hints, and tabs, steppers and columns of items. */
+function liquidContainer(depth: number, footnotes: boolean): fc.Arbitrary<BlockContent> {
+  const body = fc
+    .array(block(depth - 1, footnotes), { minLength: 0, maxLength: 3 })
+    .filter(noListBeforeContainer) as fc.Arbitrary<LiquidBlock['children']>;
+  const items = (name: 'tab' | 'step' | 'column', title: boolean) =>
+    fc.array(
+      fc
+        .tuple(title ? fc.option(words, { nil: undefined }) : fc.constant(undefined), body)
+        .map(([t, children]) => liquid(name, t === undefined ? {} : { title: t }, children) as LiquidBlock),
+      { maxLength: 3 },
+    );
+  return fc.oneof(
+    fc
+      .tuple(fc.constantFrom('info', 'success', 'warning', 'danger'), body)
+      .map(([style, children]) => liquid('hint', { style }, children)),
+    items('tab', true).map((tabs) => liquid('tabs', {}, tabs)),
+    items('step', false).map((steps) => liquid('stepper', {}, steps)),
+    items('column', false).map((columns) => liquid('columns', {}, columns)),
   );
 }
 

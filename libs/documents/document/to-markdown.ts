@@ -11,6 +11,7 @@ import type {
   ListItem,
   PhrasingContent,
 } from 'mdast';
+import { documentToLiquid } from './dialect/liquid-blocks';
 import {
   type CodeData,
   type ContentRef,
@@ -55,6 +56,7 @@ const NODE_OF_MARK = { bold: 'strong', italic: 'emphasis', strikethrough: 'delet
 const NESTED_MARKS = Object.keys(NODE_OF_MARK) as (keyof typeof NODE_OF_MARK)[];
 
 class Writer {
+  readonly refUrl = refUrl;
   /** Footnote definitions, in the order of their first reference, written after the content. */
   readonly footnotes: FootnoteDefinition[] = [];
   private readonly footnoteBodies = new Map<string, string>();
@@ -62,6 +64,9 @@ class Writer {
   flow(nodes: readonly DocumentNode[]): BlockContent[] {
     return nodes.flatMap((node): BlockContent[] => {
       if (node.object !== 'block') return [];
+      // GitBook's dialect (dialect/): its blocks written as its Markdown writes them.
+      const dialect = documentToLiquid(node, this);
+      if (dialect) return dialect;
       switch (node.type) {
         case 'paragraph':
           return [{ type: 'paragraph', children: this.phrasing(node.nodes) }];
@@ -78,7 +83,6 @@ class Writer {
         case 'divider':
           return [{ type: 'thematicBreak' }];
         case 'blockquote':
-        case 'hint':
           return [{ type: 'blockquote', children: this.flow(node.nodes) }];
         case 'list-ordered':
         case 'list-unordered':
