@@ -20,8 +20,8 @@ export function slugify(title: string): string {
   return ascii === '' ? 'page' : ascii;
 }
 
-/** What a slug given as it is (a URL's segment of letters, digits, `-`, `_`, `.` and `~`) looks like. */
-const PLAIN_SLUG = /^[A-Za-z0-9._~-]+$/;
+/** A slug kept as it is given: a path segment of letters (any script), digits, `-`, `_`, `.` and `~`. */
+const PLAIN_SLUG = /^[\p{L}\p{N}._~-]+$/u;
 
 /**
  * A slug as a change or a page's frontmatter gives it, as GitBook takes it (RevisionPageSlug: any string
