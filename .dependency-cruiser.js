@@ -38,6 +38,9 @@ module.exports = {
           DOMAIN,
           '^node:crypto$',
           '^crypto$',
+          // Deflating is a pure function of its bytes, as hashing is: stored content objects use it.
+          '^node:zlib$',
+          '^zlib$',
           `(^|/)node_modules/(${PURE_LIBRARIES})(/|$)`,
           `^(${PURE_LIBRARIES})(/|$)`,
         ],

@@ -1,4 +1,5 @@
 import { IdentityService } from '@app/identity/write/identity.commands';
+import { DEFAULT_BODY_LIMIT_BYTES } from '@app/platform/config/config';
 import { addUser, liveProjector, SETUP, useTestApp } from '../support/app-harness';
 
 // Not in e2e-mongo: bad input is refused by the pipes and the guard, whatever store holds the views (the
@@ -208,7 +209,7 @@ describe('bad input, bad ids and bad tokens', () => {
       name: 'body over the size limit',
       method: 'PATCH',
       path: `/v1/spaces/${space}`,
-      raw: JSON.stringify({ title: 'z'.repeat(2 * 1024 * 1024) }),
+      raw: JSON.stringify({ title: 'z'.repeat(DEFAULT_BODY_LIMIT_BYTES + 1024) }),
       status: 413,
       message: /./,
     },

@@ -7,7 +7,7 @@ type RevisionFile = { id: string; name: string; contentType: string; downloadURL
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 
 describe('files uploaded as base64', () => {
-  // A 1 MiB file is 1.4 MB of base64: more than the default request body limit, which answers 413 first.
+  // A 1 MiB file is 1.4 MB of base64: the body limit is set so, whatever the default.
   const current = useTestApp({ config: { bodyLimitBytes: 4 * 1024 * 1024 } });
   let space: Space;
   let changeRequest: string;

@@ -1,5 +1,6 @@
 import { deflateRawSync } from 'node:zlib';
 import { EMPTY_ROOT } from '@app/documents/tree/content';
+import { encodeObject, storedEntries } from '@app/documents/tree/stored-objects';
 import { givenProjection, recorderOf } from '@app/platform/projector/projection.testing';
 import type { SpaceEvent } from '@app/spaces/domain/space.decider';
 import { type ContentObjectsEvent, contentObjectsStream } from '../domain/content-objects.decider';
@@ -13,6 +14,7 @@ import {
 } from './change-request.projection';
 import {
   CONTENT_OBJECTS,
+  type ContentObjectDoc,
   contentObjectDoc,
   contentObjectProjection,
   readContentObject,
@@ -292,6 +294,7 @@ describe('revisions projection', () => {
 });
 
 describe('content objects projection', () => {
+  const noViews = { get: async () => null };
   const stored = (objects: Record<string, string>) =>
     objectsEvent('ContentObjectsStored', { spaceId: 's1', objects }, { stream: contentObjectsStream('s1') });
 
@@ -319,15 +322,42 @@ describe('content objects projection', () => {
         return stream === event.stream && revision === 7 ? event : undefined;
       },
     };
-    expect(await readContentObject(contentObjectDoc('h3', event), log)).toEqual(JSON.parse(json));
-    expect(await readContentObject(contentObjectDoc('h4', event), log)).toEqual({ a: 1 });
+    expect(await readContentObject(contentObjectDoc('h3', event), log, noViews)).toEqual(JSON.parse(json));
+    expect(await readContentObject(contentObjectDoc('h4', event), log, noViews)).toEqual({ a: 1 });
     expect(reads).toBe(1);
-    await expect(readContentObject(contentObjectDoc('h5', event), log)).rejects.toThrow(
+    await expect(readContentObject(contentObjectDoc('h5', event), log, noViews)).rejects.toThrow(
       /h5 is not in space-objects-s1@7/,
     );
     const deflated = deflateRawSync(json).toString('base64');
-    expect(await readContentObject({ id: 'h3', deflated }, log)).toEqual(JSON.parse(json));
-    expect(await readContentObject({ id: 'h4', json: '{"a":1}' }, log)).toEqual({ a: 1 });
+    expect(await readContentObject({ id: 'h3', deflated }, log, noViews)).toEqual(JSON.parse(json));
+    expect(await readContentObject({ id: 'h4', json: '{"a":1}' }, log, noViews)).toEqual({ a: 1 });
     expect(reads).toBe(1);
+  });
+
+  it('reads objects in the forms they are stored in, one in parts from the events its parts are in', async () => {
+    const document = {
+      object: 'document',
+      data: {},
+      nodes: Array.from({ length: 300 }, (_, i) => ({
+        object: 'block',
+        type: 'paragraph',
+        key: `k${i}`,
+        text: `Line ${i}`,
+      })),
+    };
+    const entries = storedEntries('h6', encodeObject(document), 400);
+    expect(entries.length).toBeGreaterThan(2);
+    const events = entries.map(([id, text], i) => ({ ...stored({ [id]: text }), revision: 10 + i }));
+    const log = { eventAt: async (_stream: string, revision: number) => events[revision - 10] };
+    const docs = new Map(
+      events.map((event) => {
+        const id = Object.keys(event.data.objects)[0];
+        return [id, contentObjectDoc(id, event)];
+      }),
+    );
+    const views = { get: async (_collection: unknown, id: string) => docs.get(id) };
+    const whole = docs.get('h6') as ContentObjectDoc;
+    expect(await readContentObject(whole, log, views as never)).toEqual(document);
+    await expect(readContentObject(whole, log, noViews)).rejects.toThrow(/part 1 of content object h6/);
   });
 });

@@ -2,6 +2,7 @@ import { inflateRawSync } from 'node:zlib';
 import { EMPTY_CONTENT, EMPTY_ROOT } from '@app/documents/tree/content';
 import type { Hash } from '@app/documents/tree/hash';
 import type { ObjectStore } from '@app/documents/tree/objects';
+import { decodeObject, joinParts, partCount, partId } from '@app/documents/tree/stored-objects';
 import type { RecordedEvent } from '@app/platform/eventstore/event-store.port';
 import { upcast } from '@app/platform/eventstore/upcasters';
 import { type LogReads, projection } from '@app/platform/projector/projection';
@@ -47,7 +48,7 @@ function keptFor(log: LogReads): KeptEvents {
   return fresh;
 }
 
-/** The objects of the event at `revision` of `stream` (canonical JSON by hash), read once for a while. */
+/** The objects of the event at `revision` of `stream` (their stored text by id), read once for a while. */
 function objectsOf(
   log: LogReads,
   stream: string,
@@ -71,16 +72,37 @@ function objectsOf(
   return objects;
 }
 
-/** The object a stored document finds (or, projected before, holds). */
-export async function readContentObject(doc: ContentObjectDoc, log: LogReads): Promise<unknown> {
+/**
+ * The object a stored document finds (or, projected before, holds). One stored in parts is read with
+ * its parts, which the views found before it (they were stored first).
+ */
+export async function readContentObject(
+  doc: ContentObjectDoc,
+  log: LogReads,
+  views: Pick<ReadStore, 'get'>,
+): Promise<unknown> {
   if (doc.json !== undefined) return JSON.parse(doc.json);
   if (doc.deflated !== undefined)
     return JSON.parse(inflateRawSync(Buffer.from(doc.deflated, 'base64')).toString('utf8'));
+  const stored = await storedText(doc, log);
+  const count = partCount(stored);
+  if (count === undefined) return decodeObject(stored);
+  const parts: string[] = [];
+  for (let i = 1; i <= count; i++) {
+    const part = await views.get(CONTENT_OBJECTS, partId(doc.id, i));
+    if (!part) throw new Error(`part ${i} of content object ${doc.id} is not in the views`);
+    parts.push(await storedText(part, log));
+  }
+  return decodeObject(joinParts(parts));
+}
+
+/** The text an event stores under the document's id. */
+async function storedText(doc: ContentObjectDoc, log: LogReads): Promise<string> {
   const stream = contentObjectsStream(doc.space ?? '');
-  const json = (await objectsOf(log, stream, doc.revision ?? 0))?.[doc.id];
-  if (json === undefined)
+  const stored = (await objectsOf(log, stream, doc.revision ?? 0))?.[doc.id];
+  if (stored === undefined)
     throw new Error(`content object ${doc.id} is not in ${stream}@${doc.revision} of the log`);
-  return JSON.parse(json);
+  return stored;
 }
 
 /**
@@ -111,7 +133,7 @@ export function viewedObjects(views: Pick<ReadStore, 'get'>, log: LogReads): Obj
     get: async (hash: Hash) => {
       if (hash === EMPTY_ROOT) return EMPTY_CONTENT;
       const doc = await views.get(CONTENT_OBJECTS, hash);
-      return doc ? readContentObject(doc, log) : undefined;
+      return doc ? readContentObject(doc, log, views) : undefined;
     },
   };
 }

@@ -9,6 +9,13 @@ import { CONTENT_OBJECTS, readContentObject } from './content-object.projection'
 
 /** Objects kept parsed in memory: they never change, so a kept one is never stale. */
 const CACHE_SIZE = 100_000;
+/**
+ * What the objects kept weigh at most (`weightOf`: about their JSON): documents are most of it, and an
+ * import of hundreds of pages would otherwise keep every one it wrote.
+ */
+const CACHE_WEIGHT = 32 * 1024 * 1024;
+/** An object's weight besides its strings: small objects (map nodes, pages) are mostly this. */
+const NODE_WEIGHT = 16;
 /** How long a writer waits for an object another process stored to reach the views. */
 const ARRIVAL_TIMEOUT_MS = 5_000;
 
@@ -21,6 +28,9 @@ const ARRIVAL_TIMEOUT_MS = 5_000;
 @Injectable()
 export class ContentObjects implements ObjectStore {
   private readonly cache = new Map<Hash, unknown>([[EMPTY_ROOT, EMPTY_CONTENT]]);
+  /** The weight of each kept object but the empty content, and their sum. */
+  private readonly weights = new Map<Hash, number>();
+  private weight = 0;
 
   private readonly log: LogReads;
 
@@ -36,28 +46,45 @@ export class ContentObjects implements ObjectStore {
     return cached !== undefined ? cached : this.load(hash);
   }
 
-  /** Keeps objects just stored (canonical JSON by hash). */
-  remember(objects: Record<Hash, string> | ReadonlyMap<Hash, unknown>): void {
-    if (objects instanceof Map) for (const [hash, value] of objects) this.keep(hash, value);
-    else for (const hash in objects) this.keep(hash, JSON.parse((objects as Record<Hash, string>)[hash]));
+  /** Keeps objects just stored. */
+  remember(objects: ReadonlyMap<Hash, unknown>): void {
+    for (const [hash, value] of objects) this.keep(hash, value);
   }
 
   private async load(hash: Hash): Promise<unknown> {
     const deadline = Date.now() + ARRIVAL_TIMEOUT_MS;
     for (let wait = 5; ; wait = Math.min(wait * 2, 200)) {
       const doc = await this.views.get(CONTENT_OBJECTS, hash);
-      if (doc) return this.keep(hash, await readContentObject(doc, this.log));
+      if (doc) return this.keep(hash, await readContentObject(doc, this.log, this.views));
       if (Date.now() + wait > deadline) return undefined;
       await new Promise((resolve) => setTimeout(resolve, wait));
     }
   }
 
   private keep(hash: Hash, value: unknown): unknown {
+    if (hash === EMPTY_ROOT || this.weights.has(hash)) return value;
+    const weight = weightOf(value);
     this.cache.set(hash, value);
-    if (this.cache.size > CACHE_SIZE) {
-      const oldest = this.cache.keys().next().value as Hash;
-      if (oldest !== EMPTY_ROOT) this.cache.delete(oldest);
+    this.weights.set(hash, weight);
+    this.weight += weight;
+    while (this.weights.size > 1 && (this.weights.size > CACHE_SIZE || this.weight > CACHE_WEIGHT)) {
+      const oldest = this.weights.keys().next().value as Hash;
+      this.weight -= this.weights.get(oldest) as number;
+      this.weights.delete(oldest);
+      this.cache.delete(oldest);
     }
     return value;
   }
+}
+
+/** About the bytes of an object's JSON: its strings, and a little for each value. */
+function weightOf(value: unknown): number {
+  if (typeof value === 'string') return value.length + 2;
+  if (value === null || typeof value !== 'object') return 8;
+  let weight = NODE_WEIGHT;
+  if (Array.isArray(value)) for (const item of value) weight += weightOf(item);
+  else
+    for (const key in value as Record<string, unknown>)
+      weight += key.length + weightOf((value as Record<string, unknown>)[key]);
+  return weight;
 }

@@ -1,5 +1,6 @@
-import { type Document, gitbookDocument } from '@app/documents/document';
+import { type Document, type Frontmatter, gitbookDocument } from '@app/documents/document';
 import { DocumentConversions } from '@app/documents/document/conversions';
+import { writeFrontmatter } from '@app/documents/document/frontmatter';
 import { readContent } from '@app/documents/tree/content';
 import { diffRevisions } from '@app/documents/tree/diff';
 import type { Hash } from '@app/documents/tree/hash';
@@ -199,7 +200,10 @@ export class ContentQueries {
     // A stored document may hold up to a million nodes: written out as Markdown on a conversion thread.
     const markdown =
       format === 'markdown' && page.type === 'document'
-        ? await this.conversions.documentToMarkdown((document as Document | undefined) ?? EMPTY_DOCUMENT)
+        ? withFrontmatter(
+            page.frontmatter,
+            await this.conversions.documentToMarkdown((document as Document | undefined) ?? EMPTY_DOCUMENT),
+          )
         : undefined;
     return this.presenter.page(page, children, { document, markdown }, format, resolved.scope);
   }
@@ -215,4 +219,13 @@ export class ContentQueries {
       }),
     );
   }
+}
+
+/**
+ * The Markdown of a page, after the frontmatter it was written with that is no page field (another
+ * tool's keys, kept as they came: `PageFields.frontmatter`); the page's own fields are the answer's.
+ */
+export function withFrontmatter(kept: Frontmatter | undefined, markdown: string): string {
+  const yaml = kept && writeFrontmatter(kept);
+  return yaml ? `---\n${yaml.value}\n---\n\n${markdown}` : markdown;
 }

@@ -131,8 +131,9 @@ export class RevisionPresenter {
   ): Json {
     if (view.type !== 'document') return this.present(view, children, scope);
     const document = (body.document as Document | undefined) ?? EMPTY_DOCUMENT;
-    // The page's fields are the answer's own properties: the Markdown is the body alone, as
-    // MarkdownDocument describes it ("content of the document formatted as markdown"), no frontmatter.
+    // The page's fields are the answer's own properties: the Markdown is the body, as MarkdownDocument
+    // describes it ("content of the document formatted as markdown"), after only the frontmatter keys
+    // that are no page field, kept from the Markdown the page was written with (`withFrontmatter`).
     const content =
       format === 'markdown' ? { markdown: body.markdown ?? '' } : { document: gitbookDocument(document) };
     return this.present(view, children, scope, content);

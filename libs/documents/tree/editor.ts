@@ -258,7 +258,7 @@ function checkFields(page: PageObject): void {
     if (page.slug === undefined) throw invalid(`a ${page.type} page needs a slug`);
     checkSlug(page.slug);
   } else if (page.slug !== undefined) throw invalid(`a ${page.type} page has no slug`);
-  for (const field of ['layout', 'cover', 'variables', 'target', 'computed'] as const) {
+  for (const field of ['layout', 'cover', 'variables', 'target', 'computed', 'frontmatter'] as const) {
     const value: JsonObject | undefined = page[field];
     if (value !== undefined && (typeof value !== 'object' || value === null || Array.isArray(value))) {
       throw invalid(`a page's ${field} is an object`);

@@ -1,4 +1,5 @@
 import { canonicalJson, type Hash, hashOfJson } from './hash';
+import { encodeObject, storedEntries } from './stored-objects';
 
 export type Awaitable<T> = T | Promise<T>;
 
@@ -108,9 +109,22 @@ export function storedBytes(objects: ReadonlyMap<Hash, unknown>): number {
   return bytes;
 }
 
-/** What `ObjectWriter.created` gives, as the event stores it. */
-export function serializeObjects(created: ReadonlyMap<Hash, unknown>): Record<Hash, string> {
-  const out: Record<Hash, string> = {};
-  for (const [hash, value] of created) out[hash] = canonicalJson(value);
+/**
+ * The most one stored object takes in an event: a larger one is stored in parts of this size
+ * (`storedEntries`), so that every event fits in an append (`MAX_APPEND_BYTES`, 1 MiB) with room left.
+ */
+export const OBJECT_PART_CHARS = 512 * 1024;
+
+/**
+ * What `ObjectWriter.created` gives, as events store it (`encodeObject`): by id, in the order to store
+ * them, the parts of an object too large for one event before the object itself.
+ */
+export function serializeObjects(
+  created: ReadonlyMap<Hash, unknown>,
+  maxChars = OBJECT_PART_CHARS,
+): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [hash, value] of created)
+    for (const [id, stored] of storedEntries(hash, encodeObject(value), maxChars)) out[id] = stored;
   return out;
 }

@@ -42,6 +42,11 @@ export type PageFields = {
   createdAt?: string;
   /** On a merge the later of two edits' times is kept, rather than a conflict. */
   updatedAt?: string;
+  /**
+   * Not GitBook's: the keys of the frontmatter of the page's Markdown that are no page field (another
+   * tool's), kept as they were given and written back before the Markdown the page is read as.
+   */
+  frontmatter?: JsonObject;
 };
 
 /** The fields that say where a page is; a move changes them together and a merge never splits them. */

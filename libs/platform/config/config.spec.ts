@@ -10,7 +10,7 @@ describe('loadConfig', () => {
       publicUrl: 'http://127.0.0.1:8080',
       rateLimitMax: 1_000_000,
       rateLimitWindowMs: 60_000,
-      bodyLimitBytes: 1024 * 1024,
+      bodyLimitBytes: 8 * 1024 * 1024,
     });
     expect(config.dataDir).toMatch(/\/data$/);
     expect(config.eventstoreUrl).toBeUndefined();

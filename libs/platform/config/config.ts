@@ -147,7 +147,11 @@ function conversionConfig(env: NodeJS.ProcessEnv): ConversionConfig {
 /** High enough for one client to load-test one process; lower it where clients are not trusted. */
 export const DEFAULT_RATE_LIMIT_MAX = 1_000_000;
 export const DEFAULT_RATE_LIMIT_WINDOW_MS = 60_000;
-export const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024;
+/**
+ * Room for a batch of content changes with a few pages near the page limit (1 MiB of Markdown each,
+ * MAX_BODY_BYTES), their objects stored in as many appends as they need.
+ */
+export const DEFAULT_BODY_LIMIT_BYTES = 8 * 1024 * 1024;
 export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
 export const DEFAULT_MAX_CONNECTIONS = 10_000;
 export const DEFAULT_VIEWS_WAIT_MS = 30_000;

@@ -43,6 +43,8 @@ export type DomainErrorKind =
   | 'precondition_failed'
   /** Well formed and allowed, but past what the server does for one request (a budget): 422. */
   | 'unprocessable'
+  /** A part of the request larger than the server stores (a page body past its limit): 413. */
+  | 'too_large'
   /** Not now (threads full, the server shutting down): 503, to be retried shortly. */
   | 'unavailable';
 
@@ -60,6 +62,7 @@ export class DomainError extends Error {
 export const notFound = (message: string) => new DomainError('not_found', message);
 export const conflict = (message: string) => new DomainError('conflict', message);
 export const invalid = (message: string) => new DomainError('invalid', message);
+export const tooLarge = (message: string) => new DomainError('too_large', message);
 /** A write pinned to a version (If-Match) that is no longer the current one: 412. */
 export const preconditionFailed = (message: string) => new DomainError('precondition_failed', message);
 

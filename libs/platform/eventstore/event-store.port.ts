@@ -171,7 +171,7 @@ export function checkpointBeyondHead(
 /**
  * The most an append may weigh, its events' data and metadata as JSON: EventStoreDB's default limit on
  * one append (`MaxAppendSize`), held on every adapter so that what the embedded log accepts, a cluster
- * accepts too. The HTTP body limit is the same size by default.
+ * accepts too. A change's content objects take as many appends as they need (`Prerequisite`), each under it.
  */
 export const MAX_APPEND_BYTES = 1_048_576;
 

@@ -14,6 +14,7 @@ const STATUS_BY_KIND: Record<DomainErrorKind, number> = {
   gone: 410,
   precondition_failed: 412,
   unprocessable: 422,
+  too_large: 413,
   unavailable: 503,
 };
 

@@ -7,6 +7,7 @@ import {
   type AppendResult,
   EVENT_STORE,
   type EventStore,
+  MAX_APPEND_BYTES,
   type NewEvent,
   type RecordedEvent,
   type StreamAppend,
@@ -42,7 +43,9 @@ export class PreconditionFailedError extends Error {}
 /**
  * Events another stream must hold before the command's own events name them (a change's content objects):
  * appended with them, first, by `appendInOrder` (so all or nothing on the embedded log), with `any` as
- * their expected revision. Nothing of it is appended when the command is refused or changes nothing.
+ * their expected revision, in as many appends as keep each under `MAX_APPEND_BYTES` (its events must
+ * then bear being stored without the others: content objects nothing points to yet). Nothing of it is
+ * appended when the command is refused or changes nothing.
  */
 export interface Prerequisite {
   stream: string;
@@ -374,14 +377,31 @@ export class CommandRunner {
     };
   }
 
+  /**
+   * The prerequisites' appends: each one's events in as few appends as keep every append under
+   * `MAX_APPEND_BYTES`, in order, so that what a change names is never refused for its sum (content
+   * objects are immutable: stored in several appends, one that lands without the others is harmless).
+   * An event larger than an append is left alone in its own, which the store refuses.
+   */
   private prerequisiteAppends(prerequisites: readonly Prerequisite[], ctx: CommandContext): StreamAppend[] {
-    return prerequisites
-      .filter((p) => p.events.length > 0)
-      .map((p) => ({
-        stream: p.stream,
-        events: p.events.map((e) => this.envelope(e, ctx)),
-        expected: 'any',
-      }));
+    const appends: StreamAppend[] = [];
+    for (const { stream, events } of prerequisites) {
+      let current: NewEvent[] = [];
+      let bytes = 0;
+      for (const event of events) {
+        const envelope = this.envelope(event, ctx);
+        const weight = eventBytes(envelope);
+        if (current.length > 0 && bytes + weight > MAX_APPEND_BYTES) {
+          appends.push({ stream, events: current, expected: 'any' });
+          current = [];
+          bytes = 0;
+        }
+        current.push(envelope);
+        bytes += weight;
+      }
+      if (current.length > 0) appends.push({ stream, events: current, expected: 'any' });
+    }
+    return appends;
   }
 
   /** A stream's events after what they name, in one append where there is nothing before them. */
@@ -411,4 +431,12 @@ export class CommandRunner {
       },
     };
   }
+}
+
+/** What an event weighs in an append, as the stores count it: its data and metadata as JSON. */
+function eventBytes(event: NewEvent): number {
+  return (
+    Buffer.byteLength(JSON.stringify(event.data) ?? 'null') +
+    Buffer.byteLength(JSON.stringify(event.metadata))
+  );
 }

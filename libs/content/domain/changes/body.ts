@@ -2,10 +2,14 @@ import { type Document, type Frontmatter, markdownToDocument } from '@app/docume
 import { checkDocument } from '@app/documents/document/check-document';
 import { parseConverted } from '@app/documents/document/conversions';
 import { inlineText } from '@app/documents/document/document-text';
-import { invalid } from '@app/platform/domain/decider';
+import { invalid, tooLarge } from '@app/platform/domain/decider';
 import { isRecord, named } from './check';
 
-/** The largest page body a change may carry, as Markdown or as JSON. */
+/**
+ * The largest page body a change may carry, as Markdown or as JSON (UTF-8 bytes): a larger one is
+ * refused with a 413 naming its field. A body up to it is stored whatever it converts to (a document
+ * larger than an append is stored in parts: libs/documents/tree/stored-objects.ts).
+ */
 export const MAX_BODY_BYTES = 1024 * 1024;
 
 /** A change's `document` (GitBook's Document): Markdown, a JSON document, or `{}` for an empty page. */
@@ -30,7 +34,9 @@ export function readBody(input: unknown, path: string, converted?: ConvertedMark
   if (keys.length === 0) return { kind: 'empty' };
   if (keys.length === 1 && typeof input.markdown === 'string') {
     if (Buffer.byteLength(input.markdown) > MAX_BODY_BYTES)
-      throw invalid(`${path}.markdown: is larger than 1 MiB`);
+      throw tooLarge(
+        `${path}.markdown: is larger than 1 MiB (${MAX_BODY_BYTES} bytes), the most a page stores`,
+      );
     if (converted) {
       const done = converted.get(input.markdown);
       if (!done) throw new Error(`${path}.markdown was not converted ahead`);
@@ -45,7 +51,9 @@ export function readBody(input: unknown, path: string, converted?: ConvertedMark
   }
   if (keys.length === 1 && 'document' in input) {
     if (Buffer.byteLength(JSON.stringify(input.document)) > MAX_BODY_BYTES)
-      throw invalid(`${path}.document: is larger than 1 MiB`);
+      throw tooLarge(
+        `${path}.document: is larger than 1 MiB (${MAX_BODY_BYTES} bytes) as JSON, the most a page stores`,
+      );
     return { kind: 'json', document: checkDocument(input.document, `${path}.document`) };
   }
   throw invalid(`${path}: must be {markdown: string}, {document: JSONDocument} or {}`);

@@ -183,13 +183,19 @@ describe('insert_page', () => {
       expect(error).toMatchObject({ kind: 'not_found', message: 'changes[0].into: page nope not found' });
     });
 
-    it('Markdown over 1 MiB, bad frontmatter, a mistyped field, a malformed document: invalid', async () => {
+    it('Markdown over 1 MiB: too large, naming the field', async () => {
+      const error = await whenRefused(await givenSpace(), [
+        insert({ document: { markdown: 'x'.repeat(1024 * 1024 + 1) } }),
+      ]);
+      expect(error).toMatchObject({
+        kind: 'too_large',
+        message: expect.stringContaining('changes[0].document.markdown: is larger than 1 MiB'),
+      });
+    });
+
+    it('bad frontmatter, a mistyped field, a malformed document: invalid', async () => {
       const space = await givenSpace();
       const cases: Array<[Record<string, unknown>, string]> = [
-        [
-          { document: { markdown: 'x'.repeat(1024 * 1024 + 1) } },
-          'changes[0].document.markdown: is larger than 1 MiB',
-        ],
         [
           { document: { markdown: '---\n: [\n---\n' } },
           'changes[0].document.markdown: frontmatter is not valid YAML',

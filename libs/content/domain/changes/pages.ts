@@ -27,7 +27,7 @@ export async function insertPage(batch: Batch, change: InsertPageInput, index: n
   const parent = above?.id ?? null;
   const at = optionalIndex(change.at, `${path}.at`);
   const body = bodyOf(batch, change.document, `${path}.document`);
-  const fields = pageMetadata({ ...change }, body.kind === 'markdown' ? body.frontmatter : {}, path);
+  const fields = pageMetadata({ ...change }, body.kind === 'markdown' ? body.frontmatter : undefined, path);
   // Git Sync's rule: with no title given, a leading heading 1 is the title (and is not kept in the body).
   const heading = body.kind === 'markdown' ? leadingHeading(body.document) : undefined;
   const title = fields.title ?? heading ?? DEFAULT_TITLE;
@@ -60,7 +60,7 @@ export async function updatePage(batch: Batch, change: UpdatePageInput, path: st
       : (await requirePage(editor, change.into, `${path}.into`)).id;
   const at = optionalIndex(change.at, `${path}.at`);
   const body = change.document === undefined ? undefined : bodyOf(batch, change.document, `${path}.document`);
-  const fields = pageMetadata({ ...change }, body?.kind === 'markdown' ? body.frontmatter : {}, path);
+  const fields = pageMetadata({ ...change }, body?.kind === 'markdown' ? body.frontmatter : undefined, path);
   const written =
     body && (await pageDocument(batch, body, fields.title ?? page.title, await folderOf(batch, page)));
   // Markdown carries no keys: the blocks it leaves as they were keep theirs, so merges anchor on them.

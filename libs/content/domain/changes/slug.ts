@@ -20,6 +20,23 @@ export function slugify(title: string): string {
   return ascii === '' ? 'page' : ascii;
 }
 
+/** A slug kept as it is given: a path segment of letters (any script), digits, `-`, `_`, `.` and `~`. */
+const PLAIN_SLUG = /^[\p{L}\p{N}._~-]+$/u;
+
+/**
+ * A slug as a change or a page's frontmatter gives it, as GitBook takes it (RevisionPageSlug: any string
+ * of at most 100 characters, "used to build the page's path"): slashes around it dropped (`/latest/`
+ * is `latest`), and one that is no plain URL segment (`Latest Docs`, `guides/intro`) made one the way
+ * titles are (`latest-docs`, `guides-intro`). A plain one is kept as it is. Undefined for an empty
+ * one, which says nothing: the slug is then derived from the title, or left as it was.
+ */
+export function normalizeSlug(slug: string): string | undefined {
+  const trimmed = slug.trim().replace(/^\/+|\/+$/g, '');
+  if (trimmed === '') return undefined;
+  if (PLAIN_SLUG.test(trimmed) && trimmed.length <= SLUG_MAX_LENGTH && !/^\.+$/.test(trimmed)) return trimmed;
+  return slugify(trimmed.replace(/\/+/g, '-'));
+}
+
 /** `slug`, or `slug-2`, `slug-3`… : the first one no page under `parent` holds. */
 export async function uniqueSlug(
   store: ObjectStore,
