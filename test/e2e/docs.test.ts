@@ -304,7 +304,7 @@ describe('API reference', () => {
     expect(schema.properties.title).toEqual({
       type: 'string',
       maxLength: 50,
-      pattern: '^[^\\u0000-\\u0008\\u000A-\\u001F]*$',
+      pattern: '^[^\\u0000-\\u0008\\u000A-\\u001F\\u202A-\\u202E\\u2066-\\u2069]*$',
     });
     expect(schema.additionalProperties).toBe(false);
 
@@ -321,6 +321,8 @@ describe('API reference', () => {
       { title: 'x'.repeat(51) },
       { title: 'null\u0000byte' },
       { title: 'tab\tallowed' },
+      { title: 'Invoice\u202efdp.exe' },
+      { title: 'שלום \u200fmarked' },
       { emoji: '1f4d8' },
       { emoji: 'book' },
       { title: null },
