@@ -167,7 +167,7 @@ describe('the page tree', () => {
     const tree = buildTree(entries, {
       readme: 'README.md',
       readmeTitle: 'Welcome',
-      slugOf: (file) => (file === 'api/calls.md' ? 'latest' : undefined),
+      slugOf: (file) => (file === 'api/calls.md' ? '/latest/' : undefined),
     });
     expect(tree.pages.map((p) => `${p.title}:${p.slug}`)).toEqual([
       'Welcome:welcome',
@@ -228,7 +228,7 @@ describe('links of a page', () => {
       [
         '[Usage](/pages/U) and ![Chart](/files/I "Title") [![inner](/files/A)](/pages/B)',
         '{% content-ref url="/pages/U" %}',
-        '[/pages/U](/pages/U)',
+        '[usage.md](/pages/U)',
         '{% endcontent-ref %}',
         '<figure><img src="/files/A" alt=""></figure> {% file src=\'/files/A\' %}',
         '[ref]: /pages/U',

@@ -11,7 +11,8 @@ type Leaf = { text: string; markdown?: string };
 
 const tagOf = (html: string): string | undefined => {
   const match = /^\s*<([A-Za-z][\w-]*)([^>]*)>?/.exec(html);
-  if (!match) return undefined;
+  // A `<summary>` is part of its `<details>`, named already.
+  if (!match || match[1].toLowerCase() === 'summary') return undefined;
   if (match[1].toLowerCase() === 'a' && /\bclass\s*=\s*["'][^"']*\bbutton\b/.test(match[2])) return 'button';
   return `<${match[1].toLowerCase()}>`;
 };

@@ -57,9 +57,8 @@ const ATTRIBUTE = /(\b(?:src|href|url)=)("[^"]*"|'[^']*')/g;
 /**
  * The Markdown with each link destination `replace` answers for replaced (the others as written):
  * Markdown links and images, reference definitions, and the URL attributes of HTML and of GitBook's
- * tags (`{% content-ref url="…" %}`, `{% file src="…" %}`, `<img src="…">`). A link whose text is its
- * URL (`[page.md](page.md)`, as GitBook writes a content-ref's body) gets the new URL as text too.
- * Fenced code and code spans are left as they are.
+ * tags (`{% content-ref url="…" %}`, `{% file src="…" %}`, `<img src="…">`); a link's text stays as
+ * written (a content-ref's body, `[page.md](page.md)`, is its caption). Fenced code and code spans are left as they are.
  */
 export function rewriteLinks(markdown: string, replace: (url: string) => string | undefined): string {
   let fence: string | undefined;
@@ -85,13 +84,11 @@ export function rewriteLinks(markdown: string, replace: (url: string) => string 
 
 function rewriteText(text: string, replace: (url: string) => string | undefined): string {
   const inline = (part: string): string =>
-    part.replace(INLINE, (whole, open: string, label: string, url: string, title: string) => {
+    part.replace(INLINE, (_whole, open: string, label: string, url: string, title: string) => {
       const bare = url.replace(/^<(.*)>$/, '$1');
       const next = replace(bare);
       const inner = inline(label);
-      if (next === undefined) return `${open}${inner}](${url}${title})`;
-      const shown = inner.trim() === bare ? next : inner;
-      return whole === '' ? whole : `${open}${shown}](${next}${title})`;
+      return `${open}${inner}](${next ?? url}${title})`;
     });
   const definition = text.replace(DEFINITION, (whole, head: string, url: string) => {
     const next = replace(url.replace(/^<(.*)>$/, '$1'));

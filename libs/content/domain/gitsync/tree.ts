@@ -83,7 +83,8 @@ export function buildTree(
         continue;
       }
       const key = `p${pages.length + 1}`;
-      const own = entry.kind === 'page' ? options.slugOf?.(entry.file) : undefined;
+      const given = entry.kind === 'page' ? options.slugOf?.(entry.file) : undefined;
+      const own = given === undefined ? undefined : normalizeSlug(given);
       const slug =
         own ?? (entry.kind === 'page' ? slugFromFile(entry.file, entry.title) : slugify(entry.title));
       pages.push({
