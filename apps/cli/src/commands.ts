@@ -1,20 +1,25 @@
 import { randomUUID } from 'node:crypto';
+import { basename, resolve } from 'node:path';
 import { rebuildOnThread } from '@app/composition/rebuild-thread';
 import type { Storage } from '@app/composition/storage';
+import { ChangeRequestService } from '@app/content/write/change-request.commands';
 import { userDecider, userStream } from '@app/identity/domain/user.decider';
 import { IdentityService } from '@app/identity/write/identity.commands';
 import { OrganizationService } from '@app/organizations/write/organization.commands';
+import { MEMBERS } from '@app/platform/auth/access';
 import type { Config } from '@app/platform/config/config';
 import { CONFIG } from '@app/platform/config/config.module';
-import { invalid, notFound } from '@app/platform/domain/decider';
+import { conflict, DomainError, invalid, notFound } from '@app/platform/domain/decider';
 import { isRole, ROLES, type Role } from '@app/platform/domain/roles';
 import { Projector } from '@app/platform/projector/projector';
 import { ViewsCheckpoint } from '@app/platform/rpc/views-checkpoint';
 import type { CommandContext } from '@app/platform/write/command-context';
 import { CommandRunner } from '@app/platform/write/command-runner';
+import { SPACES } from '@app/spaces/read/space.projection';
 import type { INestApplicationContext } from '@nestjs/common';
 import { SingleBar } from 'cli-progress';
 import { auditTail } from './audit-tail';
+import { importRepository, readRepository } from './gitsync-import';
 
 export type Options = Record<string, string | undefined>;
 export type Out = (line: string) => void;
@@ -74,11 +79,102 @@ async function inForce(storage: Storage, position: number): Promise<void> {
   }
 }
 
+/** Waits as `inForce` does, and fails when no server applied the write: what follows reads the views. */
+async function applied(storage: Storage, position: number): Promise<void> {
+  await inForce(storage, position);
+  if ((await new ViewsCheckpoint(storage.views).current()) < position)
+    throw conflict('import:gitsync needs a server applying the log (npm start): none did');
+}
+
+/** The author of an import: `--user`, or the longest-standing admin of the space's organization. */
+async function author(app: INestApplicationContext, storage: Storage, space: string, user?: string) {
+  if (user) {
+    await existingUser(app, user);
+    return user;
+  }
+  const doc = await storage.views.get(SPACES, space);
+  if (!doc || doc.deleted) throw notFound(`space ${space} not found`);
+  const { items } = await storage.views.find(MEMBERS, {
+    where: { organization: doc.organization, role: 'admin' },
+    orderBy: 'joinedAt',
+    limit: 1,
+  });
+  if (!items[0]) throw notFound(`the organization of space ${space} has no admin: give --user`);
+  return items[0].userId;
+}
+
+/**
+ * `import:gitsync`: the repository read, then written as one change request of the space through the
+ * API's own service (create, content in batches, merge), with a progress bar; then what could not be
+ * converted, one line each.
+ */
+async function importGitSync(
+  app: INestApplicationContext,
+  storage: Storage,
+  o: { dir: string; space: string; subject?: string; user?: string },
+  out: Out,
+): Promise<void> {
+  const repo = await readRepository(o.dir).catch((error: Error) => {
+    throw error instanceof DomainError ? error : invalid(error.message);
+  });
+  const service = app.get(ChangeRequestService);
+  const userId = await author(app, storage, o.space, o.user);
+  const viewer = { userId, tokenId: 'cli', correlationId: randomUUID() };
+  const created = await service.create(
+    o.space,
+    { subject: o.subject ?? `Import of ${basename(resolve(o.dir))}` },
+    viewer,
+  );
+  await applied(storage, created.position);
+  const cr = created.changeRequestId;
+  const bar = new SingleBar({ format: 'import [{bar}] {percentage}% | {value}/{total} changes' });
+  bar.start(1, 0);
+  let result: Awaited<ReturnType<typeof importRepository>>;
+  try {
+    result = await importRepository(
+      repo,
+      async (changes) => {
+        const written = await service.updateContent(o.space, cr, { changes }, viewer);
+        return {
+          pages: new Map(
+            written.outcomes.flatMap((c) => (c.object === 'created_page' && c.ref ? [[c.ref, c.page]] : [])),
+          ),
+          files: written.insertedFiles.map((f) => f.id),
+        };
+      },
+      (done, total) => {
+        bar.setTotal(Math.max(total, 1));
+        bar.update(done);
+      },
+    );
+  } finally {
+    bar.stop();
+  }
+  const merged = await service.merge(o.space, cr, viewer);
+  if (merged.result !== 'merge')
+    throw conflict(`change request ${cr} meets conflicts with the space: it is left open, unmerged`);
+  await inForce(storage, merged.position);
+  out(
+    `imported ${result.pages} pages and ${result.files} files into space ${o.space} in ${result.batches} batches: change request ${cr}, merged as revision ${merged.revision}`,
+  );
+  if (result.problems.length === 0) out('everything was converted');
+  else {
+    out(`not converted (${result.problems.length}):`);
+    for (const line of result.problems) out(`  ${line}`);
+  }
+}
+
 export const COMMANDS: Record<
   string,
   {
     usage: string;
-    run: (app: INestApplicationContext, storage: Storage, o: Options, out: Out) => Promise<void>;
+    run: (
+      app: INestApplicationContext,
+      storage: Storage,
+      o: Options,
+      out: Out,
+      args: string[],
+    ) => Promise<void>;
   }
 > = {
   'user:create': {
@@ -148,6 +244,20 @@ export const COMMANDS: Record<
   'audit:tail': {
     usage: 'audit:tail [--org ORG_ID] [--from-position N]   (prints audit events as JSON lines, live)',
     run: (_app, storage, o, out) => auditTail(storage, o, out),
+  },
+  'import:gitsync': {
+    usage:
+      'import:gitsync DIR --space SPACE_ID [--subject TEXT] [--user USER_ID]   (a GitBook Git Sync repository into the space, as one merged change request; the author: --user, or an admin of the organization)',
+    async run(app, storage, o, out, args) {
+      const [dir, ...rest] = args;
+      if (!dir || rest.length > 0) throw invalid('import:gitsync takes one folder: the Git Sync repository');
+      await importGitSync(
+        app,
+        storage,
+        { dir, space: required(o, 'space'), subject: o.subject, user: o.user },
+        out,
+      );
+    },
   },
   rebuild: {
     usage:

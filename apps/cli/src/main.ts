@@ -30,6 +30,8 @@ async function main(argv: string[]): Promise<number> {
     'projection',
     'from-position',
     'public-url',
+    'space',
+    'subject',
   ];
   const { positionals, values } = parseArgs({
     args: argv,
@@ -58,7 +60,13 @@ async function main(argv: string[]): Promise<number> {
     const options = Object.fromEntries(
       Object.entries(values).map(([k, v]) => [k, typeof v === 'string' ? v : undefined]),
     );
-    await command.run(app, storage, options, (line) => process.stdout.write(`${line}\n`));
+    await command.run(
+      app,
+      storage,
+      options,
+      (line) => process.stdout.write(`${line}\n`),
+      positionals.slice(1),
+    );
     return 0;
   } finally {
     await app.close();

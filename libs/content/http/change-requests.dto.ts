@@ -211,6 +211,11 @@ export class ContentChangeDto {
   @Matches(ID_PATTERN, { message: '$property must be a page id' })
   page?: string;
 
+  /** Not GitBook's: insert_page with `group` inserts a page group (Git Sync's `## Group` heading). */
+  @IsAbsentOr()
+  @IsIn(['document', 'group'])
+  type?: 'document' | 'group';
+
   @IsAbsentOr()
   @Text(255)
   title?: string;

@@ -44,6 +44,36 @@ describe('insert_page', () => {
     expect(await pageOf(space, 'n2')).not.toHaveProperty('documentId');
   });
 
+  it("inserts a page group at the top with `type: group` (Git Sync's `## Group`), pages going into it", async () => {
+    const space = await givenSpace();
+    await whenApplied(space, [insert({ type: 'group', title: 'Reference', document: {} })]);
+    await whenApplied(space, [insert({ title: 'API', into: 'n1', document: { markdown: 'Calls.' } })], {
+      newId: () => 'n2',
+    });
+    expect((await outline(space)).slice(-2)).toEqual(['Reference (reference)', '  API (reference/api)']);
+    expect(await pageOf(space, 'n1')).toMatchObject({ type: 'group', title: 'Reference' });
+    expect(await pageOf(space, 'n1')).not.toHaveProperty('documentId');
+  });
+
+  it.each([
+    [
+      'a group with a document',
+      { type: 'group', title: 'G', document: { markdown: 'x' } },
+      'document: a group has no document; give {}',
+    ],
+    [
+      'a group below a page',
+      { type: 'group', title: 'G', into: 'guides', document: {} },
+      'into: groups are only at the top level',
+    ],
+    ['another type', { type: 'link', title: 'L', document: {} }, 'type: must be document or group'],
+  ])('refuses %s', async (_, fields, message) => {
+    expect(await whenRefused(await givenSpace(), [insert(fields)])).toMatchObject({
+      kind: 'invalid',
+      message: `changes[0].${message}`,
+    });
+  });
+
   describe('title', () => {
     it('is `title` when given, and a leading heading that repeats it is not kept in the body', async () => {
       const space = await givenSpace();

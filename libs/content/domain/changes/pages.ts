@@ -5,6 +5,7 @@ import type { JsonValue } from '@app/documents/tree/hash';
 import type { PageObject } from '@app/documents/tree/page';
 import { childIds, getDocument } from '@app/documents/tree/page-tree';
 import { pagePath } from '@app/documents/tree/paths';
+import { invalid } from '@app/platform/domain/decider';
 import { type Batch, linkTargets, requirePage } from './batch';
 import { leadingHeading, type PageBody, readBody, withoutFirstBlock } from './body';
 import { optionalIndex } from './check';
@@ -26,7 +27,11 @@ export async function insertPage(batch: Batch, change: InsertPageInput, index: n
     change.into === undefined ? undefined : await requirePage(editor, change.into, `${path}.into`);
   const parent = above?.id ?? null;
   const at = optionalIndex(change.at, `${path}.at`);
+  const type = pageType(change, path);
   const body = bodyOf(batch, change.document, `${path}.document`);
+  if (type === 'group' && body.kind !== 'empty')
+    throw invalid(`${path}.document: a group has no document; give {}`);
+  if (type === 'group' && parent !== null) throw invalid(`${path}.into: groups are only at the top level`);
   const fields = pageMetadata({ ...change }, body.kind === 'markdown' ? body.frontmatter : undefined, path);
   // Git Sync's rule: with no title given, a leading heading 1 is the title (and is not kept in the body).
   const heading = body.kind === 'markdown' ? leadingHeading(body.document) : undefined;
@@ -39,7 +44,7 @@ export async function insertPage(batch: Batch, change: InsertPageInput, index: n
   await editor.insertPage({
     ...setFields(fields),
     id,
-    type: 'document',
+    type,
     title,
     slug,
     parent,
@@ -83,6 +88,16 @@ export async function updatePage(batch: Batch, change: UpdatePageInput, path: st
 export async function deletePage(batch: Batch, change: DeletePageInput, path: string) {
   const page = await requirePage(batch.editor, change.page, `${path}.page`);
   for (const id of await batch.editor.deletePage(page.id)) batch.outcomes.deleted(id);
+}
+
+/**
+ * Not GitBook's: `type: 'group'` inserts a page group (what Git Sync makes of a `## Group` heading of
+ * SUMMARY.md), which GitBook's API cannot create; `document` is the default.
+ */
+function pageType(change: InsertPageInput, path: string): 'document' | 'group' {
+  const type = (change as { type?: unknown }).type;
+  if (type === undefined || type === 'document' || type === 'group') return type ?? 'document';
+  throw invalid(`${path}.type: must be document or group`);
 }
 
 /**
