@@ -5,13 +5,18 @@
  * they go: a soft line break becomes the space it renders as, inline HTML plain text, the code and link
  * extensions are dropped, and blocks nested where GitBook allows none move out (a quote splits around
  * them; in a footnote's body a quote gives its blocks and a table its cells). Keys stay the stored ones.
+ * GitBook's dialect (dialect/): a loose list's `spread`, a figure's and an aligned column's `markdown`
+ * go; a math block where GitBook has none is a paragraph of its formula inline, and an expandable where
+ * GitBook has none (in a list item, a footnote, another expandable) gives its title and its body.
  */
 import {
   type CodeData,
+  type ContentRef,
   childrenOf,
   type Document,
   type DocumentBlock,
   type DocumentBlockTable,
+  type DocumentFragment,
   type DocumentNode,
   type DocumentText,
   fragmentsOf,
@@ -44,6 +49,73 @@ function blocks(nodes: readonly DocumentBlock[]): DocumentBlock[] {
   return nodes.flatMap((node) => (node.type === 'blockquote' ? splitQuote(node) : [block(node)]));
 }
 
+// --- GitBook's dialect (dialect/): math and expandables where GitBook's schema has none.
+/** Blocks GitBook allows in a list item and in an expandable's body, besides those of a quote. */
+const IN_LIST_ITEM = new Set([...IN_QUOTE, 'code', 'hint', 'math', 'table']);
+const IN_EXPANDABLE = new Set([...IN_QUOTE, 'code', 'table', 'hint', 'images', 'file']);
+
+/** What GitBook has in place of a block it does not allow here: math inline, an expandable's content. */
+function fit(nodes: readonly DocumentBlock[], allowed: ReadonlySet<string>): DocumentBlock[] {
+  return nodes.flatMap((node): DocumentBlock[] => {
+    if (allowed.has(node.type)) return [node];
+    if (node.type === 'math') return [mathParagraph(node.data.formula)];
+    if (node.type === 'expandable') return fit(unwrapExpandable(node), allowed);
+    return [node];
+  });
+}
+
+const mathParagraph = (formula: string): DocumentBlock => ({
+  object: 'block',
+  type: 'paragraph',
+  data: {},
+  nodes: [
+    { object: 'text', leaves: [{ object: 'leaf', text: '', marks: [] }] },
+    { object: 'inline', type: 'inline-math', isVoid: true, data: { formula } },
+    { object: 'text', leaves: [{ object: 'leaf', text: '', marks: [] }] },
+  ],
+});
+
+const unwrapExpandable = (node: Extract<DocumentBlock, { type: 'expandable' }>): DocumentBlock[] =>
+  node.fragments.flatMap((f) => f.nodes as DocumentBlock[]);
+
+/** Docs-hub's extensions in the data of lists, images and math blocks. */
+function withoutDialectData(node: DocumentBlock, copy: Record<string, unknown>): void {
+  if (node.type.startsWith('list-') && node.type !== 'list-item') {
+    const { spread: _spread, ...data } = node.data as { spread?: boolean };
+    copy.data = data;
+  }
+  if (node.type === 'images' || node.type === 'math') {
+    const { markdown: _markdown, meta: _meta, ...data } = node.data as { markdown?: string; meta?: string };
+    copy.data = data;
+  }
+  if (node.type === 'table') {
+    const definition = Object.fromEntries(
+      Object.entries(node.data.definition).map(([id, column]) => {
+        const { markdown: _markdown, ...rest } = column as { markdown?: string };
+        return [id, rest];
+      }),
+    );
+    copy.data = { ...node.data, definition };
+  }
+}
+
+/** An expandable's fragments as GitBook has them: a body of at least one block it allows there. */
+function expandableFragments(fragments: DocumentFragment[]): DocumentFragment[] {
+  return fragments.map((f) => {
+    if (f.fragment !== 'expandable-body') return f;
+    const nodes = fit(f.nodes as DocumentBlock[], IN_EXPANDABLE);
+    return { ...f, nodes: nodes.length > 0 ? nodes : [emptyParagraph()] };
+  });
+}
+
+const emptyParagraph = (): DocumentBlock => ({
+  object: 'block',
+  type: 'paragraph',
+  data: {},
+  nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: '', marks: [] }] }],
+});
+// --- end of GitBook's dialect
+
 /** A quote holding blocks GitBook does not allow there: quotes of the allowed runs, the others between. */
 function splitQuote(quote: Extract<DocumentBlock, { type: 'blockquote' }>): DocumentBlock[] {
   const out: DocumentBlock[] = [];
@@ -54,7 +126,7 @@ function splitQuote(quote: Extract<DocumentBlock, { type: 'blockquote' }>): Docu
     out.push({ ...quote, ...(key === undefined ? {} : { key }), nodes: run as typeof quote.nodes });
     run = [];
   };
-  for (const child of blocks(quote.nodes as DocumentBlock[])) {
+  for (const child of fit(blocks(quote.nodes as DocumentBlock[]), new Set([...IN_QUOTE, 'expandable']))) {
     if (IN_QUOTE.has(child.type)) run.push(child);
     else {
       flush();
@@ -71,9 +143,12 @@ function block(node: DocumentBlock): DocumentBlock {
     const { markdown: _markdown, meta: _meta, ...data } = node.data as CodeData;
     copy.data = data;
   }
+  withoutDialectData(node, copy);
   if ('nodes' in node) copy.nodes = content(childrenOf(node));
+  if (node.type === 'list-item') copy.nodes = fit(copy.nodes as DocumentBlock[], IN_LIST_ITEM);
   if ('fragments' in node) {
     copy.fragments = fragmentsOf(node).map((f) => ({ ...f, nodes: blocks(f.nodes) }));
+    if (node.type === 'expandable') copy.fragments = expandableFragments(copy.fragments as DocumentFragment[]);
   }
   return copy as unknown as DocumentBlock;
 }
@@ -88,6 +163,9 @@ function content(nodes: readonly DocumentNode[]): DocumentNode[] {
 }
 
 function inline(node: Exclude<DocumentNode, DocumentText | DocumentBlock>): DocumentNode {
+  // GitBook's schema for a button cannot be met (the branch with its `ref` says `additionalProperties:
+  // false` of the whole data, label and kind included): a button is answered as a link of its label.
+  if (node.type === 'button') return buttonLink(node.data as { label: string; ref?: ContentRef });
   if (node.type === 'link') {
     const { title: _title, ...data } = node.data as LinkData;
     // GitBook links hold texts and images only (a footnote in a link's text gives its label).
@@ -108,10 +186,17 @@ function inline(node: Exclude<DocumentNode, DocumentText | DocumentBlock>): Docu
   return 'nodes' in node ? ({ ...node, nodes: content(childrenOf(node)) } as unknown as DocumentNode) : node;
 }
 
+function buttonLink(data: { label: string; ref?: ContentRef }): DocumentNode {
+  const label: DocumentText = { object: 'text', leaves: [{ object: 'leaf', text: data.label, marks: [] }] };
+  if (!data.ref) return label;
+  return { object: 'inline', type: 'link', data: { ref: data.ref }, nodes: [label] } as DocumentNode;
+}
+
 function annotationBody(nodes: DocumentBlock[]): DocumentBlock[] {
   const body = nodes.flatMap((node): DocumentBlock[] => {
     if (IN_ANNOTATION.has(node.type)) return [node];
     if (node.type === 'table') return tableCells(node);
+    if (node.type === 'math' || node.type === 'expandable') return annotationBody(fit([node], IN_ANNOTATION));
     return annotationBody(
       childrenOf(node).filter((child): child is DocumentBlock => child.object === 'block'),
     );
