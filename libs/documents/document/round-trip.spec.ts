@@ -2,7 +2,8 @@
  * The two round trips, on random Markdown documents from a grammar of what the conversion keeps whole:
  * headings 1-3, paragraphs with nested marks, inline code, links (marks inside and around), images,
  * inline HTML, hard and soft breaks, footnotes, nested bullet, ordered and task lists, quotes, fenced
- * code with languages, raw HTML blocks, tables, dividers and YAML frontmatter. What the conversion
+ * code with languages, raw HTML blocks, tables, dividers and YAML frontmatter, and GitBook's dialect
+ * (math blocks and inline math, `<details>`, `<figure>`, color `<mark>`s, buttons, loose lists). What the conversion
  * normalizes on purpose (README.md, "What is not lossless") is left out of the grammar and tested by
  * example in conversion.spec.ts.
  */
@@ -95,7 +96,17 @@ function inlineItem(ctx: Context, depth: number): fc.Arbitrary<PhrasingContent> 
   const items: fc.Arbitrary<PhrasingContent>[] = [
     words.map((value): PhrasingContent => ({ type: 'inlineCode', value })),
     fc
-      .constantFrom('<b>', '</b>', '<span class="x">', '<!-- c -->', '<br/>')
+      .constantFrom('<b>', '</b>', '<span class="x">', '<!-- c -->', '<br/>', '<mark>')
+      .map((value): PhrasingContent => ({ type: 'html', value })),
+    // GitBook's dialect: inline math, and color marks and buttons (written whole as inline HTML, which
+    // the Markdown reads back as tags around text).
+    fc.constantFrom(...TEX).map((value): PhrasingContent => ({ type: 'inlineMath', value })),
+    fc
+      .constantFrom(
+        '<mark style="color:red;">red</mark>',
+        '<mark style="background-color:$primary;">a*b</mark>',
+        ...(ctx.inLink ? [] : ['<a href="/x?a=1&amp;b" class="button primary">Go</a>']),
+      )
       .map((value): PhrasingContent => ({ type: 'html', value })),
   ];
   for (const m of ['emphasis', 'strong', 'delete'] as const) {
@@ -146,10 +157,13 @@ function markNode(m: Mark, ctx: Context, depth: number): fc.Arbitrary<PhrasingCo
   );
 }
 
+const TEX = ['x^2', 'a_1 * b_2', '\\sqrt[3]{x} \\[y\\] \\\\ z'];
+
 const paragraphContext: Context = { open: [], inLink: false, multiline: true, footnotes: true };
 const lineContext: Context = { ...paragraphContext, multiline: false };
 
-function block(depth: number, footnotes: boolean): fc.Arbitrary<BlockContent> {
+/** `top`: directly in the document, where lists may be loose (see list()). */
+function block(depth: number, footnotes: boolean, top = false): fc.Arbitrary<BlockContent> {
   const para = { ...paragraphContext, footnotes };
   const line = { ...lineContext, footnotes };
   const leaves: fc.Arbitrary<BlockContent>[] = [
@@ -164,6 +178,22 @@ function block(depth: number, footnotes: boolean): fc.Arbitrary<BlockContent> {
       .map((value): BlockContent => ({ type: 'html', value })),
     table(footnotes),
     image.map((img): BlockContent => ({ type: 'paragraph', children: [img] })),
+    fc.constantFrom(...TEX).map((value): BlockContent => ({ type: 'math', value, meta: null })),
+    fc
+      .constantFrom(
+        '<figure><img src="a.png?x=1&amp;y=2" alt="A"><figcaption><p>Cap <em>x</em></p></figcaption></figure>',
+        '<figure><img src="b.png" alt=""><figcaption></figcaption></figure>',
+      )
+      .map((value): BlockContent => ({ type: 'html', value })),
+    // An expandable, written whole as HTML around Markdown (read back as its tags and blocks).
+    fc
+      .tuple(fc.constantFrom('', ' open'), fc.constantFrom('Title', 'More <strong>b</strong>'), words)
+      .map(
+        ([open, summary, body]): BlockContent => ({
+          type: 'html',
+          value: `<details${open}>\n\n<summary>${summary}</summary>\n\n${body}\n\n</details>`,
+        }),
+      ),
   ];
   if (depth === 0) return fc.oneof(...leaves);
   const children = fc.array(block(depth - 1, footnotes), { minLength: 1, maxLength: 3 });
@@ -175,7 +205,7 @@ function block(depth: number, footnotes: boolean): fc.Arbitrary<BlockContent> {
         .filter(noListBeforeContainer)
         .map((c): BlockContent => ({ type: 'blockquote', children: c })),
     },
-    { weight: 2, arbitrary: list(depth, footnotes) },
+    { weight: 2, arbitrary: list(depth, footnotes, top) },
   );
 }
 
@@ -206,7 +236,12 @@ const code: fc.Arbitrary<BlockContent> = fc
   )
   .map(([lang, meta, lines]) => ({ type: 'code', lang, meta: lang ? meta : null, value: lines.join('\n') }));
 
-function list(depth: number, footnotes: boolean): fc.Arbitrary<BlockContent> {
+/**
+ * Loose lists at the top level only: in a quote or a footnote, mdast-util-from-markdown may count the
+ * blank lines between items as an item's own (README.md, the library quirk), so the canonical form of
+ * such Markdown is not what it reads.
+ */
+function list(depth: number, footnotes: boolean, top: boolean): fc.Arbitrary<BlockContent> {
   const item = (task: boolean) =>
     fc
       .tuple(
@@ -223,8 +258,8 @@ function list(depth: number, footnotes: boolean): fc.Arbitrary<BlockContent> {
         }),
       );
   return fc
-    .tuple(fc.constantFrom('bullet', 'task', 'ordered'), fc.constantFrom(1, 3))
-    .chain(([kind, start]) =>
+    .tuple(fc.constantFrom('bullet', 'task', 'ordered'), fc.constantFrom(1, 3), fc.boolean().map((b) => b && top))
+    .chain(([kind, start, spread]) =>
       fc
         .array(item(kind === 'task' || (kind === 'ordered' && start === 3)), { minLength: 1, maxLength: 3 })
         .map(
@@ -232,7 +267,7 @@ function list(depth: number, footnotes: boolean): fc.Arbitrary<BlockContent> {
             type: 'list',
             ordered: kind === 'ordered',
             start: kind === 'ordered' ? start : null,
-            spread: false,
+            spread,
             children,
           }),
         ),
@@ -294,7 +329,7 @@ const markdownDocumentOf = (
   fc
     .tuple(
       frontmatter,
-      fc.array(block(depth, true), { maxLength: size }),
+      fc.array(block(depth, true, true), { maxLength: size }),
       fc.array(
         fc.array(block(depth - 1, false), { minLength: 1, maxLength: 2 }).filter(noListBeforeContainer),
         {
