@@ -5,6 +5,7 @@
  */
 
 import { invalid } from '@app/platform/domain/decider';
+import type { DocumentBlockExpandable } from '@gitbook/api';
 import type {
   Definition,
   FootnoteDefinition,
@@ -16,7 +17,6 @@ import type {
   RootContent,
   Yaml,
 } from 'mdast';
-import type { DocumentBlockExpandable } from '@gitbook/api';
 import { type Details, type Figure, figureOf, pairDetails } from './dialect/html-blocks';
 import { type ButtonLink, type ColorData, type ColorSpan, pairInlineHtml } from './dialect/html-inline';
 import { inlineMath, loneFormula, mathBlock } from './dialect/math';
@@ -295,7 +295,7 @@ class Reader {
     const marked = (text: string, extra?: MarkdownMark): Leaf =>
       leaf(text, [...withMark(marks, extra).map(mark), ...(color ? [colorMark(color)] : [])]);
     return pairInlineHtml(children).flatMap((node): Item[] => {
-      const markType = MARK_OF[node.type];
+      const markType = MARK_OF[node.type as keyof typeof MARK_OF];
       if (markType && 'children' in node)
         return this.items(node.children as PhrasingContent[], withMark(marks, markType), color);
       switch (node.type) {
@@ -430,10 +430,13 @@ const mergeable = (a: Leaf, b: Leaf): boolean =>
 /** GitBook's color mark: both colors, `default` where the `<mark>` sets none. */
 const colorMark = (color: ColorData): DocumentTextMark => ({ object: 'mark', type: 'color', data: color });
 
+/** GitBook's `default` color (its `DocumentTextColor` enumeration names it). */
+const DEFAULT_COLOR = 'default' as ColorData['text'];
+
 /** The colors of a `<mark>` inside another: what it sets over what the outer one does. */
 const withColor = (outer: ColorData | undefined, span: ColorSpan): ColorData => ({
-  text: span.color.text ?? outer?.text ?? 'default',
-  background: span.color.background ?? outer?.background ?? 'default',
+  text: span.color.text ?? outer?.text ?? DEFAULT_COLOR,
+  background: span.color.background ?? outer?.background ?? DEFAULT_COLOR,
 });
 
 const buttonInline = (button: ButtonLink): DocumentInline =>

@@ -13,7 +13,7 @@ export type ColorData = DocumentMarkColor['data'];
 type Color = ColorData['text'];
 
 /** GitBook's color tokens (`DocumentTextColor`). */
-const COLORS: ReadonlySet<string> = new Set<Color>([
+const COLORS: ReadonlySet<string> = new Set<string>([
   'default',
   'green',
   'blue',
