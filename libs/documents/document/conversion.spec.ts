@@ -291,7 +291,7 @@ describe('documentToMarkdown of GitBook documents not read from Markdown', () =>
     expect(documentToMarkdown(doc)).toBe('[page](/pages/p1) [anchor](#intro)😀\n');
   });
 
-  it('keeps the content of blocks Markdown has no syntax for, an expandable in GitBook\'s <details>', () => {
+  it("keeps the content of blocks Markdown has no syntax for, an expandable in GitBook's <details>", () => {
     const doc = document([
       { object: 'block', type: 'hint', data: { style: 'info' }, nodes: [paragraph(text('Careful'))] },
       {

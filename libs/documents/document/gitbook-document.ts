@@ -148,7 +148,8 @@ function block(node: DocumentBlock): DocumentBlock {
   if (node.type === 'list-item') copy.nodes = fit(copy.nodes as DocumentBlock[], IN_LIST_ITEM);
   if ('fragments' in node) {
     copy.fragments = fragmentsOf(node).map((f) => ({ ...f, nodes: blocks(f.nodes) }));
-    if (node.type === 'expandable') copy.fragments = expandableFragments(copy.fragments as DocumentFragment[]);
+    if (node.type === 'expandable')
+      copy.fragments = expandableFragments(copy.fragments as DocumentFragment[]);
   }
   return copy as unknown as DocumentBlock;
 }

@@ -41,7 +41,10 @@ const INVISIBLE = ['\u00a0', '\u00ad', '\u200b', '\u200c', '\u200d', '\u2060', '
 const apartFromLazyText: Join = (left, right) => {
   if (right.type !== 'table' && right.type !== 'math') return undefined;
   let tail: Parameters<Join>[0] = left;
-  while ((tail.type === 'blockquote' || tail.type === 'list' || tail.type === 'listItem') && tail.children.length > 0)
+  while (
+    (tail.type === 'blockquote' || tail.type === 'list' || tail.type === 'listItem') &&
+    tail.children.length > 0
+  )
     tail = tail.children[tail.children.length - 1];
   return tail !== left && tail.type === 'paragraph' ? 1 : undefined;
 };

@@ -186,14 +186,12 @@ function block(depth: number, footnotes: boolean, top = false): fc.Arbitrary<Blo
       )
       .map((value): BlockContent => ({ type: 'html', value })),
     // An expandable, written whole as HTML around Markdown (read back as its tags and blocks).
-    fc
-      .tuple(fc.constantFrom('', ' open'), fc.constantFrom('Title', 'More <strong>b</strong>'), words)
-      .map(
-        ([open, summary, body]): BlockContent => ({
-          type: 'html',
-          value: `<details${open}>\n\n<summary>${summary}</summary>\n\n${body}\n\n</details>`,
-        }),
-      ),
+    fc.tuple(fc.constantFrom('', ' open'), fc.constantFrom('Title', 'More <strong>b</strong>'), words).map(
+      ([open, summary, body]): BlockContent => ({
+        type: 'html',
+        value: `<details${open}>\n\n<summary>${summary}</summary>\n\n${body}\n\n</details>`,
+      }),
+    ),
   ];
   if (depth === 0) return fc.oneof(...leaves);
   const children = fc.array(block(depth - 1, footnotes), { minLength: 1, maxLength: 3 });
@@ -258,7 +256,11 @@ function list(depth: number, footnotes: boolean, top: boolean): fc.Arbitrary<Blo
         }),
       );
   return fc
-    .tuple(fc.constantFrom('bullet', 'task', 'ordered'), fc.constantFrom(1, 3), fc.boolean().map((b) => b && top))
+    .tuple(
+      fc.constantFrom('bullet', 'task', 'ordered'),
+      fc.constantFrom(1, 3),
+      fc.boolean().map((b) => b && top),
+    )
     .chain(([kind, start, spread]) =>
       fc
         .array(item(kind === 'task' || (kind === 'ordered' && start === 3)), { minLength: 1, maxLength: 3 })

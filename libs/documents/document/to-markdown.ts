@@ -3,6 +3,8 @@
  * (markdown-syntax.ts). The inverse of from-markdown.ts for documents read from Markdown; GitBook's
  * other blocks keep their text (see README.md beside this file).
  */
+
+import type { DocumentBlockExpandable, DocumentInlineButton } from '@gitbook/api';
 import type {
   BlockContent,
   FootnoteDefinition,
@@ -11,7 +13,6 @@ import type {
   ListItem,
   PhrasingContent,
 } from 'mdast';
-import type { DocumentBlockExpandable, DocumentInlineButton } from '@gitbook/api';
 import { DETAILS_END, detailsStartHtml, figureHtml } from './dialect/html-blocks';
 import { buttonPhrasing, type ColorData, MARK_END, markStartTag } from './dialect/html-inline';
 import { inlineMathNode, type MathData, mathNode } from './dialect/math';
@@ -198,7 +199,11 @@ class Writer {
       const inner = new Set(open).add(best);
       const children = this.group(atoms.slice(i, i + bestRun), inner);
       if (best in NODE_OF_MARK) out.push({ type: NODE_OF_MARK[best as keyof typeof NODE_OF_MARK], children });
-      else out.push({ type: 'html', value: markStartTag(colorOf(best)) }, ...children, { type: 'html', value: MARK_END });
+      else
+        out.push({ type: 'html', value: markStartTag(colorOf(best)) }, ...children, {
+          type: 'html',
+          value: MARK_END,
+        });
       i += bestRun;
     }
     return mergeTexts(out);

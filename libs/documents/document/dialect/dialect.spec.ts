@@ -63,7 +63,9 @@ describe('math', () => {
   });
 
   it('bounds runs of dollars, which the parser tries to the end of the paragraph for each length', () => {
-    expect(markdownProblem(`${'$'.repeat(100)}x`, DEFAULT_MARKDOWN_LIMITS)).toMatch(/run of 100 "\$", at most 64/);
+    expect(markdownProblem(`${'$'.repeat(100)}x`, DEFAULT_MARKDOWN_LIMITS)).toMatch(
+      /run of 100 "\$", at most 64/,
+    );
   });
 
   it('escapes text dollars that would read as math', () => {
@@ -282,7 +284,11 @@ describe('buttons (<a class="button">)', () => {
   });
 
   it('keeps other links as inline HTML', () => {
-    for (const markdown of ['<a href="x">not</a>', '<a href="x" class="button">x</a>', '<a href="x" class="button primary">**b**</a>']) {
+    for (const markdown of [
+      '<a href="x">not</a>',
+      '<a href="x" class="button">x</a>',
+      '<a href="x" class="button primary">**b**</a>',
+    ]) {
       expect(JSON.stringify(nodes(markdown))).not.toContain('"button"');
       written(markdown);
     }
@@ -331,7 +337,9 @@ describe('what Markdown written back used to lose', () => {
   });
 
   it('writes character references back as what renders the same: invisible characters as references', () => {
-    expect(written('a&nbsp;b &copy; &#123; &amp; x&shy;y &#x200B;')).toBe('a&#xA0;b © { & x&#xAD;y &#x200B;\n');
+    expect(written('a&nbsp;b &copy; &#123; &amp; x&shy;y &#x200B;')).toBe(
+      'a&#xA0;b © { & x&#xAD;y &#x200B;\n',
+    );
   });
 
   it('resolves reference links and images into inline ones that render the same', () => {

@@ -38,8 +38,7 @@ export function startTag(html: string, name: string): Map<string, string> | unde
   return attributes(element);
 }
 
-export const isEndTag = (html: string, name: string): boolean =>
-  html.trim().toLowerCase() === `</${name}>`;
+export const isEndTag = (html: string, name: string): boolean => html.trim().toLowerCase() === `</${name}>`;
 
 const TEXT_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' };
 export const escapeText = (text: string) => text.replace(/[&<>]/g, (c) => TEXT_ESCAPES[c]);
@@ -75,7 +74,10 @@ export function htmlToPhrasing(nodes: readonly HtmlNode[]): PhrasingContent[] | 
       out.push({ type: mark, children } as PhrasingContent);
     } else if (node.tagName === 'code' && attrs.size === 0) {
       if (!node.childNodes.every((c) => c.nodeName === '#text')) return undefined;
-      out.push({ type: 'inlineCode', value: node.childNodes.map((c) => ('value' in c ? c.value : '')).join('') });
+      out.push({
+        type: 'inlineCode',
+        value: node.childNodes.map((c) => ('value' in c ? c.value : '')).join(''),
+      });
     } else if (node.tagName === 'a' && attrs.has('href') && attrs.size === 1) {
       const children = htmlToPhrasing(node.childNodes);
       if (!children) return undefined;
