@@ -55,11 +55,11 @@ const IN_LIST_ITEM = new Set([...IN_QUOTE, 'code', 'hint', 'math', 'table']);
 const IN_EXPANDABLE = new Set([...IN_QUOTE, 'code', 'table', 'hint', 'images', 'file']);
 
 /** What GitBook has in place of a block it does not allow here: math inline, an expandable's content. */
-function fit(nodes: readonly DocumentBlock[], allowed: ReadonlySet<string>): DocumentBlock[] {
+function fitBlocks(nodes: readonly DocumentBlock[], allowed: ReadonlySet<string>): DocumentBlock[] {
   return nodes.flatMap((node): DocumentBlock[] => {
     if (allowed.has(node.type)) return [node];
     if (node.type === 'math') return [mathParagraph(node.data.formula)];
-    if (node.type === 'expandable') return fit(unwrapExpandable(node), allowed);
+    if (node.type === 'expandable') return fitBlocks(unwrapExpandable(node), allowed);
     return [node];
   });
 }
@@ -103,7 +103,7 @@ function withoutDialectData(node: DocumentBlock, copy: Record<string, unknown>):
 function expandableFragments(fragments: DocumentFragment[]): DocumentFragment[] {
   return fragments.map((f) => {
     if (f.fragment !== 'expandable-body') return f;
-    const nodes = fit(f.nodes as DocumentBlock[], IN_EXPANDABLE);
+    const nodes = fitBlocks(f.nodes as DocumentBlock[], IN_EXPANDABLE);
     return { ...f, nodes: nodes.length > 0 ? nodes : [emptyParagraph()] };
   });
 }
@@ -126,7 +126,10 @@ function splitQuote(quote: Extract<DocumentBlock, { type: 'blockquote' }>): Docu
     out.push({ ...quote, ...(key === undefined ? {} : { key }), nodes: run as typeof quote.nodes });
     run = [];
   };
-  for (const child of fit(blocks(quote.nodes as DocumentBlock[]), new Set([...IN_QUOTE, 'expandable']))) {
+  for (const child of fitBlocks(
+    blocks(quote.nodes as DocumentBlock[]),
+    new Set([...IN_QUOTE, 'expandable']),
+  )) {
     if (IN_QUOTE.has(child.type)) run.push(child);
     else {
       flush();
@@ -145,7 +148,7 @@ function block(node: DocumentBlock): DocumentBlock {
   }
   withoutDialectData(node, copy);
   if ('nodes' in node) copy.nodes = content(childrenOf(node));
-  if (node.type === 'list-item') copy.nodes = fit(copy.nodes as DocumentBlock[], IN_LIST_ITEM);
+  if (node.type === 'list-item') copy.nodes = fitBlocks(copy.nodes as DocumentBlock[], IN_LIST_ITEM);
   if ('fragments' in node) {
     copy.fragments = fragmentsOf(node).map((f) => ({ ...f, nodes: blocks(f.nodes) }));
     if (node.type === 'expandable')
@@ -197,7 +200,8 @@ function annotationBody(nodes: DocumentBlock[]): DocumentBlock[] {
   const body = nodes.flatMap((node): DocumentBlock[] => {
     if (IN_ANNOTATION.has(node.type)) return [node];
     if (node.type === 'table') return tableCells(node);
-    if (node.type === 'math' || node.type === 'expandable') return annotationBody(fit([node], IN_ANNOTATION));
+    if (node.type === 'math' || node.type === 'expandable')
+      return annotationBody(fitBlocks([node], IN_ANNOTATION));
     return annotationBody(
       childrenOf(node).filter((child): child is DocumentBlock => child.object === 'block'),
     );

@@ -33,7 +33,6 @@ const paragraph = (...leaves: object[]) => ({
   data: {},
   nodes: [{ object: 'text', leaves }],
 });
-const empty = { object: 'text', leaves: [text('')] };
 
 describe('math', () => {
   it('reads $$ fences and a lone $$…$$ as a math block, keeping TeX byte for byte', () => {

@@ -54,7 +54,7 @@ export type InlineHtmlContent = PhrasingContent | ColorSpan | ButtonLink;
 export function markColor(html: string): Partial<ColorData> | undefined {
   const attrs = startTag(html, 'mark');
   const style = attrs?.get('style');
-  if (!attrs || attrs.size !== 1 || style === undefined) return undefined;
+  if (attrs?.size !== 1 || style === undefined) return undefined;
   const color: Partial<ColorData> = {};
   for (const declaration of style.split(';')) {
     if (declaration.trim() === '') continue;
