@@ -126,14 +126,17 @@ class Writer {
 
   /**
    * GitBook's `<figure>` for an image read from one (`data.markdown: 'figure'`) or whose caption Markdown's
-   * image title cannot hold (formatting, links); `![alt](url "caption")` otherwise.
+   * image title cannot hold (formatting, links, a blank line); `![alt](url "caption")` otherwise, a
+   * line break in the caption included (an image title may span lines, and is read back so).
    */
   private image(image: DocumentBlockImage, data: object): BlockContent {
     const caption = fragmentsOf(image)
       .filter((f) => f.fragment === 'caption')
       .flatMap((f) => f.nodes.flatMap(childrenOf));
     const phrasing = this.phrasing(caption);
-    const plain = phrasing.every((node) => node.type === 'text' && !node.value.includes('\n'));
+    const plain =
+      phrasing.every((node) => node.type === 'text' || node.type === 'break') &&
+      !/\n[ \t]*\n/.test(inlineText(caption));
     if ((data as { markdown?: string }).markdown !== 'figure' && plain)
       return { type: 'paragraph', children: [imageOf(image)] };
     return figureHtml(refUrl(image.data.ref), image.data.alt ?? '', phrasing);

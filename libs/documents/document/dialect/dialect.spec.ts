@@ -213,6 +213,44 @@ describe('image blocks (<figure>)', () => {
     expect(written(bare)).toBe(`${bare}\n`);
   });
 
+  it('writes an image read from image syntax back as image syntax, a line break in its title included', () => {
+    expect(written('![a](u "two\nlines")')).toBe('![a](u "two\nlines")\n');
+    const figure = '<figure><img src="u" alt="a"><figcaption><p>two<br>lines</p></figcaption></figure>';
+    expect(written(figure)).toBe(`${figure}\n`);
+  });
+
+  it('writes a caption an image title cannot hold (formatting, a blank line) as a figure', () => {
+    const image = (...leaves: object[]): Document =>
+      ({
+        object: 'document',
+        data: {},
+        nodes: [
+          {
+            object: 'block',
+            type: 'images',
+            isVoid: false,
+            data: {},
+            nodes: [
+              {
+                object: 'block',
+                type: 'image',
+                isVoid: true,
+                data: { ref: { kind: 'url', url: 'u' } },
+                fragments: [{ object: 'fragment', fragment: 'caption', nodes: [paragraph(...leaves)] }],
+              },
+            ],
+          },
+        ],
+      }) as Document;
+    expect(documentToMarkdown(image(text('a\nb')))).toBe('![](u "a\nb")\n');
+    expect(documentToMarkdown(image(text('a\n\nb')))).toBe(
+      '<figure><img src="u" alt=""><figcaption><p>a<br><br>b</p></figcaption></figure>\n',
+    );
+    expect(documentToMarkdown(image(text('a', [{ object: 'mark', type: 'italic' }])))).toBe(
+      '<figure><img src="u" alt=""><figcaption><p><em>a</em></p></figcaption></figure>\n',
+    );
+  });
+
   it('leaves other figures as HTML', () => {
     for (const markdown of [
       '<figure><img src="a.png" width="3"></figure>',
