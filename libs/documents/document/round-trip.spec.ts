@@ -63,6 +63,22 @@ const LABELS = ['1', '2', 'note'];
 
 const text = (value: string): PhrasingContent => ({ type: 'text', value });
 
+/**
+ * Inline HTML written whole keeps its text unescaped: the `*` of a `<mark>…a*b</mark>` is an emphasis
+ * delimiter. Two of them in one inline content may pair around an emphasis the grammar put there,
+ * giving an emphasis in an emphasis, which is one mark in GitBook (README.md, "What is not lossless"):
+ * one such `*` per inline content.
+ */
+const STRAY_STAR = /^<mark[^>]*>[^<]*\*/;
+const strayStars = (nodes: readonly PhrasingContent[]): number =>
+  nodes.reduce(
+    (n, node) =>
+      n +
+      (node.type === 'html' && STRAY_STAR.test(node.value) ? 1 : 0) +
+      ('children' in node ? strayStars(node.children as PhrasingContent[]) : 0),
+    0,
+  );
+
 /** Content between items: text around them, so that no two marks or links touch. */
 function sequence(ctx: Context, depth: number): fc.Arbitrary<PhrasingContent[]> {
   return fc
@@ -78,7 +94,8 @@ function sequence(ctx: Context, depth: number): fc.Arbitrary<PhrasingContent[]> 
         out.push(item, ...sep(last));
       });
       return out;
-    });
+    })
+    .filter((nodes) => strayStars(nodes) <= 1);
 }
 
 /** Text after an item: a space, words, maybe a hard or soft line break inside it. */
