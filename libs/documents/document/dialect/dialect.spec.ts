@@ -242,6 +242,8 @@ describe('image blocks (<figure>)', () => {
           },
         ],
       }) as Document;
+    for (const caption of [text('a\nb'), text('a\n\nb'), text('a', [{ object: 'mark', type: 'italic' }])])
+      expect(schemaProblem('JSONDocument', gitbookDocument(image(caption)))).toBeUndefined();
     expect(documentToMarkdown(image(text('a\nb')))).toBe('![](u "a\nb")\n');
     expect(documentToMarkdown(image(text('a\n\nb')))).toBe(
       '<figure><img src="u" alt=""><figcaption><p>a<br><br>b</p></figcaption></figure>\n',
@@ -385,5 +387,51 @@ describe('what Markdown written back used to lose', () => {
     expect(written(markdown)).toBe(
       '[full](/u "T") [collapsed](<a b>) [shortcut](/s) ![img](/u "T")\n\n> [in quote](https://q.example/\\(x\\))\n',
     );
+  });
+});
+
+describe('each construct in each container', () => {
+  const MATH = '$$\nx^2\n$$';
+  const DETAILS = '<details>\n<summary>T <strong>b</strong></summary>\n\nbody *x*\n\n</details>';
+  const EMPTY_DETAILS = '<details open><summary>T</summary>\n\n</details>';
+  const FIGURE =
+    '<figure><img src="a.png" alt="A"><figcaption><p>Cap <em>x</em> <a href="u">l</a></p></figcaption></figure>';
+  const MARK = '<mark style="color:red;background-color:$info;">red **b** $$y$$</mark>';
+  const BUTTON = '<a href="/x" class="button secondary" data-icon="gear">Go</a>';
+  const indent = (markdown: string, by: string) =>
+    markdown
+      .split('\n')
+      .map((line) => by + line)
+      .join('\n');
+  const inContainers = (b: string): string[] => [
+    b,
+    indent(b, '> '),
+    `- item\n\n${indent(b, '  ')}`,
+    `- a\n  - b\n\n${indent(b, '    ')}`,
+    `a [^1]\n\n[^1]: x\n\n${indent(b, '    ')}`,
+    `<details><summary>O</summary>\n\n${b}\n\n</details>`,
+    `<details><summary>O</summary>\n\n<details><summary>I</summary>\n\n${b}\n\n</details>\n\n</details>`,
+  ];
+  const inLines = (i: string): string[] => [
+    `# h ${i}`,
+    `| a | b |\n| - | - |\n| ${i} | c |`,
+    ...(i.startsWith('<a ') ? [] : [`[l ${i}](u)`]),
+    `*a ${i} b*`,
+    `a [^1]\n\n[^1]: | a |\n    | - |\n    | ${i} |`,
+    `<details><summary>${i}</summary>\n\nb\n\n</details>`,
+  ];
+  const cases = [
+    ...[MATH, DETAILS, EMPTY_DETAILS, FIGURE, `a ${MARK} b`, `a ${BUTTON} b`, 'a $$x_1$$ b'].flatMap(
+      inContainers,
+    ),
+    ...[MARK, BUTTON, '$$x$$'].flatMap(inLines),
+  ];
+
+  it.each(cases)('%j: read back the same, and valid in GitBook view', (markdown) => {
+    const { document } = markdownToDocument(markdown);
+    expect(markdownToDocument(documentToMarkdown(document)).document).toEqual(document);
+    const view = gitbookDocument(document);
+    expect(schemaProblem('JSONDocument', view)).toBeUndefined();
+    expect(gitbookDocument(view)).toEqual(view);
   });
 });
