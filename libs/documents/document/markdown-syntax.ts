@@ -4,14 +4,19 @@
  * its Liquid-style block tags (dialect/liquid-tags.ts) and `$$` math (dialect/math.ts; GitBook's HTML
  * constructs are read from the HTML nodes, dialect/html-*.ts).
  */
-import type { Root } from 'mdast';
+import type { Root, RootContent } from 'mdast';
 import { fromMarkdown } from 'mdast-util-from-markdown';
 import { frontmatterFromMarkdown, frontmatterToMarkdown } from 'mdast-util-frontmatter';
 import { gfmFromMarkdown, gfmToMarkdown } from 'mdast-util-gfm';
 import { type Join, toMarkdown } from 'mdast-util-to-markdown';
 import { frontmatter } from 'micromark-extension-frontmatter';
 import { gfm } from 'micromark-extension-gfm';
-import { liquidTagFromMarkdown, liquidTagSyntax, liquidTagToMarkdown } from './dialect/liquid-tags';
+import {
+  liquidTagFromMarkdown,
+  liquidTagSyntax,
+  liquidTagToMarkdown,
+  tagsOutOfHtml,
+} from './dialect/liquid-tags';
 import { mathFromMarkdown, mathSyntax, mathToMarkdown } from './dialect/math';
 
 export function parseMarkdown(markdown: string): Root {
@@ -20,10 +25,25 @@ export function parseMarkdown(markdown: string): Root {
     mdastExtensions: [
       gfmFromMarkdown(),
       frontmatterFromMarkdown(['yaml']),
+      // Before the tags are paired: a tag line right after HTML is a tag (dialect/liquid-tags.ts).
+      { transforms: [tagsOutOfHtml(htmlRest)] },
       liquidTagFromMarkdown(),
       mathFromMarkdown(),
     ],
   });
+}
+
+/** The lines of a block of HTML from its first tag line on, read as flow content, tags left unpaired. */
+function htmlRest(markdown: string): RootContent[] {
+  return fromMarkdown(markdown, {
+    extensions: [gfm(), liquidTagSyntax(), mathSyntax()],
+    mdastExtensions: [
+      gfmFromMarkdown(),
+      { transforms: [tagsOutOfHtml(htmlRest)] },
+      { ...liquidTagFromMarkdown(), transforms: [] },
+      mathFromMarkdown(),
+    ],
+  }).children;
 }
 
 export function serializeMarkdown(root: Root): string {
