@@ -12,6 +12,8 @@ import { type Join, toMarkdown } from 'mdast-util-to-markdown';
 import { frontmatter } from 'micromark-extension-frontmatter';
 import { gfm } from 'micromark-extension-gfm';
 import {
+  type HtmlSplitBudget,
+  htmlSplitBudget,
   liquidTagFromMarkdown,
   liquidTagSyntax,
   liquidTagToMarkdown,
@@ -20,13 +22,14 @@ import {
 import { mathFromMarkdown, mathSyntax, mathToMarkdown } from './dialect/math';
 
 export function parseMarkdown(markdown: string): Root {
+  const budget = htmlSplitBudget();
   return fromMarkdown(markdown, {
     extensions: [gfm(), frontmatter(['yaml']), liquidTagSyntax(), mathSyntax()],
     mdastExtensions: [
       gfmFromMarkdown(),
       frontmatterFromMarkdown(['yaml']),
       // Before the tags are paired: a tag line right after HTML is a tag (dialect/liquid-tags.ts).
-      { transforms: [tagsOutOfHtml(htmlRest)] },
+      { transforms: [tagsOutOfHtml((rest) => htmlRest(rest, budget), budget)] },
       liquidTagFromMarkdown(),
       mathFromMarkdown(),
     ],
@@ -34,12 +37,12 @@ export function parseMarkdown(markdown: string): Root {
 }
 
 /** The lines of a block of HTML from its first tag line on, read as flow content, tags left unpaired. */
-function htmlRest(markdown: string): RootContent[] {
+function htmlRest(markdown: string, budget: HtmlSplitBudget): RootContent[] {
   return fromMarkdown(markdown, {
     extensions: [gfm(), liquidTagSyntax(), mathSyntax()],
     mdastExtensions: [
       gfmFromMarkdown(),
-      { transforms: [tagsOutOfHtml(htmlRest)] },
+      { transforms: [tagsOutOfHtml((rest) => htmlRest(rest, budget), budget)] },
       { ...liquidTagFromMarkdown(), transforms: [] },
       mathFromMarkdown(),
     ],

@@ -132,6 +132,17 @@ describe("GitBook's HTML constructs and math in its block tags", () => {
     expect(types('<div>\n{% include "x" %}\n</div>')).toEqual(['code']);
   });
 
+  it('ends blocks of HTML at tag lines in linear time, however many tag lines one block holds', () => {
+    const time = (markdown: string) => {
+      const start = performance.now();
+      markdownToDocument(markdown);
+      return performance.now() - start;
+    };
+    const n = 20_000;
+    const plain = time('<div>\nhint\n'.repeat(n));
+    expect(time('<div>\n{% hint style="info" %}\n'.repeat(n))).toBeLessThan(3 * plain + 1000);
+  }, 60_000);
+
   it('answers math where GitBook has none (a hint) as its formula inline, in the hint', () => {
     const view = gitbookDocument(markdownToDocument(tagContainers.hint(`a\n\n${MATH}`)).document);
     expect(view.nodes).toHaveLength(1);

@@ -316,9 +316,21 @@ export const liquidTagFromMarkdown = (): FromMarkdownExtension => ({
  * ends before its first tag line: from that line on, its lines are read again as flow content
  * (`readFlow`, which does not pair tags), in its place, before the tags are paired. The blocks of HTML
  * that end at a marker of their own (`<pre>`, `<script>`, `<style>`, `<textarea>`, comments, `<?`,
- * `<!X`, CDATA) hold their lines as they are.
+ * `<!X`, CDATA) hold their lines as they are. Each split reads the rest of its block again, so one
+ * document's splits share a `budget` (that many splits, that many characters read again): one block of
+ * HTML holding tag lines on every other line would otherwise take quadratic time. Past it, HTML is
+ * HTML to its blank line, as CommonMark has it.
  */
-export function tagsOutOfHtml(readFlow: (markdown: string) => RootContent[]): (tree: Root) => Root {
+export interface HtmlSplitBudget {
+  splits: number;
+  characters: number;
+}
+export const htmlSplitBudget = (): HtmlSplitBudget => ({ splits: 200, characters: 256 * 1024 });
+
+export function tagsOutOfHtml(
+  readFlow: (markdown: string) => RootContent[],
+  budget: HtmlSplitBudget,
+): (tree: Root) => Root {
   const split = (children: RootContent[]): RootContent[] => {
     if (!children.some((node) => node.type === 'html' && node.value.includes('{%'))) return children;
     return children.flatMap((node): RootContent[] => {
@@ -326,6 +338,10 @@ export function tagsOutOfHtml(readFlow: (markdown: string) => RootContent[]): (t
       const lines = node.value.split('\n');
       const at = lines.findIndex((line, i) => i > 0 && parseTagLine(line) !== undefined);
       if (at < 0) return [node];
+      const restText = lines.slice(at).join('\n');
+      if (budget.splits <= 0 || budget.characters < restText.length) return [node];
+      budget.splits--;
+      budget.characters -= restText.length;
       const start = node.position?.start.line;
       const head: RootContent = {
         type: 'html',
@@ -334,7 +350,7 @@ export function tagsOutOfHtml(readFlow: (markdown: string) => RootContent[]): (t
           ? { position: { start: node.position.start, end: { line: start + at - 1, column: 1 } } }
           : {}),
       };
-      const rest = readFlow(lines.slice(at).join('\n'));
+      const rest = readFlow(restText);
       if (start !== undefined) for (const child of rest) shiftLines(child, start + at - 1);
       return [head, ...split(rest)];
     });
