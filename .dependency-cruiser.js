@@ -10,12 +10,15 @@ const FEATURE = '^libs/(?!platform/|composition/)[^/]+/';
 const DOMAIN = '^libs/([^/]+/domain/|documents/)';
 /**
  * Libraries of pure functions (no I/O, no framework, no global state) that domain code may use: the
- * Markdown parser and serializer family, YAML, heading slugs, three-way diffs, word stemmers and PDF writing.
+ * Markdown parser and serializer family (GitBook's `$$` math included), an HTML parser (parse5, which reads
+ * the HTML of GitBook's Markdown dialect into a tree: parsing only), YAML, heading slugs, three-way diffs,
+ * word stemmers and PDF writing.
  */
 const PURE_LIBRARIES = [
   'node-diff3',
   'mdast-util-[^/]+',
   'micromark[^/]*',
+  'parse5',
   'yaml',
   'github-slugger',
   '@orama/stemmers',

@@ -5,6 +5,7 @@
  */
 
 import { invalid } from '@app/platform/domain/decider';
+import type { DocumentBlockExpandable } from '@gitbook/api';
 import type {
   Definition,
   FootnoteDefinition,
@@ -16,7 +17,10 @@ import type {
   RootContent,
   Yaml,
 } from 'mdast';
+import { type Details, type Figure, figureOf, pairDetails } from './dialect/html-blocks';
+import { type ButtonLink, type ColorData, type ColorSpan, pairInlineHtml } from './dialect/html-inline';
 import { liquidBlockToDocument } from './dialect/liquid-blocks';
+import { inlineMath, loneFormula, mathBlock } from './dialect/math';
 import {
   type CodeData,
   type Document,
@@ -28,6 +32,7 @@ import {
   type DocumentInlineAnnotation,
   type DocumentInlineImage,
   type DocumentInlineLink,
+  type DocumentTextMark,
   type InlineContent,
   type Leaf,
   type LinkData,
@@ -92,14 +97,24 @@ class Reader {
     collect(root);
   }
 
-  /** Blocks for flow content; `top`: directly in the document, where GitBook has image blocks. */
+  /**
+   * Blocks for flow content; `top`: where GitBook has image blocks (directly in the document, in an
+   * expandable's body).
+   */
   blocks(children: readonly RootContent[], top = false): DocumentBlock[] {
-    return children.flatMap((node): DocumentBlock[] => {
+    // GitBook's dialect: expandables paired among the siblings (dialect/html-blocks.ts).
+    return pairDetails(children).flatMap((node): DocumentBlock[] => {
       switch (node.type) {
         // GitBook's dialect (dialect/).
         case 'liquidBlock':
           return [liquidBlockToDocument(node, this)];
+        case 'details':
+          return [this.expandable(node)];
+        case 'math':
+          return [mathBlock(node.value, node.meta)];
         case 'paragraph': {
+          const formula = loneFormula(node);
+          if (formula !== undefined) return [mathBlock(formula)];
           const [only] = node.children;
           if (
             top &&
@@ -134,9 +149,13 @@ class Reader {
           if (node.meta) data.meta = node.meta;
           return [codeBlock(data, node.value)];
         }
-        case 'html':
-          // Raw HTML shows as HTML source in GitBook, and is written back as raw HTML.
+        case 'html': {
+          // GitBook's figure is its image block; other raw HTML shows as HTML source in GitBook, and
+          // is written back as raw HTML.
+          const figure = top ? figureOf(node.value) : undefined;
+          if (figure) return [this.figure(figure)];
           return [codeBlock({ syntax: 'html', markdown: 'html' }, node.value)];
+        }
         case 'table':
           return [tableToBlock(node, (cell) => this.paragraph(cell))];
         default:
@@ -150,6 +169,52 @@ class Reader {
     return { object: 'block', type: 'paragraph', data: {}, nodes: this.inline(children) };
   }
 
+  /** `<details>` + `<summary>` around Markdown: GitBook's expandable, title and body fragments. */
+  private expandable(details: Details): DocumentBlock {
+    const expandable: DocumentBlockExpandable = {
+      object: 'block',
+      type: 'expandable',
+      isVoid: true,
+      data: details.open ? { defaultExpanded: true } : {},
+      fragments: [
+        {
+          object: 'fragment',
+          fragment: 'expandable-title',
+          type: 'expandable-title',
+          nodes: [this.paragraph(details.summary)],
+        },
+        {
+          object: 'fragment',
+          fragment: 'expandable-body',
+          type: 'expandable-body',
+          nodes: nested(this.blocks(details.children as RootContent[], true)),
+        },
+      ],
+    };
+    return expandable as DocumentBlock;
+  }
+
+  /** GitBook's `<figure>`: an image block, its `<figcaption>` the caption (`data.markdown: 'figure'`). */
+  private figure(figure: Figure): DocumentBlockImages {
+    return {
+      object: 'block',
+      type: 'images',
+      isVoid: false,
+      data: { markdown: 'figure' } as DocumentBlockImages['data'],
+      nodes: [
+        {
+          object: 'block',
+          type: 'image',
+          isVoid: true,
+          data: { ref: { kind: 'url', url: figure.url }, ...(figure.alt ? { alt: figure.alt } : {}) },
+          fragments: figure.caption?.length
+            ? [{ object: 'fragment', fragment: 'caption', nodes: [this.paragraph(figure.caption)] }]
+            : [],
+        },
+      ],
+    };
+  }
+
   private list(list: List): DocumentBlock {
     const nodes = list.children.map(
       (item): DocumentBlockListItem => ({
@@ -159,12 +224,19 @@ class Reader {
         nodes: nested(this.blocks(item.children)),
       }),
     );
+    // A loose list (blank lines between items) keeps it: `data.spread` (extension).
+    const spread = list.spread ? { spread: true } : {};
     if (list.ordered) {
       const start = list.start ?? 1;
-      return { object: 'block', type: 'list-ordered', data: start === 1 ? {} : { start }, nodes };
+      return {
+        object: 'block',
+        type: 'list-ordered',
+        data: { ...(start === 1 ? {} : { start }), ...spread },
+        nodes,
+      };
     }
     const tasks = list.children.some((item) => typeof item.checked === 'boolean');
-    return { object: 'block', type: tasks ? 'list-tasks' : 'list-unordered', data: {}, nodes };
+    return { object: 'block', type: tasks ? 'list-tasks' : 'list-unordered', data: spread, nodes };
   }
 
   private imageBlock(
@@ -198,14 +270,14 @@ class Reader {
   }
 
   /** Inline content in GitBook's normal form: texts around and between inlines, equal leaves merged. */
-  inline(children: PhrasingContent[], marks: MarkdownMark[] = []): InlineContent[] {
+  inline(children: PhrasingContent[], marks: MarkdownMark[] = [], color?: ColorData): InlineContent[] {
     const nodes: InlineContent[] = [];
     let leaves: Leaf[] = [];
     const flush = () => {
       nodes.push(textNode(leaves.length > 0 ? leaves : [leaf('')]));
       leaves = [];
     };
-    for (const item of this.items(children, marks)) {
+    for (const item of this.items(children, marks, color)) {
       if (item.object !== 'leaf') {
         flush();
         nodes.push(item);
@@ -219,13 +291,24 @@ class Reader {
     return nodes;
   }
 
-  /** Leaves and inlines of phrasing content, each leaf carrying the marks of the nodes around it. */
-  private items(children: readonly PhrasingContent[], marks: MarkdownMark[]): Item[] {
-    const marked = (text: string, extra?: MarkdownMark): Leaf => leaf(text, withMark(marks, extra).map(mark));
-    return children.flatMap((node): Item[] => {
-      const markType = MARK_OF[node.type];
-      if (markType && 'children' in node) return this.items(node.children, withMark(marks, markType));
+  /**
+   * Leaves and inlines of phrasing content, each leaf carrying the marks of the nodes around it (and
+   * the color of GitBook's `<mark>` around it).
+   */
+  private items(children: readonly PhrasingContent[], marks: MarkdownMark[], color?: ColorData): Item[] {
+    const marked = (text: string, extra?: MarkdownMark): Leaf =>
+      leaf(text, [...withMark(marks, extra).map(mark), ...(color ? [colorMark(color)] : [])]);
+    return pairInlineHtml(children).flatMap((node): Item[] => {
+      const markType = MARK_OF[node.type as keyof typeof MARK_OF];
+      if (markType && 'children' in node)
+        return this.items(node.children as PhrasingContent[], withMark(marks, markType), color);
       switch (node.type) {
+        case 'colorSpan':
+          return this.items(node.children as PhrasingContent[], marks, withColor(color, node));
+        case 'buttonLink':
+          return [buttonInline(node)];
+        case 'inlineMath':
+          return [inlineMath(node.value)];
         case 'text':
           // A newline in text is a soft line break, which GitBook text cannot tell from a hard one.
           return node.value
@@ -242,12 +325,12 @@ class Reader {
           return [{ ...marked(node.value), markdown: 'html' }];
         case 'link':
         case 'linkReference':
-          return [this.link(node, marks)];
+          return [this.link(node, marks, color)];
         case 'image':
         case 'imageReference':
           return [this.inlineImage(node)];
         case 'footnoteReference':
-          return [this.annotation(node, marks)];
+          return [this.annotation(node, marks, color)];
         default:
           return [];
       }
@@ -257,6 +340,7 @@ class Reader {
   private link(
     node: Extract<PhrasingContent, { type: 'link' | 'linkReference' }>,
     marks: MarkdownMark[],
+    color?: ColorData,
   ): DocumentInlineLink {
     const { url, title } = this.target(node);
     const data: LinkData = { ref: { kind: 'url', url } };
@@ -265,7 +349,7 @@ class Reader {
       object: 'inline',
       type: 'link',
       data,
-      nodes: this.inline(node.children, marks) as DocumentInlineLink['nodes'],
+      nodes: this.inline(node.children, marks, color) as DocumentInlineLink['nodes'],
     };
   }
 
@@ -286,10 +370,11 @@ class Reader {
   }
 
   /** A footnote is GitBook's annotation: its label is the annotated text, its definition the body. */
-  private annotation(node: FootnoteReference, marks: MarkdownMark[]): Item {
+  private annotation(node: FootnoteReference, marks: MarkdownMark[], color?: ColorData): Item {
     const label = node.label ?? node.identifier;
     const definition = this.footnotes.get(node.identifier);
-    if (!definition || this.expanding.has(node.identifier)) return leaf(`[^${label}]`, marks.map(mark));
+    const leafMarks = [...marks.map(mark), ...(color ? [colorMark(color)] : [])];
+    if (!definition || this.expanding.has(node.identifier)) return leaf(`[^${label}]`, leafMarks);
     if (++this.expansions > MAX_FOOTNOTE_EXPANSIONS)
       throw invalid(`footnotes expand to more than ${MAX_FOOTNOTE_EXPANSIONS} annotations`);
     this.expanding.add(node.identifier);
@@ -300,7 +385,7 @@ class Reader {
       type: 'annotation',
       isVoid: false,
       data: {},
-      nodes: [textNode([leaf(label, marks.map(mark))])],
+      nodes: [textNode([leaf(label, leafMarks)])],
       fragments: [{ object: 'fragment', type: 'annotation-body', nodes: nested(body) }],
     };
     return annotation;
@@ -344,4 +429,19 @@ const withMark = (marks: MarkdownMark[], extra?: MarkdownMark): MarkdownMark[] =
 
 /** Adjacent plain leaves with the same marks are one leaf; HTML and soft breaks stay apart. */
 const mergeable = (a: Leaf, b: Leaf): boolean =>
-  !a.markdown && !b.markdown && a.marks.map((m) => m.type).join() === b.marks.map((m) => m.type).join();
+  !a.markdown && !b.markdown && JSON.stringify(a.marks) === JSON.stringify(b.marks);
+
+/** GitBook's color mark: both colors, `default` where the `<mark>` sets none. */
+const colorMark = (color: ColorData): DocumentTextMark => ({ object: 'mark', type: 'color', data: color });
+
+/** GitBook's `default` color (its `DocumentTextColor` enumeration names it). */
+const DEFAULT_COLOR = 'default' as ColorData['text'];
+
+/** The colors of a `<mark>` inside another: what it sets over what the outer one does. */
+const withColor = (outer: ColorData | undefined, span: ColorSpan): ColorData => ({
+  text: span.color.text ?? outer?.text ?? DEFAULT_COLOR,
+  background: span.color.background ?? outer?.background ?? DEFAULT_COLOR,
+});
+
+const buttonInline = (button: ButtonLink): DocumentInline =>
+  ({ object: 'inline', type: 'button', isVoid: true, data: button.data }) as DocumentInline;

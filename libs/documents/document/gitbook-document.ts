@@ -7,7 +7,10 @@
  * them; in a footnote's body a quote gives its blocks and a table its cells). GitBook's dialect blocks
  * follow its nesting rules too (a hint splits as a quote does; a tab, a step, a column or a list item
  * gives the content of a block it may not hold), captions GitBook's schema does not list go, and a file
- * that names no stored file becomes a link to it. Keys stay the stored ones.
+ * that names no stored file becomes a link to it. A loose list's `spread`, a figure's and an aligned
+ * column's `markdown` go; a math block where GitBook has none is a paragraph of its formula inline, and
+ * an expandable where GitBook has none (in a list item, a tab, a footnote, another expandable) gives its
+ * title and its body. Keys stay the stored ones.
  */
 import {
   type CodeData,
@@ -16,6 +19,7 @@ import {
   type Document,
   type DocumentBlock,
   type DocumentBlockTable,
+  type DocumentFragment,
   type DocumentNode,
   type DocumentText,
   fragmentsOf,
@@ -77,9 +81,62 @@ function blocks(nodes: readonly DocumentBlock[]): DocumentBlock[] {
   });
 }
 
+// --- GitBook's HTML dialect and math (dialect/): math and expandables where GitBook's schema has none.
+/** `DocumentBlockExpandable`'s body nodes. */
+const IN_EXPANDABLE = new Set([...IN_QUOTE, 'code', 'table', 'hint', 'images', 'file']);
+
+const mathParagraph = (formula: string): DocumentBlock => ({
+  object: 'block',
+  type: 'paragraph',
+  data: {},
+  nodes: [
+    { object: 'text', leaves: [{ object: 'leaf', text: '', marks: [] }] },
+    { object: 'inline', type: 'inline-math', isVoid: true, data: { formula } },
+    { object: 'text', leaves: [{ object: 'leaf', text: '', marks: [] }] },
+  ],
+});
+
+/** Docs-hub's extensions in the data of lists, images and math blocks. */
+function withoutDialectData(node: DocumentBlock, copy: Record<string, unknown>): void {
+  if (node.type.startsWith('list-') && node.type !== 'list-item') {
+    const { spread: _spread, ...data } = node.data as { spread?: boolean };
+    copy.data = data;
+  }
+  if (node.type === 'images' || node.type === 'math') {
+    const { markdown: _markdown, meta: _meta, ...data } = node.data as { markdown?: string; meta?: string };
+    copy.data = data;
+  }
+  if (node.type === 'table') {
+    const definition = Object.fromEntries(
+      Object.entries(node.data.definition).map(([id, column]) => {
+        const { markdown: _markdown, ...rest } = column as { markdown?: string };
+        return [id, rest];
+      }),
+    );
+    copy.data = { ...node.data, definition };
+  }
+}
+
+/** An expandable's fragments as GitBook has them: a body of at least one block it allows there. */
+function expandableFragments(fragments: DocumentFragment[]): DocumentFragment[] {
+  return fragments.map((f) => {
+    if (f.fragment !== 'expandable-body') return f;
+    const nodes = fitInto(f.nodes as DocumentBlock[], IN_EXPANDABLE);
+    return { ...f, nodes: nodes.length > 0 ? nodes : [emptyParagraph()] };
+  });
+}
+
+const emptyParagraph = (): DocumentBlock => ({
+  object: 'block',
+  type: 'paragraph',
+  data: {},
+  nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: '', marks: [] }] }],
+});
+// --- end of GitBook's HTML dialect and math
+
 /**
  * A quote or a hint holding blocks GitBook does not allow there: quotes (hints) of the allowed runs,
- * the others between.
+ * the others between; a math block stays in, as a paragraph of its formula inline.
  */
 function split(container: DocumentBlock, allowed: ReadonlySet<string>): DocumentBlock[] {
   const out: DocumentBlock[] = [];
@@ -92,6 +149,7 @@ function split(container: DocumentBlock, allowed: ReadonlySet<string>): Document
   };
   for (const child of blocks(childrenOf(container) as DocumentBlock[])) {
     if (allowed.has(child.type)) run.push(child);
+    else if (child.type === 'math') run.push(mathParagraph(child.data.formula));
     else {
       flush();
       out.push(child);
@@ -107,6 +165,7 @@ function block(node: DocumentBlock): DocumentBlock {
     const { markdown: _markdown, meta: _meta, ...data } = node.data as CodeData;
     copy.data = data;
   }
+  withoutDialectData(node, copy);
   // A file GitBook does not store (an asset path): a link to it.
   if (node.type === 'file' && !isFileRef(node.data.ref)) return refParagraph(node);
   if ('nodes' in node) {
@@ -117,17 +176,21 @@ function block(node: DocumentBlock): DocumentBlock {
   if (CAPTIONED.has(node.type)) delete copy.fragments;
   else if ('fragments' in node) {
     copy.fragments = fragmentsOf(node).map((f) => ({ ...f, nodes: blocks(f.nodes) }));
+    if (node.type === 'expandable')
+      copy.fragments = expandableFragments(copy.fragments as DocumentFragment[]);
   }
   return copy as unknown as DocumentBlock;
 }
 
 /**
- * Blocks (made GitBook's already) where only `allowed` may be: the others give their content, a
- * table its cells, a reference a paragraph linking to it.
+ * Blocks (made GitBook's already) where only `allowed` may be: the others give their content (an
+ * expandable its title and its body), a math block a paragraph of its formula inline, a table its
+ * cells, a reference a paragraph linking to it.
  */
 function fitInto(nodes: readonly DocumentBlock[], allowed: ReadonlySet<string>): DocumentBlock[] {
   return nodes.flatMap((node): DocumentBlock[] => {
     if (allowed.has(node.type)) return [node];
+    if (node.type === 'math') return fitInto([mathParagraph(node.data.formula)], allowed);
     if (node.type === 'table') return fitInto(tableCells(node), allowed);
     if ('isVoid' in node && node.isVoid && (refOf(node) || node.type === 'embed'))
       return fitInto([refParagraph(node)], allowed);
@@ -180,6 +243,9 @@ function content(nodes: readonly DocumentNode[]): DocumentNode[] {
 }
 
 function inline(node: Exclude<DocumentNode, DocumentText | DocumentBlock>): DocumentNode {
+  // GitBook's schema for a button cannot be met (the branch with its `ref` says `additionalProperties:
+  // false` of the whole data, label and kind included): a button is answered as a link of its label.
+  if (node.type === 'button') return buttonLink(node.data as { label: string; ref?: ContentRef });
   if (node.type === 'link') {
     const { title: _title, ...data } = node.data as LinkData;
     // GitBook links hold texts and images only (a footnote in a link's text gives its label).
@@ -198,6 +264,12 @@ function inline(node: Exclude<DocumentNode, DocumentText | DocumentBlock>): Docu
     return { ...node, nodes: node.nodes.map(plainText), fragments: fragments as typeof node.fragments };
   }
   return 'nodes' in node ? ({ ...node, nodes: content(childrenOf(node)) } as unknown as DocumentNode) : node;
+}
+
+function buttonLink(data: { label: string; ref?: ContentRef }): DocumentNode {
+  const label: DocumentText = { object: 'text', leaves: [{ object: 'leaf', text: data.label, marks: [] }] };
+  if (!data.ref) return label;
+  return { object: 'inline', type: 'link', data: { ref: data.ref }, nodes: [label] } as DocumentNode;
 }
 
 function annotationBody(nodes: DocumentBlock[]): DocumentBlock[] {

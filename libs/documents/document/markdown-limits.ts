@@ -38,6 +38,8 @@ export function markdownProblem(markdown: string, limits: MarkdownLimits): strin
   let links = 0;
   let containerLines = 0;
   let footnotes = 0;
+  // GitBook's expandables open (`<details>` lines not yet closed), which nest like containers.
+  let details = 0;
   // Per paragraph (up to a blank line).
   let brackets = 0;
   let delimiters = 0;
@@ -94,13 +96,19 @@ export function markdownProblem(markdown: string, limits: MarkdownLimits): strin
     // `* * *` or `- - -` alone on a line is a thematic break, not lists.
     const thematic = blankRest && markers >= 3 && onlyChar > 0;
     if (fenceChar === 0 && !thematic) {
-      if (depth > limits.maxNesting)
-        return `nests ${depth} block quotes or lists, at most ${limits.maxNesting}`;
+      if (markdown.charCodeAt(i) === 0x3c /* < */) {
+        const html = markdown.slice(i, i + 10).toLowerCase();
+        if (/^<details[\s>]/.test(html) || html === '<details') details++;
+        else if (html.startsWith('</details>') && details > 0) details--;
+      }
       const tag = blockTag(markdown, i, lineEnd);
-      if (tag !== 0) {
-        tagDepth = Math.max(0, tagDepth + tag);
-        if (depth + tagDepth > limits.maxNesting)
-          return `nests ${depth + tagDepth} block quotes, lists or block tags, at most ${limits.maxNesting}`;
+      if (tag !== 0) tagDepth = Math.max(0, tagDepth + tag);
+      const nesting = depth + details + tagDepth;
+      if (nesting > limits.maxNesting) {
+        const kinds = ['block quotes', 'lists'];
+        if (tagDepth > 0) kinds.push('block tags');
+        if (details > 0) kinds.push('expandables');
+        return `nests ${nesting} ${kinds.slice(0, -1).join(', ')} or ${kinds.at(-1)}, at most ${limits.maxNesting}`;
       }
       if (depth > 0 && ++containerLines > limits.maxContainerLines)
         return `has more than ${limits.maxContainerLines} lines in block quotes or list items`;
@@ -169,7 +177,8 @@ export function markdownProblem(markdown: string, limits: MarkdownLimits): strin
           j++;
           continue;
         }
-        if (ch === 0x2a || ch === 0x5f || ch === 0x7e) {
+        // `$` too: a run of dollars opens math, tried to the end of the paragraph for each length.
+        if (ch === 0x2a || ch === 0x5f || ch === 0x7e || ch === 0x24) {
           let k = j;
           while (k < lineEnd && markdown.charCodeAt(k) === ch) k++;
           const run = k - j;

@@ -1,30 +1,83 @@
 /**
  * The one Markdown dialect of docs-hub, read and written by the unified family: CommonMark with GFM
  * (tables, task lists, strikethrough, autolinks, footnotes), YAML frontmatter, and GitBook's dialect:
- * its Liquid-style block tags (dialect/liquid-tags.ts).
+ * its Liquid-style block tags (dialect/liquid-tags.ts) and `$$` math (dialect/math.ts; GitBook's HTML
+ * constructs are read from the HTML nodes, dialect/html-*.ts).
  */
-import type { Root } from 'mdast';
+import type { Root, RootContent } from 'mdast';
 import { fromMarkdown } from 'mdast-util-from-markdown';
 import { frontmatterFromMarkdown, frontmatterToMarkdown } from 'mdast-util-frontmatter';
 import { gfmFromMarkdown, gfmToMarkdown } from 'mdast-util-gfm';
 import { type Join, toMarkdown } from 'mdast-util-to-markdown';
 import { frontmatter } from 'micromark-extension-frontmatter';
 import { gfm } from 'micromark-extension-gfm';
-import { liquidTagFromMarkdown, liquidTagSyntax, liquidTagToMarkdown } from './dialect/liquid-tags';
+import {
+  type HtmlSplitBudget,
+  htmlSplitBudget,
+  liquidTagFromMarkdown,
+  liquidTagSyntax,
+  liquidTagToMarkdown,
+  tagsOutOfHtml,
+} from './dialect/liquid-tags';
+import { mathFromMarkdown, mathSyntax, mathToMarkdown } from './dialect/math';
 
 export function parseMarkdown(markdown: string): Root {
+  const budget = htmlSplitBudget();
   return fromMarkdown(markdown, {
-    extensions: [gfm(), frontmatter(['yaml']), liquidTagSyntax()],
-    mdastExtensions: [gfmFromMarkdown(), frontmatterFromMarkdown(['yaml']), liquidTagFromMarkdown()],
+    extensions: [gfm(), frontmatter(['yaml']), liquidTagSyntax(), mathSyntax()],
+    mdastExtensions: [
+      gfmFromMarkdown(),
+      frontmatterFromMarkdown(['yaml']),
+      // Before the tags are paired: a tag line right after HTML is a tag (dialect/liquid-tags.ts).
+      { transforms: [tagsOutOfHtml((rest) => htmlRest(rest, budget), budget)] },
+      liquidTagFromMarkdown(),
+      mathFromMarkdown(),
+    ],
   });
+}
+
+/** The lines of a block of HTML from its first tag line on, read as flow content, tags left unpaired. */
+function htmlRest(markdown: string, budget: HtmlSplitBudget): RootContent[] {
+  return fromMarkdown(markdown, {
+    extensions: [gfm(), liquidTagSyntax(), mathSyntax()],
+    mdastExtensions: [
+      gfmFromMarkdown(),
+      { transforms: [tagsOutOfHtml((rest) => htmlRest(rest, budget), budget)] },
+      { ...liquidTagFromMarkdown(), transforms: [] },
+      mathFromMarkdown(),
+    ],
+  }).children;
 }
 
 export function serializeMarkdown(root: Root): string {
   return toMarkdown(root, {
-    extensions: [gfmToMarkdown(), frontmatterToMarkdown(['yaml']), liquidTagToMarkdown()],
-    join: [spreadWhereForced],
+    extensions: [gfmToMarkdown(), frontmatterToMarkdown(['yaml']), liquidTagToMarkdown(), mathToMarkdown()],
+    join: [spreadWhereForced, apartFromLazyText],
+    unsafe: INVISIBLE.map((character) => ({ character, inConstruct: 'phrasing' as const })),
   });
 }
+
+/**
+ * Characters that render as nothing or as a space, written as character references (`&#xA0;`) so
+ * that the Markdown shows them: a no-break space, a soft hyphen, zero-width and joining characters.
+ */
+const INVISIBLE = ['\u00a0', '\u00ad', '\u200b', '\u200c', '\u200d', '\u2060', '\u202f', '\ufeff'];
+
+/**
+ * A table or a math block right after a container ending in a paragraph (a list in a list item, a
+ * quote) would be read as that paragraph's lazy continuation: a blank line keeps it apart. The
+ * library's own join does so for paragraphs, not for these.
+ */
+const apartFromLazyText: Join = (left, right) => {
+  if (right.type !== 'table' && right.type !== 'math') return undefined;
+  let tail: Parameters<Join>[0] = left;
+  while (
+    (tail.type === 'blockquote' || tail.type === 'list' || tail.type === 'listItem') &&
+    tail.children.length > 0
+  )
+    tail = tail.children[tail.children.length - 1];
+  return tail !== left && tail.type === 'paragraph' ? 1 : undefined;
+};
 
 /** The canonical form of some Markdown: what the library writes for what it reads. */
 export const normalizeMarkdown = (markdown: string): string => serializeMarkdown(parseMarkdown(markdown));

@@ -6,7 +6,7 @@
  * - A header cell with formatting also keeps that content in a fragment named `title-<n>`, since a
  *   title is plain text (it still carries the plain text, for GitBook).
  * - GitBook's alignment is required and left is its default: Markdown's unaligned column is `left`, and
- *   an explicit `:--` is read as unaligned (both render alike).
+ *   an explicit `:--` is `left` with `markdown: 'aligned'` (extension) so that it is written back so.
  * - A row shorter than the header keeps only its cells (GitBook shows the others empty); cells past
  *   the header's width, which GFM does not render, are dropped.
  */
@@ -51,7 +51,8 @@ export function tableToBlock(table: Table, toParagraph: ToParagraph): DocumentBl
       title: plain ?? inlineText(title.nodes),
       type: 'text',
       textAlignment: toAlignment(table.align?.[column]),
-    };
+      ...(table.align?.[column] === 'left' ? { markdown: 'aligned' } : {}),
+    } as DocumentTableDefinitionText;
   }
   const records: Record<string, DocumentTableRecord> = {};
   rows.forEach((row, r) => {
@@ -122,6 +123,7 @@ const toAlignment = (align: AlignType | undefined): Alignment =>
 
 const fromAlignment = (column: DocumentBlockTable['data']['definition'][string] | undefined): AlignType => {
   const align = column && 'textAlignment' in column ? column.textAlignment : undefined;
+  if (align === 'left' && (column as { markdown?: string }).markdown === 'aligned') return 'left';
   return align === 'center' || align === 'right' ? align : null;
 };
 

@@ -3,6 +3,8 @@
  * (markdown-syntax.ts). The inverse of from-markdown.ts for documents read from Markdown; GitBook's
  * other blocks keep their text (see README.md beside this file).
  */
+
+import type { DocumentBlockExpandable, DocumentInlineButton } from '@gitbook/api';
 import type {
   BlockContent,
   FootnoteDefinition,
@@ -11,7 +13,10 @@ import type {
   ListItem,
   PhrasingContent,
 } from 'mdast';
+import { DETAILS_END, detailsStartHtml, figureHtml } from './dialect/html-blocks';
+import { buttonPhrasing, type ColorData, MARK_END, markStartTag } from './dialect/html-inline';
 import { documentToLiquid } from './dialect/liquid-blocks';
+import { inlineMathNode, type MathData, mathNode } from './dialect/math';
 import {
   type CodeData,
   type ContentRef,
@@ -43,17 +48,23 @@ export function documentToMarkdown(document: Document, frontmatter: Frontmatter 
   });
 }
 
+/**
+ * A mark as the writer groups it: Markdown's (`bold`, …) or a color mark (`color:<text>:<background>`,
+ * written as GitBook's `<mark style>`).
+ */
+type MarkKey = MarkdownMark | `color:${string}`;
+
 /** A run of inline content to group by marks: a leaf, or an inline with the marks all its text has. */
 interface Atom {
-  marks: ReadonlySet<MarkdownMark>;
+  marks: ReadonlySet<MarkKey>;
   /** Links may hold a mark themselves (`[*a*](u)`) rather than sit in it (`*[a](u)*`). */
   link: boolean;
-  write: (open: ReadonlySet<MarkdownMark>) => PhrasingContent[];
+  /** An inline GitBook gives no marks (math, a button): it sits in the marks around it, if any. */
+  any?: boolean;
+  write: (open: ReadonlySet<MarkKey>) => PhrasingContent[];
 }
 
 const NODE_OF_MARK = { bold: 'strong', italic: 'emphasis', strikethrough: 'delete' } as const;
-/** The marks Markdown writes as nodes around text (code is a node of its own, always innermost). */
-const NESTED_MARKS = Object.keys(NODE_OF_MARK) as (keyof typeof NODE_OF_MARK)[];
 
 class Writer {
   readonly refUrl = refUrl;
@@ -87,7 +98,13 @@ class Writer {
         case 'list-ordered':
         case 'list-unordered':
         case 'list-tasks':
-          return [this.list(node.type === 'list-ordered' ? (node.data.start ?? 1) : null, node.nodes)];
+          return [
+            this.list(
+              node.type === 'list-ordered' ? (node.data.start ?? 1) : null,
+              node.nodes,
+              (node.data as { spread?: boolean }).spread === true,
+            ),
+          ];
         case 'code': {
           const data = node.data as CodeData;
           const value = node.nodes.map((line) => inlineText(line.nodes)).join('\n');
@@ -95,7 +112,11 @@ class Writer {
           return [{ type: 'code', lang: data.syntax ?? null, meta: data.meta ?? null, value }];
         }
         case 'images':
-          return node.nodes.map((image) => ({ type: 'paragraph', children: [imageOf(image)] }));
+          return node.nodes.map((image) => this.image(image, node.data));
+        case 'math':
+          return [mathNode(node.data as MathData)];
+        case 'expandable':
+          return this.expandable(node);
         case 'image':
           return [{ type: 'paragraph', children: [imageOf(node)] }];
         case 'table':
@@ -107,13 +128,42 @@ class Writer {
     });
   }
 
-  private list(start: number | null, items: readonly DocumentNode[]): List {
+  /**
+   * GitBook's `<figure>` for an image read from one (`data.markdown: 'figure'`) or whose caption Markdown's
+   * image title cannot hold (formatting, links, a blank line); `![alt](url "caption")` otherwise, a
+   * line break in the caption included (an image title may span lines, and is read back so).
+   */
+  private image(image: DocumentBlockImage, data: object): BlockContent {
+    const caption = fragmentsOf(image)
+      .filter((f) => f.fragment === 'caption')
+      .flatMap((f) => f.nodes.flatMap(childrenOf));
+    const phrasing = this.phrasing(caption);
+    const plain =
+      phrasing.every((node) => node.type === 'text' || node.type === 'break') &&
+      !/\n[ \t]*\n/.test(inlineText(caption));
+    if ((data as { markdown?: string }).markdown !== 'figure' && plain)
+      return { type: 'paragraph', children: [imageOf(image)] };
+    return figureHtml(refUrl(image.data.ref), image.data.alt ?? '', phrasing);
+  }
+
+  /** GitBook's `<details>`: its summary and body, each apart. */
+  private expandable(node: DocumentBlockExpandable): BlockContent[] {
+    const fragment = (name: string) => node.fragments.find((f) => f.fragment === name)?.nodes ?? [];
+    const title = (fragment('expandable-title') as DocumentNode[]).flatMap(childrenOf);
+    return [
+      ...detailsStartHtml(node.data.defaultExpanded === true, this.phrasing(title)),
+      ...this.flow(fragment('expandable-body') as DocumentNode[]),
+      DETAILS_END,
+    ];
+  }
+
+  private list(start: number | null, items: readonly DocumentNode[], loose: boolean): List {
     return {
       type: 'list',
       ordered: start !== null,
       start,
-      // Documents have no loose lists; markdown-syntax.ts spreads the items that must be.
-      spread: false,
+      // A tight list's items are written tight, bar those markdown-syntax.ts spreads as they must be.
+      spread: loose,
       children: items.map(
         (item): ListItem => ({
           type: 'listItem',
@@ -134,16 +184,18 @@ class Writer {
     return this.group(this.atoms(nodes), new Set());
   }
 
-  private group(atoms: readonly Atom[], open: ReadonlySet<MarkdownMark>): PhrasingContent[] {
+  private group(atoms: readonly Atom[], open: ReadonlySet<MarkKey>): PhrasingContent[] {
     const out: PhrasingContent[] = [];
     for (let i = 0; i < atoms.length; ) {
       const atom = atoms[i];
-      let best: Exclude<MarkdownMark, 'code'> | undefined;
+      let best: Exclude<MarkKey, 'code'> | undefined;
       let bestRun = 0;
-      for (const m of NESTED_MARKS) {
-        if (!atom.marks.has(m) || open.has(m)) continue;
+      // Code is a node of its own, always innermost; the others nest (in the order marksOf gives).
+      for (const m of atom.marks) {
+        if (m === 'code' || open.has(m)) continue;
         let run = 1;
-        while (i + run < atoms.length && atoms[i + run].marks.has(m)) run++;
+        while (i + run < atoms.length && (atoms[i + run].marks.has(m) || atoms[i + run].any)) run++;
+        while (atoms[i + run - 1].any) run--;
         if (run > bestRun) [best, bestRun] = [m, run];
       }
       if (best === undefined || (bestRun === 1 && atom.link)) {
@@ -152,7 +204,13 @@ class Writer {
         continue;
       }
       const inner = new Set(open).add(best);
-      out.push({ type: NODE_OF_MARK[best], children: this.group(atoms.slice(i, i + bestRun), inner) });
+      const children = this.group(atoms.slice(i, i + bestRun), inner);
+      if (best in NODE_OF_MARK) out.push({ type: NODE_OF_MARK[best as keyof typeof NODE_OF_MARK], children });
+      else
+        out.push({ type: 'html', value: markStartTag(colorOf(best)) }, ...children, {
+          type: 'html',
+          value: MARK_END,
+        });
       i += bestRun;
     }
     return mergeTexts(out);
@@ -167,10 +225,22 @@ class Writer {
       }
       if (node.object !== 'inline') return [];
       switch (node.type) {
+        case 'inline-math': {
+          const formula = node.data.formula;
+          return [{ marks: new Set(), link: false, any: true, write: () => [inlineMathNode(formula)] }];
+        }
+        case 'button': {
+          const data = node.data as DocumentInlineButton['data'];
+          const write = (): PhrasingContent[] =>
+            'ref' in data && data.ref
+              ? buttonPhrasing(data, refUrl(data.ref))
+              : [{ type: 'text', value: data.label }];
+          return [{ marks: new Set(), link: false, any: true, write }];
+        }
         case 'link': {
           const inner = this.atoms(node.nodes);
           const data = node.data as LinkData;
-          const write = (open: ReadonlySet<MarkdownMark>): PhrasingContent[] => [
+          const write = (open: ReadonlySet<MarkKey>): PhrasingContent[] => [
             {
               type: 'link',
               url: refUrl(data.ref),
@@ -217,17 +287,24 @@ class Writer {
 /** Markdown's label matching: case-insensitive, whitespace collapsed. */
 const identifier = (label: string) => label.replace(/\s+/g, ' ').trim().toLowerCase();
 
-const marksOf = (l: Leaf): Set<MarkdownMark> =>
-  new Set(
-    l.marks
-      .map((m) => m.type)
-      .filter((type): type is MarkdownMark => MARK_ORDER.includes(type as MarkdownMark)),
-  );
+/** A leaf's marks Markdown can write, Markdown's in MARK_ORDER, then its color. */
+const marksOf = (l: Leaf): Set<MarkKey> => {
+  const keys = new Set<MarkKey>(MARK_ORDER.filter((m) => l.marks.some((mark) => mark.type === m)));
+  const color = l.marks.find((mark) => mark.type === 'color');
+  if (color && 'data' in color) keys.add(`color:${color.data.text}:${color.data.background}`);
+  return keys;
+};
+
+const colorOf = (key: string): ColorData => {
+  const [, text, background] = key.split(':');
+  return { text, background } as ColorData;
+};
 
 /** The marks every atom has: those an inline can sit in. */
-function common(atoms: readonly Atom[]): Set<MarkdownMark> {
-  if (atoms.length === 0) return new Set();
-  return new Set([...atoms[0].marks].filter((m) => m !== 'code' && atoms.every((a) => a.marks.has(m))));
+function common(atoms: readonly Atom[]): Set<MarkKey> {
+  const marked = atoms.filter((a) => !a.any);
+  if (marked.length === 0) return new Set();
+  return new Set([...marked[0].marks].filter((m) => m !== 'code' && marked.every((a) => a.marks.has(m))));
 }
 
 function leafPhrasing(l: Leaf): PhrasingContent[] {

@@ -19,7 +19,8 @@ import { type Attributes, HINT_STYLES, type HintStyle, type LiquidBlock, type Ta
 
 /** What converting a block's body takes from from-markdown.ts. */
 export interface BodyReader {
-  blocks(children: readonly RootContent[]): DocumentBlock[];
+  /** `top`: where GitBook has image blocks (a `<figure>`, an image alone in its paragraph). */
+  blocks(children: readonly RootContent[], top?: boolean): DocumentBlock[];
   paragraph(children: PhrasingContent[]): DocumentBlockParagraph;
 }
 
@@ -48,9 +49,10 @@ const block = (type: string, data: object, extra: object = {}): DocumentBlock =>
 export function liquidBlockToDocument(node: LiquidBlock, read: BodyReader): DocumentBlock {
   const a = node.attributes;
   const body = () => nested<DocumentBlock>(read.blocks(node.children));
+  // A tab, a step and a column hold image blocks, as the document does (a hint does not).
   const items = (type: string, data: (item: LiquidBlock) => object) =>
     (node.children as LiquidBlock[]).map((item) =>
-      block(type, data(item), { nodes: read.blocks(item.children) }),
+      block(type, data(item), { nodes: read.blocks(item.children, true) }),
     );
   const caption = (): { fragments?: DocumentFragment[] } => {
     const [paragraph] = node.children;

@@ -310,6 +310,83 @@ export const liquidTagFromMarkdown = (): FromMarkdownExtension => ({
   transforms: [pairTags],
 });
 
+/**
+ * A block of HTML runs to a blank line, so a tag line right after HTML (GitBook writes
+ * `<figure>…</figure>` then `{% endstep %}` on the next line) would be read as more HTML. Such a block
+ * ends before its first tag line: from that line on, its lines are read again as flow content
+ * (`readFlow`, which does not pair tags), in its place, before the tags are paired. The blocks of HTML
+ * that end at a marker of their own (`<pre>`, `<script>`, `<style>`, `<textarea>`, comments, `<?`,
+ * `<!X`, CDATA) hold their lines as they are. Each split reads the rest of its block again, so one
+ * document's splits share a `budget` (that many splits, that many characters read again): one block of
+ * HTML holding tag lines on every other line would otherwise take quadratic time. Past it, HTML is
+ * HTML to its blank line, as CommonMark has it.
+ */
+export interface HtmlSplitBudget {
+  splits: number;
+  characters: number;
+}
+export const htmlSplitBudget = (): HtmlSplitBudget => ({ splits: 200, characters: 256 * 1024 });
+
+export function tagsOutOfHtml(
+  readFlow: (markdown: string) => RootContent[],
+  budget: HtmlSplitBudget,
+): (tree: Root) => Root {
+  const split = (children: RootContent[]): RootContent[] => {
+    if (!children.some((node) => node.type === 'html' && node.value.includes('{%'))) return children;
+    return children.flatMap((node): RootContent[] => {
+      if (node.type !== 'html' || RAW_HTML.test(node.value) || !node.value.includes('{%')) return [node];
+      const lines = node.value.split('\n');
+      const at = lines.findIndex((line, i) => i > 0 && parseTagLine(line) !== undefined);
+      if (at < 0) return [node];
+      const restText = lines.slice(at).join('\n');
+      if (budget.splits <= 0 || budget.characters < restText.length) return [node];
+      budget.splits--;
+      budget.characters -= restText.length;
+      const start = node.position?.start.line;
+      const head: RootContent = {
+        type: 'html',
+        value: lines.slice(0, at).join('\n'),
+        ...(node.position && start !== undefined
+          ? { position: { start: node.position.start, end: { line: start + at - 1, column: 1 } } }
+          : {}),
+      };
+      const rest = readFlow(restText);
+      if (start !== undefined) for (const child of rest) shiftLines(child, start + at - 1);
+      return [head, ...split(rest)];
+    });
+  };
+  const visit = (node: Node): void => {
+    const parent = node as Parent;
+    if (!Array.isArray(parent.children)) return;
+    if (
+      node.type === 'root' ||
+      node.type === 'blockquote' ||
+      node.type === 'listItem' ||
+      node.type === 'footnoteDefinition'
+    )
+      parent.children = split(parent.children as RootContent[]);
+    for (const child of parent.children) visit(child);
+  };
+  return (tree) => {
+    visit(tree);
+    return tree;
+  };
+}
+
+/** HTML blocks that end at their own marker, not at a blank line (CommonMark's kinds 1 to 5). */
+const RAW_HTML = /^[ \t]*<(?:(?:pre|script|style|textarea)(?:[\s>]|$)|!--|\?|![A-Za-z]|!\[CDATA\[)/i;
+
+function shiftLines(node: Node, by: number): void {
+  if (node.position) {
+    node.position = {
+      start: { ...node.position.start, line: node.position.start.line + by },
+      end: { ...node.position.end, line: node.position.end.line + by },
+    };
+  }
+  const children = (node as Parent).children;
+  if (Array.isArray(children)) for (const child of children) shiftLines(child, by);
+}
+
 /** Paragraphs made of tags that stay text, to join with the paragraphs on the lines around them. */
 const tagTexts = new WeakSet<Paragraph>();
 
