@@ -113,6 +113,31 @@ export function positionsAt(text: string, offset: number): number[] {
   return out;
 }
 
+/**
+ * The positions of the posting whose entry starts at `offset`, written into `into` (as many as fit);
+ * answers how many. Allocates nothing: what looking through many pages for a phrase needs.
+ */
+export function readPositions(text: string, offset: number, into: Int32Array): number {
+  let at = offset;
+  let count = -1;
+  let previous = 0;
+  for (let read = 0; count < 0 || read < count; ) {
+    let value = 0;
+    for (let scale = 1; ; scale *= 32) {
+      const digit = DIGITS[text.charCodeAt(at++)] ?? -1;
+      if (digit < 0) throw new Error(`positions hold "${text[at - 1]}" at ${at - 1}`);
+      value += (digit & 31) * scale;
+      if (digit < 32) break;
+    }
+    if (count < 0) count = Math.min(value, into.length);
+    else {
+      previous += value;
+      into[read++] = previous;
+    }
+  }
+  return count;
+}
+
 /** Where the next posting's positions start, after those that start at `offset`. */
 export function skipPositions(text: string, offset: number): number {
   return readNumbers(text, offset);

@@ -4,9 +4,36 @@
  * which as objects (about 200 bytes each, with their hits by section) took B12's server to 2.9 GB and its
  * p99 past 50 ms; here they cost about 40 bytes, in arrays the garbage collector does not walk.
  */
-import type { Posting } from './indexing';
-import { type PackedPostings, positionsAt, postingOrder, setHits, skipPositions } from './packed';
-import { holdsSequence } from './ranking';
+import { MAX_POSITIONS, type Posting } from './indexing';
+import { type PackedPostings, positionsAt, postingOrder, readPositions, setHits, skipPositions } from './packed';
+
+/** Whether the first `count` of ascending `list` hold `value`. */
+function holdsAt(list: Int32Array, count: number, value: number): boolean {
+  let low = 0;
+  let high = count;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    const v = list[middle];
+    if (v === value) return true;
+    if (v < value) low = middle + 1;
+    else high = middle;
+  }
+  return false;
+}
+
+/**
+ * Whether a page holds a sequence one word after the other (as `holdsSequence`, without allocating):
+ * `place` gives each of its words' buffer, where the first `counts` are the word's positions.
+ */
+function inSequence(place: readonly number[], buffers: readonly Int32Array[], counts: Int32Array): boolean {
+  const first = buffers[place[0]];
+  for (let k = 0; k < counts[place[0]]; k++) {
+    let j = 1;
+    while (j < place.length && holdsAt(buffers[place[j]], counts[place[j]], first[k] + j)) j++;
+    if (j === place.length) return true;
+  }
+  return false;
+}
 
 /** A term's best postings, and how many pages hold it. */
 export interface TermPostings {
@@ -227,18 +254,21 @@ export class TermIndex {
     const found: Array<{ page: KeptPage; ats: number[] }> = [];
     let count = 0;
     const ats: number[] = new Array(distinct.length);
-    const positions: Array<readonly number[]> = new Array(distinct.length);
+    // Each distinct term's positions in the page looked at, read into buffers of its own.
+    const buffers = distinct.map(() => new Int32Array(MAX_POSITIONS));
+    const counts = new Int32Array(distinct.length);
     for (let i = 0; i < Math.min(scan, list.size); i++) {
       const page = this.pages[list.slot[i]];
       let held = true;
       for (let d = 0; d < distinct.length && held; d++) {
         const at = distinct[d] === driver ? list.at[i] : this.entryOf(page, distinct[d]);
-        const offset = at < 0 ? -1 : page.data[at + 4];
-        held = offset >= 0;
+        held = at >= 0 && page.data[at + 4] >= 0;
         ats[d] = at;
-        if (held) positions[d] = positionsAt(page.positions, offset);
       }
-      if (!held || !holdsSequence(place.map((d) => positions[d]))) continue;
+      if (!held) continue;
+      for (let d = 0; d < distinct.length; d++)
+        counts[d] = readPositions(page.positions, page.data[ats[d] + 4], buffers[d]);
+      if (!inSequence(place, buffers, counts)) continue;
       count++;
       if (found.length < limit) found.push({ page, ats: [...ats] });
     }
@@ -392,7 +422,7 @@ export const PHRASE_CANDIDATES = 50;
  * Pages of a phrase's rarest term looked through for the phrase, at most (its best first): a phrase of
  * words that are all in most pages of a large space is looked for in some of them only.
  */
-export const PHRASE_SCAN = 2_000;
+export const PHRASE_SCAN = 500;
 
 /** The postings a query ranks from, and how many pages hold each term. */
 export interface Candidates {
