@@ -67,6 +67,32 @@ describe('search in a space', () => {
     );
   });
 
+  it('ranks the page holding the query words as a sequence first, and requires a quoted phrase', async () => {
+    const app = current();
+    const other = (await app.api().orgs.createSpace(app.organizationId, { title: 'Phrases' })).data as Space;
+    const [scattered, sequence, reversed] = await publish(other.id, [
+      page(
+        'Tokens and keys',
+        'Access is logged for every key. A token expires, a token is renewed, a token is revoked. Access rules apply.\n',
+      ),
+      page('Security', 'Teams rotating the access tokens of their members do it monthly.\n'),
+      page('Grants', 'Token access is granted per team.\n'),
+    ]);
+    // The other pages hold both words too, one in its title, more often: the sequence comes first.
+    for (const query of ['access token', 'rotate the access tokens', 'Access-Tokens'])
+      expect([query, (await search(other.id, query)).items[0]?.id]).toEqual([query, sequence]);
+    const all = await search(other.id, 'access token');
+    expect(all.items.map((r) => r.id).sort()).toEqual([scattered, sequence, reversed].sort());
+    expect(all.count).toBe(3);
+    // Quoted, the phrase is required (as analysed: stemmed, stop words left out).
+    const quoted = await search(other.id, '"access tokens"');
+    expect(quoted.items.map((r) => r.id)).toEqual([sequence]);
+    expect(quoted.count).toBe(1);
+    expect((await search(other.id, 'grant "token access"')).items.map((r) => r.id)).toEqual([reversed]);
+    expect((await search(other.id, '"access the token"')).items.map((r) => r.id)).toEqual([sequence]);
+    expect((await search(other.id, '"team token"')).items).toEqual([]);
+  });
+
   it('follows merges: edited and deleted pages are searched as they are now', async () => {
     await publish(space.id, [
       { operation: 'update_page', page: ids[2], document: { markdown: 'Nothing here anymore.\n' } },

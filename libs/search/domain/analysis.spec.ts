@@ -1,4 +1,4 @@
-import { fold, terms, tokens } from './analysis';
+import { fold, quotedPhrases, terms, tokens } from './analysis';
 
 describe('terms', () => {
   it('lowercases and splits on anything but letters and digits', () => {
@@ -116,5 +116,19 @@ describe('tokens', () => {
 describe('fold', () => {
   it('is lowercase without diacritics', () => {
     expect(fold('ÀÉÎÕÜ Ññ Ç')).toBe('aeiou nn c');
+  });
+});
+
+describe('quotedPhrases', () => {
+  it('reads each quoted part of a query as its terms, straight or curly quotes, one left open to the end', () => {
+    expect(quotedPhrases('deploy "the access tokens" now', 'en')).toEqual([['access', 'token']]);
+    expect(quotedPhrases('“Rotating tokens” and "webhooks"', 'en')).toEqual([
+      ['rotat', 'token'],
+      ['webhook'],
+    ]);
+    expect(quotedPhrases('a "half open', 'en')).toEqual([['half', 'open']]);
+    // Nothing quoted, or only stop words: no phrase.
+    expect(quotedPhrases('access tokens', 'en')).toEqual([]);
+    expect(quotedPhrases('"the" "" x', 'en')).toEqual([]);
   });
 });

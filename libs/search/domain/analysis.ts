@@ -251,3 +251,19 @@ function bigrams(units: Token[]): Token[] {
     end: unit.end,
   }));
 }
+
+/** A part of a query between double quotes, straight or curly; one left open runs to the end. */
+const QUOTED = /["“”„]([^"“”„]*)(?:["“”„]|$)/gu;
+
+/**
+ * The terms of each phrase quoted in a query (`"access token"`), in order: what a page must hold one
+ * after the other. A quote holding only stop words or nothing asks for nothing.
+ */
+export function quotedPhrases(text: string, language?: string): string[][] {
+  const out: string[][] = [];
+  for (const match of text.matchAll(QUOTED)) {
+    const found = terms(match[1], language);
+    if (found.length) out.push(found);
+  }
+  return out;
+}

@@ -1,14 +1,36 @@
 /** Full-text search of a space's pages: text analysis, postings to store per term, ranking, excerpts. */
-export { DEFAULT_LANGUAGE, fold, type Token, terms, tokens } from './analysis';
-export { type IndexedPage, type IndexedSection, type Posting, pageForIndex, postings } from './indexing';
-export { type PackedPostings, packPostings, postingOrder, unpackPostings } from './packed';
+export { DEFAULT_LANGUAGE, fold, quotedPhrases, type Token, terms, tokens } from './analysis';
+export {
+  FIELD_GAP,
+  type IndexedPage,
+  type IndexedSection,
+  MAX_POSITIONS,
+  type Posting,
+  pageForIndex,
+  postings,
+} from './indexing';
+export {
+  type PackedPostings,
+  packPositions,
+  packPostings,
+  positionsAt,
+  postingOrder,
+  unpackPostings,
+} from './packed';
 export {
   B,
+  byRelevance,
+  closeness,
+  holdsSequence,
   type IndexStats,
   impact,
   K1,
+  longestRun,
+  PROXIMITY_WEIGHT,
+  PROXIMITY_WINDOW,
   type RankedPage,
   type RankedSection,
+  type RankOptions,
   rank,
   sectionsOf,
   type TermMatch,
@@ -24,4 +46,14 @@ export {
   snippetOf,
   TermIds,
 } from './snippet';
-export { type PageTerms, TermIndex, type TermPostings } from './term-index';
+export {
+  type Candidates,
+  candidatesFor,
+  type PageTerms,
+  PHRASE_CANDIDATES,
+  PHRASE_SCAN,
+  type PhrasePostings,
+  TermIndex,
+  type TermPostings,
+  type TermSource,
+} from './term-index';

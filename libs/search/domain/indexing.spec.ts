@@ -1,5 +1,5 @@
 import { markdownToDocument } from '@app/documents/document';
-import { pageForIndex, postings } from './indexing';
+import { FIELD_GAP, type IndexedPage, MAX_POSITIONS, pageForIndex, postings } from './indexing';
 
 const page = { id: 'p1', title: 'Getting started', path: 'getting-started' };
 const read = (markdown: string) => markdownToDocument(markdown).document;
@@ -60,7 +60,7 @@ describe('pageForIndex', () => {
 });
 
 describe('postings', () => {
-  it('has a posting per term: title and body hits, hits per section, the page length', () => {
+  it('has a posting per term: title and body hits, hits per section, the page length, its positions', () => {
     const indexed = pageForIndex(
       { id: 'p1', title: 'Running the server' },
       read('The server runs.\n\n# Server options\n\nRun it with options.'),
@@ -74,6 +74,7 @@ describe('postings', () => {
         bodyHits: 2,
         sections: { 'server-options': 2 },
         length: 8,
+        positions: [53, 71],
       },
       {
         term: 'run',
@@ -82,6 +83,7 @@ describe('postings', () => {
         bodyHits: 2,
         sections: { '': 1, 'server-options': 1 },
         length: 8,
+        positions: [0, 35, 70],
       },
       {
         term: 'server',
@@ -90,8 +92,36 @@ describe('postings', () => {
         bodyHits: 2,
         sections: { '': 1, 'server-options': 1 },
         length: 8,
+        positions: [1, 34, 52],
       },
     ]);
+  });
+
+  it('places terms in order, stop words left out, and the title, headings and texts apart', () => {
+    const page: IndexedPage = {
+      pageId: 'p',
+      title: 'Install the CLI',
+      sections: [{ id: 'next', title: 'Then', body: 'Run the tool, then install it.' }],
+    };
+    const at = (term: string) => postings(page, 'en').find((posting) => posting.term === term)?.positions;
+    // Title: instal 0, cli 1; the heading (only a stop word) after a gap; its text after another.
+    const text = 2 + 2 * FIELD_GAP;
+    expect(at('instal')).toEqual([0, text + 2]);
+    expect(at('cli')).toEqual([1]);
+    expect(at('run')).toEqual([text]);
+    expect(at('tool')).toEqual([text + 1]);
+  });
+
+  it('keeps the first MAX_POSITIONS positions of a term', () => {
+    const page: IndexedPage = {
+      pageId: 'p',
+      title: '',
+      sections: [{ id: '', title: '', body: 'deploy '.repeat(MAX_POSITIONS + 10) }],
+    };
+    const [posting] = postings(page, 'en');
+    expect(posting.bodyHits).toBe(MAX_POSITIONS + 10);
+    expect(posting.positions).toHaveLength(MAX_POSITIONS);
+    expect(posting.positions?.[0]).toBe(2 * FIELD_GAP);
   });
 
   it('keeps an anchor named like an object property a plain key', () => {

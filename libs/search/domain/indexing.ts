@@ -40,7 +40,19 @@ export interface Posting {
   sections: Record<string, number>;
   /** The page's term count (title and content), for length normalization. */
   length: number;
+  /**
+   * Where the term is in the page, ascending: its place among the page's terms (stop words are not
+   * terms), the title first, then each section's heading and text, apart by `FIELD_GAP` so that no
+   * phrase runs from one into the next. The first `MAX_POSITIONS` only; absent when unknown (postings
+   * stored before positions were), which no phrase matches.
+   */
+  positions?: readonly number[];
 }
+
+/** Places skipped between the title, a heading and the text under it: more than any proximity counts. */
+export const FIELD_GAP = 16;
+/** Positions kept per term and page: a phrase is found among a term's first occurrences. */
+export const MAX_POSITIONS = 128;
 
 const isHeading = (node: DocumentNode) =>
   node.object === 'block' &&
@@ -103,28 +115,47 @@ function sectionsOf(document: Document): IndexedSection[] {
 
 /** The page's postings, one per distinct term, in term order. */
 export function postings(page: IndexedPage, language?: string): Posting[] {
-  const byTerm = new Map<string, { titleHits: number; bodyHits: number; sections: Map<string, number> }>();
+  interface Entry {
+    titleHits: number;
+    bodyHits: number;
+    sections: Map<string, number>;
+    positions: number[];
+  }
+  const byTerm = new Map<string, Entry>();
   const entry = (term: string) => {
-    const found = byTerm.get(term) ?? { titleHits: 0, bodyHits: 0, sections: new Map<string, number>() };
-    byTerm.set(term, found);
+    let found = byTerm.get(term);
+    if (!found) {
+      found = { titleHits: 0, bodyHits: 0, sections: new Map<string, number>(), positions: [] };
+      byTerm.set(term, found);
+    }
     return found;
   };
   let length = 0;
-  for (const term of terms(page.title, language)) {
-    entry(term).titleHits++;
+  let at = 0;
+  const place = (found: Entry) => {
+    if (found.positions.length < MAX_POSITIONS) found.positions.push(at);
+    at++;
     length++;
+  };
+  for (const term of terms(page.title, language)) {
+    const found = entry(term);
+    found.titleHits++;
+    place(found);
   }
   for (const section of page.sections) {
-    for (const term of [...terms(section.title, language), ...terms(section.body, language)]) {
-      const found = entry(term);
-      found.bodyHits++;
-      found.sections.set(section.id, (found.sections.get(section.id) ?? 0) + 1);
-      length++;
+    for (const text of [section.title, section.body]) {
+      at += FIELD_GAP;
+      for (const term of terms(text, language)) {
+        const found = entry(term);
+        found.bodyHits++;
+        found.sections.set(section.id, (found.sections.get(section.id) ?? 0) + 1);
+        place(found);
+      }
     }
   }
   return [...byTerm.entries()]
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-    .map(([term, { titleHits, bodyHits, sections }]) => ({
+    .map(([term, { titleHits, bodyHits, sections, positions }]) => ({
       term,
       pageId: page.pageId,
       titleHits,
@@ -132,5 +163,6 @@ export function postings(page: IndexedPage, language?: string): Posting[] {
       // fromEntries defines own properties, so an anchor such as `__proto__` stays a plain key.
       sections: Object.fromEntries(sections),
       length,
+      positions,
     }));
 }

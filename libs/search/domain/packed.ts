@@ -40,14 +40,122 @@ export function setHits(sections: Record<string, number>, id: string, hits: numb
   else sections[id] = hits;
 }
 
-/** The postings `packPostings` stored, for the page `pageId` of `length` terms. */
+/**
+ * Numbers as text, five bits a character, low bits first: a character of `MORE` says more follow, one
+ * of `LAST` ends the number. Printable, nothing JSON escapes, one byte each as UTF-8.
+ */
+const LAST = '0123456789abcdefghijklmnopqrstuv';
+const MORE = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ-_.~+=';
+/** A character's digit (0–31), plus 32 for one of `MORE`; -1 for any other. */
+const DIGITS = new Int8Array(128).fill(-1);
+for (let d = 0; d < 32; d++) {
+  DIGITS[LAST.charCodeAt(d)] = d;
+  DIGITS[MORE.charCodeAt(d)] = 32 + d;
+}
+
+function writeNumber(out: string[], value: number): void {
+  let v = value;
+  while (v >= 32) {
+    out.push(MORE[v % 32]);
+    v = Math.floor(v / 32);
+  }
+  out.push(LAST[v]);
+}
+
+/**
+ * The positions of a page's postings in one string, in the postings' order: for each, how many, then
+ * the first and the gap to each next one. About two characters a position: a 2 KB page's take some
+ * 600 bytes, where as numbers in the list they would take four times that.
+ */
+export function packPositions(list: readonly Posting[]): string {
+  const out: string[] = [];
+  for (const { positions = [] } of list) {
+    writeNumber(out, positions.length);
+    let previous = 0;
+    for (const position of positions) {
+      writeNumber(out, position - previous);
+      previous = position;
+    }
+  }
+  return out.join('');
+}
+
+/**
+ * Reads the positions of one posting from `offset` of `text`: their count, then the first and each gap.
+ * Calls `visit` with each position; answers the offset after the last.
+ */
+function readNumbers(text: string, offset: number, visit?: (value: number) => void): number {
+  let at = offset;
+  let count = -1;
+  let previous = 0;
+  for (let read = 0; count < 0 || read < count; ) {
+    let value = 0;
+    for (let scale = 1; ; scale *= 32) {
+      const digit = DIGITS[text.charCodeAt(at++)] ?? -1;
+      if (digit < 0) throw new Error(`positions hold "${text[at - 1]}" at ${at - 1}`);
+      value += (digit & 31) * scale;
+      if (digit < 32) break;
+    }
+    if (count < 0) count = value;
+    else {
+      previous += value;
+      visit?.(previous);
+      read++;
+    }
+  }
+  return at;
+}
+
+/** The positions of the posting whose entry starts at `offset` of a page's `packPositions`. */
+export function positionsAt(text: string, offset: number): number[] {
+  const out: number[] = [];
+  readNumbers(text, offset, (position) => out.push(position));
+  return out;
+}
+
+/**
+ * The positions of the posting whose entry starts at `offset`, written into `into` (as many as fit);
+ * answers how many. Allocates nothing: what looking through many pages for a phrase needs.
+ */
+export function readPositions(text: string, offset: number, into: Int32Array): number {
+  let at = offset;
+  let count = -1;
+  let previous = 0;
+  for (let read = 0; count < 0 || read < count; ) {
+    let value = 0;
+    for (let scale = 1; ; scale *= 32) {
+      const digit = DIGITS[text.charCodeAt(at++)] ?? -1;
+      if (digit < 0) throw new Error(`positions hold "${text[at - 1]}" at ${at - 1}`);
+      value += (digit & 31) * scale;
+      if (digit < 32) break;
+    }
+    if (count < 0) count = Math.min(value, into.length);
+    else {
+      previous += value;
+      into[read++] = previous;
+    }
+  }
+  return count;
+}
+
+/** Where the next posting's positions start, after those that start at `offset`. */
+export function skipPositions(text: string, offset: number): number {
+  return readNumbers(text, offset);
+}
+
+/**
+ * The postings `packPostings` stored, for the page `pageId` of `length` terms, with their positions if
+ * `packPositions` stored them too.
+ */
 export function unpackPostings(
   packed: readonly (string | number)[],
   pageId: string,
   length: number,
   sectionIds: readonly string[],
+  positions?: string,
 ): Posting[] {
   const list: Posting[] = [];
+  let offset = 0;
   for (let i = 0; i < packed.length; ) {
     const term = packed[i] as string;
     const titleHits = packed[i + 1] as number;
@@ -58,7 +166,19 @@ export function unpackPostings(
     for (let n = 0; n < count; n++, i += 2) {
       setHits(sections, sectionIds[packed[i] as number], packed[i + 1] as number);
     }
-    list.push({ term, pageId, titleHits, bodyHits, sections, length });
+    if (positions === undefined) list.push({ term, pageId, titleHits, bodyHits, sections, length });
+    else {
+      list.push({
+        term,
+        pageId,
+        titleHits,
+        bodyHits,
+        sections,
+        length,
+        positions: positionsAt(positions, offset),
+      });
+      offset = skipPositions(positions, offset);
+    }
   }
   return list;
 }

@@ -1,6 +1,7 @@
+import fc from 'fast-check';
 import { terms } from './analysis';
 import { type IndexedPage, type Posting, postings } from './indexing';
-import { impact, K1, rank, sectionsOf } from './ranking';
+import { closeness, holdsSequence, impact, K1, longestRun, rank, sectionsOf } from './ranking';
 
 /** What the read model would hold for these pages: postings by term, and the page count and mean length. */
 function index(pages: IndexedPage[]) {
@@ -149,5 +150,144 @@ describe('rank', () => {
     const whole = rank(['webhook'], postingsByTerm, stats);
     const read = rank(['webhook'], new Map([['webhook', best]]), stats, new Map([['webhook', all.length]]));
     expect(read).toEqual(whole.slice(0, 10));
+  });
+});
+
+describe('rank, with the query words in sequence', () => {
+  /** `count` filler words from `from` on: terms of their own, holding no query word. */
+  const fill = (from: number, count: number) =>
+    Array.from({ length: count }, (_, i) => `filler${from + i}`).join(' ');
+
+  it('puts the page holding the words as a sequence first, whatever the pages’ lengths and term frequencies', () => {
+    const words = ['rotate', 'access', 'token'];
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 400 }),
+        fc.integer({ min: 0, max: 400 }),
+        fc.array(
+          fc.record({
+            hits: fc.tuple(fc.integer({ min: 1, max: 12 }), fc.integer({ min: 1, max: 12 })),
+            gap: fc.integer({ min: 1, max: 30 }),
+            length: fc.integer({ min: 0, max: 400 }),
+            titled: fc.boolean(),
+          }),
+          { minLength: 1, maxLength: 6 },
+        ),
+        fc.integer({ min: 2, max: 3 }),
+        (before, after, others, size) => {
+          const phrase = words.slice(0, size);
+          const pages = [
+            page('sequence', 'Guide', `${fill(0, before)} ${phrase.join(' ')} ${fill(1000, after)}`),
+            ...others.map(({ hits, gap, length, titled }, n) => {
+              // Each word many times, never next to the one after it in the query.
+              const body = phrase
+                .flatMap((word, w) =>
+                  Array.from({ length: hits[w % 2] }, (_, i) => `${word} ${fill(n * 100 + w * 10 + i, gap)}`),
+                )
+                .join(' ');
+              return page(`scattered${n}`, titled ? phrase[0] : 'Notes', `${body} ${fill(5000, length)}`);
+            }),
+          ];
+          const ranked = search(phrase.join(' '), pages);
+          expect(ranked[0].pageId).toBe('sequence');
+          expect(ranked[0].phrase).toBe(size);
+        },
+      ),
+    );
+  });
+
+  it('reads the sequence after analysis: stop words between the words, and stemmed forms', () => {
+    const pages = [
+      page(
+        'scattered',
+        'Tokens',
+        `Rotate ${fill(0, 10)} access ${fill(20, 10)} token tokens tokens access rotate`,
+      ),
+      page('sequence', 'Security', `You can rotate the access tokens of a team. ${fill(40, 30)}`),
+    ];
+    for (const query of [
+      'rotate access token',
+      'rotating the access tokens',
+      'Rotated access-token',
+      'rotate an access token',
+    ])
+      expect([query, ids(query, pages)]).toEqual([query, ['sequence', 'scattered']]);
+  });
+
+  it('finds a sequence in the title and in any section, never across them', () => {
+    const pages = [
+      page('title', 'Access token', fill(0, 50)),
+      page('section', 'Guide', fill(0, 20), `Create an access token here. ${fill(30, 5)}`),
+      page('across', 'Access', `Token ${fill(0, 20)} access`, `token ${fill(40, 20)}`),
+    ];
+    const ranked = search('access token', pages);
+    expect(ranked.map((result) => [result.pageId, result.phrase])).toEqual([
+      ['title', 2],
+      ['section', 2],
+      ['across', 1],
+    ]);
+  });
+
+  it('ranks the words close together above the same words apart, and in the query’s order above the reverse', () => {
+    const pages = [
+      page('apart', 'A', `deploy ${fill(0, 40)} app ${fill(100, 2)}`),
+      page('close', 'B', `deploy ${fill(0, 2)} app ${fill(100, 40)}`),
+      page('reversed', 'C', `app deploy ${fill(0, 42)}`),
+      page('sequence', 'D', `deploy app ${fill(0, 42)}`),
+    ];
+    expect(ids('deploy app', pages)).toEqual(['sequence', 'reversed', 'close', 'apart']);
+    const score = (id: string) =>
+      search('deploy app', pages).find((result) => result.pageId === id)?.score ?? 0;
+    expect(score('close')).toBeGreaterThan(score('apart'));
+  });
+
+  it('keeps the ranking of one word and of words that no page holds in sequence', () => {
+    const pages = [page('a', 'Alpha', 'deploy the app'), page('b', 'Beta', 'deploy deploy')];
+    expect(search('deploy', pages).map((result) => result.phrase)).toEqual([1, 1]);
+    expect(ids('deploy', pages)).toEqual(['b', 'a']);
+    // A query word no page holds is left out of the sequence too.
+    expect(ids('deploy zzyzx app', pages)).toEqual(['a', 'b']);
+    expect(search('deploy zzyzx app', pages)[0].phrase).toBe(2);
+  });
+
+  it('requires a quoted phrase when asked to', () => {
+    const pages = [
+      page('sequence', 'A', 'Rotate the access token.'),
+      page('scattered', 'B', 'Access rotate token token token.'),
+    ];
+    const { postingsByTerm, stats } = index(pages);
+    const query = terms('"access token" rotate', 'en');
+    const required = (phrases: string[][]) =>
+      rank(query, postingsByTerm, stats, new Map(), { phrases }).map((result) => result.pageId);
+    expect(required([['access', 'token']])).toEqual(['sequence']);
+    expect(required([['token', 'access']])).toEqual([]);
+    expect(required([['rotat']])).toEqual(['sequence', 'scattered']);
+    expect(required([['zzyzx']])).toEqual([]);
+  });
+});
+
+describe('positions', () => {
+  it('tell a sequence, the longest run of one, and how close two words are', () => {
+    expect(holdsSequence([[3, 9], [10], [11, 20]])).toBe(true);
+    expect(holdsSequence([[3], [5], [6]])).toBe(false);
+    expect(holdsSequence([[3], undefined])).toBe(false);
+    // A word repeated in the sequence: the same positions twice.
+    expect(
+      holdsSequence([
+        [4, 5],
+        [4, 5],
+      ]),
+    ).toBe(true);
+    expect(longestRun([[3], [5], [6]])).toBe(2);
+    expect(longestRun([[3], [4], [9]])).toBe(2);
+    expect(longestRun([undefined, [4], [5], [6]])).toBe(3);
+    expect(longestRun([[1], [9]])).toBe(1);
+    expect(longestRun([undefined, undefined])).toBe(0);
+    expect(closeness([0], [1])).toBe(1);
+    expect(closeness([0], [2])).toBe(1 / 4);
+    // Before rather than after: one more.
+    expect(closeness([1], [0])).toBe(1 / 4);
+    expect(closeness([0], [40])).toBe(0);
+    expect(closeness([0, 10], [1, 12])).toBe(1 + 1 / 4);
   });
 });

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
-import type { Posting } from './indexing';
-import { packPostings, postingOrder, unpackPostings } from './packed';
-import { type PageTerms, TermIndex } from './term-index';
+import { FIELD_GAP, type IndexedPage, type Posting, postings } from './indexing';
+import { packPositions, packPostings, positionsAt, postingOrder, unpackPostings } from './packed';
+import { candidatesFor, type PageTerms, TermIndex } from './term-index';
 
 /** A posting of `term` in `pageId`, `hits` times in its section `s`. */
 const posting = (term: string, pageId: string, hits: number, length = 100, titleHits = 0): Posting => ({
@@ -50,6 +50,29 @@ describe('packed postings', () => {
     expect(back).toEqual(list);
     expect(Object.keys(back[1].sections)).toEqual(['__proto__']);
     expect(() => packPostings(list, [''])).toThrow(/unknown section/);
+  });
+
+  it('store positions as text, about two characters each, and give them back', () => {
+    const at = (term: string, positions: number[]): Posting => ({ ...posting(term, 'p', 1), positions });
+    const list = [at('a', [0, 1, 31, 32, 1_000, 40_000_000]), at('b', []), at('c', [7])];
+    const text = packPositions(list);
+    expect(text).toMatch(/^[0-9a-vA-Z\-_.~+=]+$/);
+    expect(unpackPostings(packPostings(list, ['s']), 'p', 100, ['s'], text)).toEqual(list);
+    fc.assert(
+      fc.property(fc.uniqueArray(fc.nat({ max: 2 ** 31 - 1 }), { maxLength: 50 }), (values) => {
+        const positions = [...values].sort((x, y) => x - y);
+        expect(positionsAt(packPositions([at('t', positions)]), 0)).toEqual(positions);
+      }),
+    );
+    // A 2 KB page's: some 300 positions, mostly under 32 apart.
+    const page: IndexedPage = {
+      pageId: 'p',
+      title: 'Guide',
+      sections: [{ id: '', title: '', body: Array.from({ length: 300 }, (_, i) => `w${i % 150}`).join(' ') }],
+    };
+    expect(packPositions(postings(page, 'en')).length).toBeLessThan(2.5 * 301);
+    // Postings stored without positions read without them.
+    expect(unpackPostings(packPostings(list, ['s']), 'p', 100, ['s'])[0].positions).toBeUndefined();
   });
 
   it('order a term’s postings by impact: title hits first, then more hits, then shorter pages', () => {
@@ -127,5 +150,57 @@ describe('TermIndex', () => {
         for (let t = 0; t < 8; t++) expect(listed(index, `t${t}`)).toEqual(listed(built, `t${t}`));
       }),
     );
+  });
+});
+
+describe('TermIndex phrases', () => {
+  /** Where a page's text starts, after its (empty) title and its first section's heading. */
+  const TEXT = 2 * FIELD_GAP;
+  const pageOf = (pageId: string, body: string, stored = true): PageTerms => {
+    const list = postings({ pageId, title: '', sections: [{ id: '', title: '', body }] }, 'en');
+    return {
+      pageId,
+      length: list[0]?.length ?? 0,
+      sectionIds: [''],
+      postings: packPostings(list, ['']),
+      ...(stored ? { positions: packPositions(list) } : {}),
+    };
+  };
+
+  it('finds the pages holding a sequence, past the best postings of its terms', () => {
+    const pages = [
+      ...Array.from({ length: 30 }, (_, i) => pageOf(`many${i}`, 'access access filler token token token')),
+      pageOf('sequence', `access token ${'filler '.repeat(50)}`),
+      pageOf('reversed', 'token access'),
+      pageOf('old', 'access token', false),
+    ];
+    const index = TermIndex.of(pages);
+    // Its terms' 5 best postings miss it.
+    expect(index.postings('access', 5).postings.map((p) => p.pageId)).not.toContain('sequence');
+    const found = index.phrase(['access', 'token'], 10, 1_000);
+    expect(found.count).toBe(1);
+    expect(found.postings.get('access')?.map((p) => [p.pageId, p.positions])).toEqual([['sequence', [TEXT]]]);
+    expect(found.postings.get('token')?.map((p) => [p.pageId, p.positions])).toEqual([
+      ['sequence', [TEXT + 1]],
+    ]);
+    expect(index.phrase(['token', 'access'], 10, 1_000).count).toBe(1);
+    expect(index.phrase(['access', 'missing'], 10, 1_000).count).toBe(0);
+    expect(index.phrase(['access'], 10, 1_000).count).toBe(0);
+    // At most `scan` pages of the rarest term are looked through, `limit` kept.
+    expect(index.phrase(['access', 'token'], 10, 2).count).toBe(0);
+    expect(index.phrase(['token', 'token'], 0, 1_000).count).toBe(30);
+    expect(index.phrase(['token', 'token'], 0, 1_000).postings.get('token')).toEqual([]);
+
+    const { byTerm, holding } = candidatesFor(index, ['access', 'token'], 5);
+    expect(holding.get('access')).toBe(33);
+    expect(byTerm.get('access')?.map((p) => p.pageId)).toContain('sequence');
+  });
+
+  it('finds a page’s terms again after it changed', () => {
+    const index = TermIndex.of([pageOf('p1', 'access token'), pageOf('p2', 'token access')]);
+    index.set('p1', pageOf('p1', 'token access'));
+    index.set('p2', pageOf('p2', 'new access token here'));
+    const found = index.phrase(['access', 'token'], 10, 1_000);
+    expect(found.postings.get('token')?.map((p) => [p.pageId, p.positions])).toEqual([['p2', [TEXT + 2]]]);
   });
 });

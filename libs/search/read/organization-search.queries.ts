@@ -7,7 +7,7 @@ import { READ_STORE, type ReadStore } from '@app/platform/readstore/read-store.p
 import { arg, Remote } from '@app/platform/rpc/remote-method';
 import { SPACES, type SpaceDoc } from '@app/spaces/read/space.projection';
 import { Inject, Injectable } from '@nestjs/common';
-import { DEFAULT_LANGUAGE, type RankedPage, TITLE_WEIGHT, terms } from '../domain';
+import { byRelevance, DEFAULT_LANGUAGE, type RankedPage, TITLE_WEIGHT, terms } from '../domain';
 import { type RankedSpace, SearchQueries, type SearchQuery } from './search.queries';
 
 /** Spaces per page of results. */
@@ -47,8 +47,6 @@ interface Candidate {
 }
 
 const compareText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
-/** The order a space's search ranks pages in: more distinct query terms first, then by score. */
-const byRelevance = (a: RankedPage, b: RankedPage) => b.matchedTerms - a.matchedTerms || b.score - a.score;
 
 /**
  * GitBook's `searchOrganizationContent`: every space of the organization the caller reaches whose title,

@@ -13,6 +13,7 @@ import {
   DEFAULT_LANGUAGE,
   type IndexedSection,
   type PackedPostings,
+  packPositions,
   packPostings,
   pageForIndex,
   postings,
@@ -33,6 +34,11 @@ export interface PageTermsDoc extends Doc {
   /** The ids of the sections its postings name, by position. */
   sectionIds: string[];
   postings: PackedPostings;
+  /**
+   * Where each posting's term is in the page (`packPositions`), for phrases and proximity. Always
+   * written; a document without (none is, from this version on) ranks without them.
+   */
+  positions?: string;
 }
 
 /** What a result shows of a page: its title and sections' text, as indexed. */
@@ -56,13 +62,15 @@ export interface SearchIndexDoc extends Doc {
 }
 
 export const SEARCH_PAGES = collectionName<SearchPageDoc>('search_pages');
-export const SEARCH_PAGE_TERMS = collectionName<PageTermsDoc>('search_page_terms');
+/** Postings with their positions: `search_page_terms` held them without. */
+export const SEARCH_PAGE_TERMS = collectionName<PageTermsDoc>('search_page_postings');
 export const SEARCH_INDEXES = collectionName<SearchIndexDoc>('search_indexes');
 /**
- * Where postings were kept before, a document per term and page. Declared so that a rebuild of this
+ * Where postings were kept before: a document per term and page (`search_postings`, `search_terms`),
+ * then one per page without positions (`search_page_terms`). Declared so that a rebuild of this
  * projection empties them; holding documents, they start that rebuild (`backfillWhen`).
  */
-const EARLIER_POSTINGS = ['search_terms', 'search_postings'];
+const EARLIER_POSTINGS = ['search_terms', 'search_postings', 'search_page_terms'];
 
 const pageKey = (space: string, pageId: string) => `${space}:${pageId}`;
 /** A space's page documents: ids start with this (space ids hold no colon). */
@@ -108,7 +116,7 @@ export const searchProjection = {
     },
     [SEARCH_PAGE_TERMS, SEARCH_PAGES, SEARCH_INDEXES, ...EARLIER_POSTINGS],
   ),
-  // Views from before postings were kept by page are indexed again once, from the log.
+  // Views from before postings were kept by page with their positions are indexed again once, from the log.
   backfillWhen: { own: SEARCH_PAGE_TERMS, witnesses: EARLIER_POSTINGS },
 };
 
@@ -211,6 +219,7 @@ async function reindex(
       length,
       sectionIds,
       postings: packPostings(list, sectionIds),
+      positions: packPositions(list),
     });
     pages += 1;
     totalLength += length;

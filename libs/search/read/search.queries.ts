@@ -9,7 +9,17 @@ import { READ_STORE, type ReadStore } from '@app/platform/readstore/read-store.p
 import { arg, Remote } from '@app/platform/rpc/remote-method';
 import { SPACES } from '@app/spaces/read/space.projection';
 import { Inject, Injectable, Optional } from '@nestjs/common';
-import { type Posting, type RankedPage, rank, SNIPPET_LENGTH, sectionsOf, snippetOf, terms } from '../domain';
+import {
+  type Candidates,
+  candidatesFor,
+  quotedPhrases,
+  type RankedPage,
+  rank,
+  SNIPPET_LENGTH,
+  sectionsOf,
+  snippetOf,
+  terms,
+} from '../domain';
 import { indexLanguage, SEARCH_INDEXES, SEARCH_PAGES, type SearchIndexDoc } from './search.projection';
 import { AnalysedTexts, KeptPages } from './search-memory';
 import { SpaceIndexes } from './space-indexes';
@@ -36,6 +46,8 @@ export interface RankedSpace {
   ranked: RankedPage[];
   /** How many pages hold each term: at least as many as its postings read. */
   holding: Map<string, number>;
+  /** Whether the query quotes a phrase: pages without it are left out, so fewer than `holding` match. */
+  quoted: boolean;
 }
 
 /**
@@ -62,7 +74,9 @@ export class SearchQueries {
 
   /**
    * The pages of a space's index ranked for `text`, from the best `candidates` postings of each term
-   * (in the space's index in memory); null when nothing can match (no index, no pages, no term in the query).
+   * and the pages holding its words in sequence (in the space's index in memory); null when nothing can
+   * match (no index, no pages, no term in the query). A phrase quoted in `text` must be in a page, its
+   * words one after the other (as analysed: `"rotate the tokens"` finds "rotating tokens").
    */
   async rank(spaceId: string, text: string, candidates = CANDIDATES_PER_TERM): Promise<RankedSpace | null> {
     const index = await this.views.get(SEARCH_INDEXES, spaceId);
@@ -70,22 +84,18 @@ export class SearchQueries {
     const language = indexLanguage(index);
     const wanted = terms(text, language);
     if (!index || index.pages === 0 || wanted.length === 0) return null;
-    const byTerm = new Map<string, readonly Posting[]>();
-    const holding = new Map<string, number>();
-    await this.indexes.with(spaceId, index, (postings) => {
-      for (const term of new Set(wanted)) {
-        const found = postings.postings(term, candidates);
-        holding.set(term, found.count);
-        byTerm.set(term, found.postings);
-      }
-    });
+    const phrases = quotedPhrases(text, language);
+    const { byTerm, holding }: Candidates = await this.indexes.with(spaceId, index, (postings) =>
+      candidatesFor(postings, wanted, candidates, phrases),
+    );
     const ranked = rank(
       wanted,
       byTerm,
       { pages: index.pages, averageLength: index.totalLength / index.pages },
       holding,
+      { phrases },
     );
-    return { index, wanted, language, ranked, holding };
+    return { index, wanted, language, ranked, holding, quoted: phrases.length > 0 };
   }
 
   @Remote(arg.id('spaceId'), arg.object<SearchQuery>('query'), arg.viewer())
@@ -97,7 +107,7 @@ export class SearchQueries {
     decodeOffset(query.page);
     const found = await this.rank(spaceId, query.query);
     if (!found) return { count: 0, items: [] };
-    const { index, wanted, language, ranked, holding } = found;
+    const { index, wanted, language, ranked, holding, quoted } = found;
     const { offset, items: shown, next } = offsetPage(ranked, query, DEFAULT_LIMIT);
     const app = this.urls.app(`/o/${space.organization}/s/${spaceId}`);
     const items = await Promise.all(
@@ -105,8 +115,10 @@ export class SearchQueries {
         this.present(spaceId, index.root, result, offset + i + 1, { wanted, language }, app),
       ),
     );
-    // Past the candidates read, the pages holding the most common term are at least as many.
-    return { ...next, count: Math.max(ranked.length, ...holding.values()), items };
+    // Past the candidates read, the pages holding the most common term are at least as many (unless a
+    // quoted phrase leaves some out: then those found).
+    const count = quoted ? ranked.length : Math.max(ranked.length, ...holding.values());
+    return { ...next, count, items };
   }
 
   /** One ranked page of a space as a `SearchPageResult`, at `position` in its result list. */

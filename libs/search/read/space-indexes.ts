@@ -5,7 +5,7 @@ import type { ObjectStore } from '@app/documents/tree/objects';
 import type { PageObject } from '@app/documents/tree/page';
 import type { ChangedCollections, ViewChanges } from '@app/platform/projector/view-changes';
 import type { ReadStore } from '@app/platform/readstore/read-store.port';
-import { TermIndex, type TermPostings } from '../domain';
+import { type PhrasePostings, TermIndex, type TermPostings, type TermSource } from '../domain';
 import {
   indexable,
   indexLanguage,
@@ -44,10 +44,8 @@ interface KeptIndex {
   weight: number;
 }
 
-/** The postings of a space's terms as a query reads them (see `TermIndex.postings`). */
-export interface SpaceTerms {
-  postings(term: string, candidates: number): TermPostings;
-}
+/** The postings of a space's terms as a query reads them (see `TermIndex.postings` and `phrase`). */
+export type SpaceTerms = TermSource;
 
 /** A term's best postings as built, with the index and version of its list they were built from. */
 interface KeptHead {
@@ -94,7 +92,11 @@ export class SpaceIndexes {
     const previous = this.turns.get(space) ?? Promise.resolve();
     const read = () =>
       this.at(space, index).then((terms) =>
-        use({ postings: (term, candidates) => this.head(space, terms, term, candidates) }),
+        use({
+          postings: (term, candidates) => this.head(space, terms, term, candidates),
+          // Per query, not kept: a phrase is rarely asked for twice, and costs little to look for.
+          phrase: (sequence, limit, scan): PhrasePostings => terms.phrase(sequence, limit, scan),
+        }),
       );
     const turn = previous.then(read, read);
     const settled = turn.then(
