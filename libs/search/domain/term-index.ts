@@ -5,7 +5,14 @@
  * p99 past 50 ms; here they cost about 40 bytes, in arrays the garbage collector does not walk.
  */
 import { MAX_POSITIONS, type Posting } from './indexing';
-import { type PackedPostings, positionsAt, postingOrder, readPositions, setHits, skipPositions } from './packed';
+import {
+  type PackedPostings,
+  positionsAt,
+  postingOrder,
+  readPositions,
+  setHits,
+  skipPositions,
+} from './packed';
 
 /** Whether the first `count` of ascending `list` hold `value`. */
 function holdsAt(list: Int32Array, count: number, value: number): boolean {
