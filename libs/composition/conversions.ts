@@ -7,7 +7,7 @@ import {
 import { type MarkdownLimits, markdownProblem } from '@app/documents/document/markdown-limits';
 import { type ConversionConfig, DEFAULT_CONVERSIONS } from '@app/platform/config/config';
 import { DomainError, invalid } from '@app/platform/domain/decider';
-import { compiledScript } from '@app/platform/threads/compiled-script';
+import { requiredScript } from '@app/platform/threads/compiled-script';
 import { TaskFailed, WorkerPool } from '@app/platform/threads/worker-pool';
 import type { OnModuleDestroy } from '@nestjs/common';
 
@@ -22,13 +22,20 @@ import type { OnModuleDestroy } from '@nestjs/common';
  */
 export class PooledConversions extends DocumentConversions implements OnModuleDestroy {
   private readonly limits: MarkdownLimits;
-  private pool?: WorkerPool<ConversionTask, ConversionResult>;
-  private closed = false;
+  /** No thread runs before the first conversion: a process that converts nothing starts none. */
+  private readonly pool: WorkerPool<ConversionTask, ConversionResult>;
 
   constructor(private readonly config: ConversionConfig = DEFAULT_CONVERSIONS) {
     super();
-    const { threads: _t, timeoutMs: _m, heapMb: _h, maxWaiting: _w, ...limits } = config;
+    const { threads, timeoutMs, heapMb, maxWaiting, ...limits } = config;
     this.limits = limits;
+    this.pool = new WorkerPool({
+      script: requiredScript(__dirname, 'conversion-worker.js', 'conversions'),
+      size: threads,
+      timeoutMs,
+      resourceLimits: { maxOldGenerationSizeMb: heapMb },
+      maxWaiting,
+    });
   }
 
   async markdownToJson(markdown: string): Promise<string> {
@@ -47,7 +54,7 @@ export class PooledConversions extends DocumentConversions implements OnModuleDe
 
   private async run(task: ConversionTask): Promise<ConversionResult> {
     try {
-      return await this.threads().run(task);
+      return await this.pool.run(task);
     } catch (error) {
       if (!(error instanceof TaskFailed)) throw error;
       switch (error.reason) {
@@ -65,23 +72,7 @@ export class PooledConversions extends DocumentConversions implements OnModuleDe
     }
   }
 
-  private threads(): WorkerPool<ConversionTask, ConversionResult> {
-    if (this.pool) return this.pool;
-    if (this.closed) throw new TaskFailed('closed', 'the server is shutting down');
-    const script = compiledScript(__dirname, 'conversion-worker.js');
-    if (!script) throw new Error('conversions run compiled code: run `npm run build` first');
-    this.pool = new WorkerPool({
-      script,
-      size: this.config.threads,
-      timeoutMs: this.config.timeoutMs,
-      resourceLimits: { maxOldGenerationSizeMb: this.config.heapMb },
-      maxWaiting: this.config.maxWaiting,
-    });
-    return this.pool;
-  }
-
   async onModuleDestroy(): Promise<void> {
-    this.closed = true;
-    await this.pool?.close();
+    await this.pool.close();
   }
 }

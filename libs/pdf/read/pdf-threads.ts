@@ -1,7 +1,7 @@
 import { type Config, DEFAULT_PDF, type PdfConfig } from '@app/platform/config/config';
 import { CONFIG } from '@app/platform/config/config.module';
 import { DomainError } from '@app/platform/domain/decider';
-import { compiledScript } from '@app/platform/threads/compiled-script';
+import { requiredScript } from '@app/platform/threads/compiled-script';
 import { TaskFailed, WorkerPool } from '@app/platform/threads/worker-pool';
 import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
 import type { PdfOptions, PdfPage } from '../domain';
@@ -25,16 +25,23 @@ export interface PdfRenderTask {
 @Injectable()
 export class PdfThreads implements OnModuleDestroy {
   private readonly config: PdfConfig;
-  private pool?: WorkerPool<PdfRenderTask, Uint8Array>;
-  private closed = false;
+  /** No thread runs before the first render. */
+  private readonly pool: WorkerPool<PdfRenderTask, Uint8Array>;
 
   constructor(@Inject(CONFIG) config: Config) {
     this.config = config.pdf ?? DEFAULT_PDF;
+    this.pool = new WorkerPool({
+      script: requiredScript(__dirname, 'pdf-render-worker.js', 'PDF exports'),
+      size: this.config.threads,
+      timeoutMs: this.config.timeoutMs,
+      resourceLimits: { maxOldGenerationSizeMb: this.config.heapMb },
+      maxWaiting: WAITING_RENDERS,
+    });
   }
 
   async render(task: PdfRenderTask): Promise<Uint8Array> {
     try {
-      return await this.threads().run(task);
+      return await this.pool.run(task);
     } catch (error) {
       if (!(error instanceof TaskFailed)) throw error;
       switch (error.reason) {
@@ -58,23 +65,7 @@ export class PdfThreads implements OnModuleDestroy {
     }
   }
 
-  private threads(): WorkerPool<PdfRenderTask, Uint8Array> {
-    if (this.pool) return this.pool;
-    if (this.closed) throw new TaskFailed('closed', 'the server is shutting down');
-    const script = compiledScript(__dirname, 'pdf-render-worker.js');
-    if (!script) throw new Error('PDF exports render compiled code: run `npm run build` first');
-    this.pool = new WorkerPool({
-      script,
-      size: this.config.threads,
-      timeoutMs: this.config.timeoutMs,
-      resourceLimits: { maxOldGenerationSizeMb: this.config.heapMb },
-      maxWaiting: WAITING_RENDERS,
-    });
-    return this.pool;
-  }
-
   async onModuleDestroy(): Promise<void> {
-    this.closed = true;
-    await this.pool?.close();
+    await this.pool.close();
   }
 }

@@ -13,3 +13,12 @@ export function compiledScript(dir: string, name: string): string | undefined {
   const built = join(SOURCE_ROOT, 'dist', relative(SOURCE_ROOT, dir), name);
   return [join(dir, name), built].find((path) => existsSync(path));
 }
+
+/** `compiledScript`, or an error saying to build first (`what` names what runs it), when it is asked for. */
+export function requiredScript(dir: string, name: string, what: string): () => string {
+  return () => {
+    const script = compiledScript(dir, name);
+    if (!script) throw new Error(`${what} run compiled code: run \`npm run build\` first`);
+    return script;
+  };
+}

@@ -23,8 +23,11 @@ export class TaskFailed extends Error {
 }
 
 export interface WorkerPoolOptions {
-  /** The compiled worker script (see `compiledScript`); it answers each `PoolRequest` with a `PoolReply`. */
-  script: string;
+  /**
+   * The compiled worker script (see `compiledScript`), or how to find it when the first thread starts;
+   * it answers each `PoolRequest` with a `PoolReply`.
+   */
+  script: string | (() => string);
   /** Threads at most; each is started when a task needs it. */
   size: number;
   /** A task running longer ends its thread (and is refused); another thread takes the next task. */
@@ -70,8 +73,16 @@ export class WorkerPool<In, Out> {
     if (this.queue.length >= this.options.maxWaiting)
       return Promise.reject(new TaskFailed('busy', `${this.queue.length} tasks are waiting for a thread`));
     return new Promise<Out>((resolve, reject) => {
-      this.queue.push({ id: this.nextId++, input, resolve, reject });
-      this.dispatch();
+      const task = { id: this.nextId++, input, resolve, reject };
+      this.queue.push(task);
+      try {
+        this.dispatch();
+      } catch (error) {
+        // No thread could start (no compiled script): the task is refused rather than left waiting.
+        const at = this.queue.indexOf(task);
+        if (at >= 0) this.queue.splice(at, 1);
+        reject(error);
+      }
     });
   }
 
@@ -113,7 +124,10 @@ export class WorkerPool<In, Out> {
   }
 
   private spawn(): Slot<In, Out> {
-    const worker = new Worker(this.options.script, { resourceLimits: this.options.resourceLimits });
+    const { script } = this.options;
+    const worker = new Worker(typeof script === 'function' ? script() : script, {
+      resourceLimits: this.options.resourceLimits,
+    });
     // An idle thread does not keep the process alive.
     worker.unref();
     const slot: Slot<In, Out> = { worker };

@@ -3,6 +3,7 @@ import { type ContentObject, getPageObject } from '@app/documents/tree/content';
 import { mapGet } from '@app/documents/tree/merkle-map';
 import type { ObjectStore } from '@app/documents/tree/objects';
 import { findPageByPath } from '@app/documents/tree/paths';
+import { joinPath } from '../gitsync/paths';
 import { isRecord } from './check';
 
 /**
@@ -92,7 +93,7 @@ async function resolveUrl(
     return toPage(await pageAt(targets, gitPath(rest)));
   }
   if (target.startsWith('./') || target.startsWith('../') || /^[\w-]+(\/[\w.-]+)*\.md$/.test(target)) {
-    const path = join(folder, decode(target) ?? '');
+    const path = joinPath(folder, decode(target) ?? '');
     return path === undefined ? undefined : toPage(await pageAt(targets, gitPath(path)));
   }
   return undefined;
@@ -121,15 +122,3 @@ const gitPath = (path: string): string =>
     .replace(/\/+$/, '')
     .replace(/(^|\/)README\.md$/i, '')
     .replace(/\.md$/i, '');
-
-/** `relative` resolved against `folder`; undefined when it climbs above the top. */
-function join(folder: string, relative: string): string | undefined {
-  const out = folder === '' ? [] : folder.split('/');
-  for (const segment of relative.split('/')) {
-    if (segment === '' || segment === '.') continue;
-    if (segment === '..') {
-      if (out.pop() === undefined) return undefined;
-    } else out.push(segment);
-  }
-  return out.join('/');
-}
