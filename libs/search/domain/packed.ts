@@ -80,36 +80,40 @@ export function packPositions(list: readonly Posting[]): string {
   return out.join('');
 }
 
-/**
- * Reads the positions of one posting from `offset` of `text`: their count, then the first and each gap.
- * Calls `visit` with each position; answers the offset after the last.
- */
-function readNumbers(text: string, offset: number, visit?: (value: number) => void): number {
-  let at = offset;
-  let count = -1;
-  let previous = 0;
-  for (let read = 0; count < 0 || read < count; ) {
-    let value = 0;
-    for (let scale = 1; ; scale *= 32) {
-      const digit = DIGITS[text.charCodeAt(at++)] ?? -1;
-      if (digit < 0) throw new Error(`positions hold "${text[at - 1]}" at ${at - 1}`);
-      value += (digit & 31) * scale;
-      if (digit < 32) break;
-    }
-    if (count < 0) count = value;
-    else {
-      previous += value;
-      visit?.(previous);
-      read++;
-    }
+/** Where `readNumber` stopped: module state rather than a returned pair, so reading allocates nothing. */
+let cursor = 0;
+
+/** The number written at `cursor` of `text` (base-32 digits, a high bit on all but the last); moves on. */
+function readNumber(text: string): number {
+  let value = 0;
+  for (let scale = 1; ; scale *= 32) {
+    const digit = DIGITS[text.charCodeAt(cursor++)] ?? -1;
+    if (digit < 0) throw new Error(`positions hold "${text[cursor - 1]}" at ${cursor - 1}`);
+    value += (digit & 31) * scale;
+    if (digit < 32) return value;
   }
-  return at;
+}
+
+/**
+ * The positions of the posting whose entry starts at `offset` (their count, then the first and each
+ * gap), written into `into` as far as it holds them; answers their count and leaves `cursor` after all.
+ */
+function readEntry(text: string, offset: number, into?: number[] | Int32Array): number {
+  cursor = offset;
+  const count = readNumber(text);
+  let position = 0;
+  for (let read = 0; read < count; read++) {
+    position += readNumber(text);
+    if (into && read < into.length) into[read] = position;
+  }
+  return count;
 }
 
 /** The positions of the posting whose entry starts at `offset` of a page's `packPositions`. */
 export function positionsAt(text: string, offset: number): number[] {
-  const out: number[] = [];
-  readNumbers(text, offset, (position) => out.push(position));
+  cursor = offset;
+  const out = new Array<number>(readNumber(text));
+  readEntry(text, offset, out);
   return out;
 }
 
@@ -118,29 +122,13 @@ export function positionsAt(text: string, offset: number): number[] {
  * answers how many. Allocates nothing: what looking through many pages for a phrase needs.
  */
 export function readPositions(text: string, offset: number, into: Int32Array): number {
-  let at = offset;
-  let count = -1;
-  let previous = 0;
-  for (let read = 0; count < 0 || read < count; ) {
-    let value = 0;
-    for (let scale = 1; ; scale *= 32) {
-      const digit = DIGITS[text.charCodeAt(at++)] ?? -1;
-      if (digit < 0) throw new Error(`positions hold "${text[at - 1]}" at ${at - 1}`);
-      value += (digit & 31) * scale;
-      if (digit < 32) break;
-    }
-    if (count < 0) count = Math.min(value, into.length);
-    else {
-      previous += value;
-      into[read++] = previous;
-    }
-  }
-  return count;
+  return Math.min(readEntry(text, offset, into), into.length);
 }
 
 /** Where the next posting's positions start, after those that start at `offset`. */
 export function skipPositions(text: string, offset: number): number {
-  return readNumbers(text, offset);
+  readEntry(text, offset);
+  return cursor;
 }
 
 /**
