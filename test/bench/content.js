@@ -25,6 +25,7 @@ const SIZES = {
   revisions: num('BENCH_REVISIONS', 10_000),
   workers: num('BENCH_MERGE_WORKERS', 4),
   storageMerges: num('BENCH_STORAGE_MERGES', 500),
+  importPages: num('BENCH_IMPORT_PAGES', 1800),
 };
 const SECTION = 50;
 const PAGE_BYTES = 2000;
@@ -39,6 +40,7 @@ const NAMES = {
   B12: `search over ${L.fmtInt(SIZES.searchPages)} generated pages (about 2 KB of Markdown each)`,
   B13: `a page of a revision ${L.fmtInt(SIZES.revisions)} revisions old, random page, 100 connections`,
   STORE: `storage per one-page revision in a ${L.fmtInt(SIZES.pages)}-page space`,
+  IMPORT: `server RSS while ${L.fmtInt(SIZES.importPages)} pages are written into one change request, 50 a request, and merged`,
 };
 const TARGETS = {
   B10: '≥ 45% of bare Fastify req/s; p99 ≤ 25 ms',
@@ -46,6 +48,7 @@ const TARGETS = {
   B12: '≥ 500 queries/s; p99 ≤ 50 ms at 500 queries/s',
   B13: 'p99 ≤ 25 ms',
   STORE: '< 10 KB plus the changed page',
+  IMPORT: '≤ 2 × idle RSS plus what is in flight (a request; at the merge, the whole change)',
 };
 
 /* ------------------------------------------------------------------ filling spaces */
@@ -199,7 +202,57 @@ async function b11(h, app, space, label) {
 
 /* ------------------------------------------------------------------ scenarios */
 
-async function contentScenarios(results, h) {
+/**
+ * IMPORT: what a large import costs the server in memory, on a server of its own: its RSS idle, at its
+ * peak while the pages are written (a request of 50 in flight at a time), and at its peak while the
+ * change request is merged and the merge projected (the whole change in flight).
+ */
+async function importMemory(h) {
+  const token = `bench_${randomBytes(24).toString('hex')}`;
+  const app = await h.startApp(join(h.work, 'import'), { token, label: 'import' });
+  try {
+    const org = (await L.request(app.port, 'GET', '/v1/orgs', { token })).body.items[0].id;
+    Object.assign(app, { token, org });
+    const space = await call(app, 'POST', `/v1/orgs/${org}/spaces`, { title: 'Import' }, 201);
+    await settled(app);
+    await L.sleep(3000);
+    const idle = L.memoryOf(app.pid).rss;
+    const writing = L.sampleProcess(app.pid, 50);
+    const started = Date.now();
+    const cr = await call(app, 'POST', `/v1/spaces/${space.id}/change-requests`, { subject: 'Import' }, 201);
+    const base = `/v1/spaces/${space.id}/change-requests/${cr.id}`;
+    let markdownBytes = 0;
+    let largestRequest = 0;
+    for (let at = 0; at < SIZES.importPages; at += SECTION) {
+      const changes = Array.from({ length: Math.min(SECTION, SIZES.importPages - at) }, (_, i) =>
+        insert(500_000 + at + i, `Imported ${at + i + 1} ${text.word(at + i)}`),
+      );
+      markdownBytes += changes.reduce((n, c) => n + Buffer.byteLength(c.document.markdown), 0);
+      largestRequest = Math.max(largestRequest, Buffer.byteLength(JSON.stringify({ changes })));
+      await call(app, 'POST', `${base}/content?compat=false`, { changes }, 200);
+    }
+    const written = writing.stop();
+    const merging = L.sampleProcess(app.pid, 50);
+    const merged = await call(app, 'POST', `${base}/merge`, undefined, 200);
+    if (merged.result !== 'merge') throw new Error(`the import's merge answered ${merged.result}`);
+    await settled(app);
+    const merge = merging.stop();
+    return {
+      pages: SIZES.importPages,
+      idle,
+      writingPeak: written.peakRss,
+      mergePeak: merge.peakRss,
+      markdownBytes,
+      largestRequest,
+      ms: Date.now() - started,
+    };
+  } finally {
+    await h.stop(app);
+  }
+}
+
+/** B10–B13 and STORE, on one server and data directory. */
+async function pageScenarios(results, h) {
   const dataDir = join(h.work, 'content');
   const token = `bench_${randomBytes(24).toString('hex')}`;
   const state = { app: await h.startApp(dataDir, { token, label: 'content' }) };
@@ -323,11 +376,23 @@ async function contentScenarios(results, h) {
   await h.stop(state.app);
 }
 
+async function contentScenarios(results, h) {
+  if (h.wants('B10', 'B11', 'B12', 'B13', 'STORE')) await pageScenarios(results, h);
+  if (h.wants('IMPORT')) {
+    log(
+      `IMPORT: ${L.fmtInt(SIZES.importPages)} pages written into one change request and merged, on a server of its own`,
+    );
+    await h.attempt(results, ['IMPORT'], async () => {
+      results.IMPORT = await importMemory(h);
+    });
+  }
+}
+
 /* ------------------------------------------------------------------ report */
 
 function evaluateContent(results, row) {
   const ms = (v) => `${L.fmt(v)} ms`;
-  const { B10, B11, B12, B13, STORE } = results;
+  const { B10, B11, B12, B13, STORE, IMPORT } = results;
   if (B10) {
     row(
       'B10',
@@ -411,6 +476,21 @@ function evaluateContent(results, row) {
       `mean over ${STORE.merges} merges (each a change request created, edited and merged): bytes of SQLite's tables and indexes after a stop, minus before`,
     );
   }
+  if (IMPORT) {
+    const MiB = (bytes) => `${L.fmt(bytes / 2 ** 20, 0)} MiB`;
+    const writingBound = 2 * IMPORT.idle + IMPORT.largestRequest;
+    const mergeBound = 2 * IMPORT.idle + IMPORT.markdownBytes;
+    row(
+      'IMPORT',
+      NAMES.IMPORT,
+      `idle ${MiB(IMPORT.idle)}; writing: peak ${MiB(IMPORT.writingPeak)} (${L.fmt(IMPORT.writingPeak / IMPORT.idle)} × idle); merge: peak ${MiB(IMPORT.mergePeak)} (${L.fmt(IMPORT.mergePeak / IMPORT.idle)} × idle)`,
+      '—',
+      '—',
+      TARGETS.IMPORT,
+      IMPORT.writingPeak <= writingBound && IMPORT.mergePeak <= mergeBound,
+      `bounds: ${MiB(writingBound)} while writing (largest request ${L.fmtInt(IMPORT.largestRequest)} bytes), ${MiB(mergeBound)} at the merge (the change: ${MiB(IMPORT.markdownBytes)} of Markdown); VmRSS sampled every 50 ms; ${L.fmt(IMPORT.ms / 1000)} s in all`,
+    );
+  }
 }
 
 function contentDetails(results) {
@@ -467,6 +547,9 @@ function method(CFG) {
     `  read after the ${L.fmtInt(SIZES.revisions)} merges of B11.`,
     `- Storage: ${SIZES.storageMerges} one-page merges one at a time; the server is stopped before and after, and the bytes in`,
     "  use in its SQLite files (each table's and index's, from SQLite's dbstat) are compared, by part; divided by the merges.",
+    `- Import: a fresh server; ${L.fmtInt(SIZES.importPages)} pages of about 2 KB of Markdown inserted into one change request, 50 a`,
+    '  request, then merged (as `import:gitsync` writes a repository). Idle RSS 3 s after the space is created; the peak',
+    '  while writing and the peak from the merge until the views hold it.',
   ];
 }
 
