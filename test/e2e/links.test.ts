@@ -132,4 +132,19 @@ describe('links and backlinks', () => {
     );
     expect(crLinks.count).toBe(5);
   });
+
+  it('answers the embed of a URL as a link card, never fetching it; refuses what is not an http URL', async () => {
+    const api = current().api();
+    const url = 'https://www.example.com/docs/start/?utm=1#top';
+    const card = { type: 'link', title: 'example.com/docs/start', site: 'example.com' };
+    expect((await api.spaces.getEmbedByUrlInSpace(space.id, { url })).data).toEqual(card);
+    expect((await api.urls.getEmbedByUrl({ url })).data).toEqual(card);
+    for (const bad of ['javascript:alert(1)', 'file:///etc/passwd', 'example.com', 'http://[::1']) {
+      for (const path of [`/v1/spaces/${space.id}/embed`, '/v1/urls/embed']) {
+        const reply = await current().http('GET', `${path}?url=${encodeURIComponent(bad)}`);
+        expect(reply.status).toBe(400);
+        expect(reply.body).toEqual({ error: { code: 400, message: 'url must be an http or https URL' } });
+      }
+    }
+  });
 });

@@ -270,6 +270,10 @@ async function contentTour(api: GitBookAPI, http: Http, org: string, space: stri
   ]) {
     expect((await http('GET', path)).body).toMatchObject({ count: 0, items: [] });
   }
+  const url = 'https://github.com/GitbookIO/gitbook';
+  const card = { type: 'link', title: 'github.com/GitbookIO/gitbook', site: 'github.com' };
+  expect((await api.spaces.getEmbedByUrlInSpace(space, { url })).data).toEqual(card);
+  expect((await api.urls.getEmbedByUrl({ url })).data).toEqual(card);
   await contentReviews(api, http, space);
 }
 

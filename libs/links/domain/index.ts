@@ -1,4 +1,5 @@
-/** A revision's links and their status, file backlinks, and the parts of GitBook's link listings. */
+/** A revision's links and their status, file backlinks, the parts of GitBook's link listings, and embeds. */
+export { type LinkEmbed, linkEmbed } from './embed';
 export {
   type Backlink,
   fileBacklinks,

@@ -1,4 +1,5 @@
 import type { Viewer } from '@app/platform/auth/access';
+import { invalid } from '@app/platform/domain/decider';
 import { CurrentViewer } from '@app/platform/auth/auth.guard';
 import { RequiresRole } from '@app/platform/auth/requires-role';
 import { id } from '@app/platform/http/ids.pipe';
@@ -6,7 +7,8 @@ import { ListQueryDto } from '@app/platform/http/pagination';
 import { OwnShape } from '@app/platform/openapi/own-shape';
 import { Controller, Get, Param, Query } from '@nestjs/common';
 import { LinkQueries } from '../read/links.queries';
-import { LinksQueryDto } from './links.dto';
+import { linkEmbed } from '../domain';
+import { EmbedQueryDto, LinksQueryDto } from './links.dto';
 
 const spaceId = () => Param('spaceId', id('spaceId'));
 const pageId = () => Param('pageId', id('pageId'));
@@ -22,7 +24,17 @@ const CR = 'spaces/:spaceId/change-requests/:changeRequestId/content';
 const LINKS =
   "A list in GitBook's shapes of @gitbook/api 0.181 (ContentReferenceUsage, ContentLocation, ContentReferencesStats), which the current document has no schemas for";
 
-/** Links of a space's content or a change request's, with their status, and the backlinks of files. */
+/** GitBook's `Embed` of a URL: a link card, computed from the URL alone (see `linkEmbed`). */
+function embedOf(url: string) {
+  const embed = linkEmbed(url);
+  if (!embed) throw invalid('url must be an http or https URL');
+  return embed;
+}
+
+/**
+ * Links of a space's content or a change request's, with their status, the backlinks of files, and the
+ * embeds of URLs (what GitBook's renderer asks to draw an embed block).
+ */
 @Controller()
 export class LinksController {
   constructor(private readonly queries: LinkQueries) {}
@@ -82,5 +94,17 @@ export class LinksController {
     @CurrentViewer() viewer: Viewer,
   ) {
     return this.queries.fileBacklinks(space, from, file, query, viewer);
+  }
+
+  @RequiresRole('read')
+  @Get('spaces/:spaceId/embed')
+  embedInSpace(@spaceId() _space: string, @Query() query: EmbedQueryDto) {
+    return embedOf(query.url);
+  }
+
+  @RequiresRole('read')
+  @Get('urls/embed')
+  embed(@Query() query: EmbedQueryDto) {
+    return embedOf(query.url);
   }
 }
