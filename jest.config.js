@@ -55,5 +55,7 @@ module.exports = {
     },
     { ...common, displayName: 'cluster', testMatch: ['<rootDir>/test/cluster/**/*.test.ts'] },
     { ...common, displayName: 'reliability', testMatch: ['<rootDir>/test/reliability/**/*.test.ts'] },
+    // GitBook's site renderer against the app: run when RENDERER_DIR holds a build (test/renderer/README.md).
+    { ...common, displayName: 'renderer', testMatch: ['<rootDir>/test/renderer/**/*.test.ts'] },
   ],
 };

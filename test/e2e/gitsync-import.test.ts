@@ -2,16 +2,14 @@ import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import type { ContentChangeInput } from '@app/content/domain/changes';
 import type { Space } from '@gitbook/api';
-import { importRepository, readRepository } from '../../apps/cli/src/gitsync-import';
-import { type TestApp, useTestApp } from '../support/app-harness';
+import { useTestApp } from '../support/app-harness';
+import { GITSYNC_FIXTURE as FIXTURE, importFixture } from '../support/gitsync';
 import { builtFile } from '../support/process-harness';
 
 // Not in e2e-mongo: the CLI runs as a process of its own, which keeps its embedded views (as cli.test.ts).
 
 const CLI = builtFile('apps', 'cli', 'src', 'main.js');
-const FIXTURE = join(__dirname, '..', 'fixtures', 'gitsync');
 
 interface Page {
   id: string;
@@ -267,28 +265,9 @@ describe('import:gitsync beside a running server', () => {
     const { space } = await importedSpace();
     const app = current();
     const other = await newSpace('Through the API');
-    const cr = (await app.api().spaces.createChangeRequest(other, { subject: 'From Git' })).data.id;
-    await importRepository(await readRepository(FIXTURE), (changes) => sendBatch(app, other, cr, changes));
-    const merged = await app.http('POST', `/v1/spaces/${other}/change-requests/${cr}/merge`);
-    expect(merged.status).toBe(200);
+    await importFixture(app, other);
     expect(await canonicalContent(other)).toEqual(await canonicalContent(space));
   });
-
-  /** One batch through `POST …/content`, answering what the CLI's service call does. */
-  async function sendBatch(app: TestApp, space: string, cr: string, changes: ContentChangeInput[]) {
-    const reply = await app.http('POST', `/v1/spaces/${space}/change-requests/${cr}/content?compat=false`, {
-      body: { changes },
-    });
-    expect(reply.status).toBe(200);
-    const body = reply.body as {
-      changes: { object: string; ref?: string; page: { id: string } }[];
-      insertedFiles: { id: string }[];
-    };
-    return {
-      pages: new Map(body.changes.flatMap((c) => (c.ref ? [[c.ref, c.page.id] as const] : []))),
-      files: body.insertedFiles.map((f) => f.id),
-    };
-  }
 
   /** A space's pages (fields, Markdown, document) and files, page and file ids replaced by paths and names. */
   async function canonicalContent(space: string) {

@@ -1,5 +1,6 @@
 import { buildFerretDb, FerretDbProcess } from './ferretdb-process';
 import { ensureFreshBuild } from './fresh-build';
+import { rendererBuild } from './gitbook-renderer';
 import { RedisProcess } from './redis-process';
 
 /**
@@ -14,6 +15,8 @@ export default async function globalSetup(): Promise<void> {
   ensureFreshBuild();
   const skipped: string[] = [];
   if (!process.env.EVENTSTORE_URL) skipped.push('EventStoreDB adapter suites (EVENTSTORE_URL is not set)');
+  const renderer = rendererBuild();
+  if ('missing' in renderer) skipped.push(`GitBook renderer check (${renderer.missing})`);
   if (!process.env.MONGO_URL) {
     const unavailable = buildFerretDb();
     if (unavailable) {

@@ -1,13 +1,13 @@
 import type { Viewer } from '@app/platform/auth/access';
-import { invalid } from '@app/platform/domain/decider';
 import { CurrentViewer } from '@app/platform/auth/auth.guard';
 import { RequiresRole } from '@app/platform/auth/requires-role';
+import { invalid } from '@app/platform/domain/decider';
 import { id } from '@app/platform/http/ids.pipe';
 import { ListQueryDto } from '@app/platform/http/pagination';
 import { OwnShape } from '@app/platform/openapi/own-shape';
 import { Controller, Get, Param, Query } from '@nestjs/common';
-import { LinkQueries } from '../read/links.queries';
 import { linkEmbed } from '../domain';
+import { LinkQueries } from '../read/links.queries';
 import { EmbedQueryDto, LinksQueryDto } from './links.dto';
 
 const spaceId = () => Param('spaceId', id('spaceId'));
