@@ -1,6 +1,7 @@
 import { EMPTY_CONTENT, EMPTY_ROOT } from '@app/documents/tree/content';
 import type { Hash } from '@app/documents/tree/hash';
 import type { ObjectStore } from '@app/documents/tree/objects';
+import { weightOf } from '@app/platform/domain/weight';
 import { EVENT_STORE, type EventStore } from '@app/platform/eventstore/event-store.port';
 import { type LogReads, logReadsOf } from '@app/platform/projector/projection';
 import { READ_STORE, type ReadStore } from '@app/platform/readstore/read-store.port';
@@ -10,12 +11,10 @@ import { CONTENT_OBJECTS, readContentObject } from './content-object.projection'
 /** Objects kept parsed in memory: they never change, so a kept one is never stale. */
 const CACHE_SIZE = 100_000;
 /**
- * What the objects kept weigh at most (`weightOf`: about their JSON): documents are most of it, and an
- * import of hundreds of pages would otherwise keep every one it wrote.
+ * What the objects kept weigh at most (`weightOf`: about their bytes on the heap): documents are most
+ * of it, and an import of hundreds of pages would otherwise keep every one it wrote.
  */
 const CACHE_WEIGHT = 32 * 1024 * 1024;
-/** An object's weight besides its strings: small objects (map nodes, pages) are mostly this. */
-const NODE_WEIGHT = 16;
 /** How long a writer waits for an object another process stored to reach the views. */
 const ARRIVAL_TIMEOUT_MS = 5_000;
 
@@ -75,16 +74,4 @@ export class ContentObjects implements ObjectStore {
     }
     return value;
   }
-}
-
-/** About the bytes of an object's JSON: its strings, and a little for each value. */
-function weightOf(value: unknown): number {
-  if (typeof value === 'string') return value.length + 2;
-  if (value === null || typeof value !== 'object') return 8;
-  let weight = NODE_WEIGHT;
-  if (Array.isArray(value)) for (const item of value) weight += weightOf(item);
-  else
-    for (const key in value as Record<string, unknown>)
-      weight += key.length + weightOf((value as Record<string, unknown>)[key]);
-  return weight;
 }

@@ -178,4 +178,17 @@ describe('CachedReadStore', () => {
     await cache.get('spaces', 'a');
     expect(reads()).toBe(5);
   });
+
+  it('starts over when what it keeps would weigh too much, however few the documents', async () => {
+    const text = 'x'.repeat(4_000);
+    await sqlite.commit(['a', 'b', 'c'].map((id) => ({ collection: 'objects', id, doc: { id, text } })));
+    const counted = counting(sqlite);
+    const bounded = new CachedReadStore(counted.store, 1000, 10_000);
+    for (const id of ['a', 'b']) await bounded.get('objects', id);
+    await bounded.get('objects', 'a');
+    expect(counted.reads()).toBe(2);
+    await bounded.get('objects', 'c');
+    await bounded.get('objects', 'a');
+    expect(counted.reads()).toBe(4);
+  });
 });

@@ -1,3 +1,4 @@
+import { weightOf } from '../domain/weight';
 import type { ForeignWrite } from '../threads/storage-thread';
 import {
   type CheckpointWrite,
@@ -12,6 +13,11 @@ import {
 
 /** Documents kept at most before the cache starts over: a bound on memory, far above a working set. */
 const DEFAULT_CAPACITY = 50_000;
+/**
+ * What they weigh at most (`weightOf`, about their bytes on the heap) before it starts over: a
+ * projection reading every content object of a large merge would otherwise keep them all.
+ */
+const DEFAULT_MAX_WEIGHT = 64 * 1024 * 1024;
 
 /** How stale the live generation may be when a read is served: another process may promote one. */
 const GENERATION_CHECK_MS = 250;
@@ -29,6 +35,8 @@ const GENERATION_CHECK_MS = 250;
 export class CachedReadStore implements ReadStore {
   /** A document, or null once deleted through this handle. */
   private readonly docs = new Map<string, Doc | null>();
+  /** What the documents kept weigh, counted as they are kept (a replaced one keeps its first weight). */
+  private weight = 0;
   /** Advances on every change, so that a read that raced with one does not store what it read. */
   private epoch = 0;
   /** The live generation as last looked at, and when. */
@@ -38,6 +46,7 @@ export class CachedReadStore implements ReadStore {
   constructor(
     private readonly store: ReadStore,
     private readonly capacity = DEFAULT_CAPACITY,
+    private readonly maxWeight = DEFAULT_MAX_WEIGHT,
   ) {}
 
   async get<T extends Doc = Doc>(collection: string, id: string): Promise<T | null> {
@@ -171,13 +180,20 @@ export class CachedReadStore implements ReadStore {
   }
 
   private keep(key: string, doc: Doc): void {
-    if (this.docs.size >= this.capacity) this.docs.clear();
+    const weight = weightOf(doc);
+    if (this.docs.size >= this.capacity || this.weight + weight > this.maxWeight) this.dropAll();
     this.docs.set(key, deepFreeze(doc));
+    this.weight += weight;
   }
 
   private forget(): void {
     this.epoch++;
+    this.dropAll();
+  }
+
+  private dropAll(): void {
     this.docs.clear();
+    this.weight = 0;
   }
 }
 

@@ -166,15 +166,15 @@ async function reindex(
     to === from
       ? await diffObjects<PageObject>(store, before.pages, after.pages)
       : await everyPage(store, before, after);
-  const documents = new Map<Hash, Document>();
-  /** A page as the index holds it in `language`, its sections and postings; undefined if it has none. */
+  /**
+   * A page as the index holds it in `language`, its sections and postings; undefined if it has none.
+   * Documents are read as each page needs one, not kept: a merge of thousands of pages would hold them all.
+   */
   const analysed = async (page: PageObject | undefined, language: string) => {
     if (!page || !indexable(page)) return undefined;
-    let document = page.documentId ? documents.get(page.documentId) : undefined;
-    if (page.documentId && !document) {
-      document = (await getDocument(store, page.documentId)) as unknown as Document;
-      documents.set(page.documentId, document);
-    }
+    const document = page.documentId
+      ? ((await getDocument(store, page.documentId)) as unknown as Document)
+      : undefined;
     const indexedPage = pageForIndex(page, document);
     const list = postings(indexedPage, language);
     const length = list[0]?.length ?? 0;
