@@ -271,6 +271,11 @@ function liquidLeaf(footnotes: boolean): fc.Arbitrary<BlockContent> {
       .tuple(url, fc.constantFrom('/pet', '/a/{id}'), fc.constantFrom('get', 'post'), caption)
       .map(([u, path, method, c]) => liquid('openapi', { src: u, path, method }, c)),
     fc
+      .tuple(fc.constantFrom('true', 'false'), fc.constantFrom('true', 'false'))
+      .map(([expanded, fullWidth]) =>
+        liquid('openapi', { src: 'api.yaml', path: '/x', method: 'get', expanded, fullWidth }),
+      ),
+    fc
       .tuple(fc.constantFrom('petstore', 'my api'), fc.constantFrom('get', 'delete'), caption)
       .map(([spec, method, c]) => liquid('openapi-operation', { spec, path: '/x', method }, c)),
     fc
@@ -292,6 +297,7 @@ function liquidContainer(depth: number, footnotes: boolean): fc.Arbitrary<BlockC
       { maxLength: 3 },
     );
   const icon = fc.constantFrom('gear', 'book-open');
+  const wide = fc.constantFrom<LiquidBlock['attributes']>({}, { fullWidth: 'true' }, { fullWidth: 'false' });
   const tab = fc.record({ title: words, icon }, { requiredKeys: [] });
   const column = fc.record(
     {
@@ -310,9 +316,9 @@ function liquidContainer(depth: number, footnotes: boolean): fc.Arbitrary<BlockC
       .map(([style, i, children]) =>
         liquid('hint', i === undefined ? { style } : { style, icon: i }, children),
       ),
-    items('tab', tab).map((tabs) => liquid('tabs', {}, tabs)),
+    fc.tuple(items('tab', tab), wide).map(([tabs, w]) => liquid('tabs', w, tabs)),
     items('step', fc.constant({})).map((steps) => liquid('stepper', {}, steps)),
-    items('column', column).map((columns) => liquid('columns', {}, columns)),
+    fc.tuple(items('column', column), wide).map(([columns, w]) => liquid('columns', w, columns)),
   );
 }
 

@@ -1,6 +1,7 @@
 /**
  * The attributes of GitBook's dialect that its block data has a field for: a column's `width` and
- * `valign`, a tab's and a hint's `icon`, an embed's `fullWidth`, a figure image's `width` and `height`.
+ * `valign`, a tab's and a hint's `icon`, `fullWidth` on embeds, tabs, columns and OpenAPI blocks, an
+ * OpenAPI block's `expanded`, a figure image's `width` and `height`.
  * Each is read into its field, written back in GitBook's spelling, and survives both round trips; a value
  * the field cannot hold is dropped, the block staying a block.
  */
@@ -166,6 +167,32 @@ describe('an embed: fullWidth', () => {
   });
 });
 
+describe('tabs, columns and OpenAPI blocks: fullWidth, and expanded', () => {
+  it("reads them as booleans into the group or block, and writes them back in GitBook's order", () => {
+    const tabs = '{% tabs fullWidth="true" %}\n{% tab title="A" %}\nx\n{% endtab %}\n{% endtabs %}';
+    expect(nodesOf(tabs)[0].data).toEqual({ fullWidth: true });
+    expect(writtenBack(tabs, { canonical: true })).toBe(`${tabs}\n`);
+    const group = '{% columns fullWidth="false" %}\n{% column %}\nx\n{% endcolumn %}\n{% endcolumns %}';
+    expect(nodesOf(group)[0].data).toEqual({ fullWidth: false });
+    expect(writtenBack(group, { canonical: true })).toBe(`${group}\n`);
+    const swagger =
+      '{% swagger src="api.yaml" path="/pets" method="get" fullWidth="true" expanded="true" %}\n[api.yaml](api.yaml)\n{% endswagger %}';
+    expect(nodesOf(swagger)[0]).toMatchObject({
+      type: 'swagger',
+      data: { path: '/pets', method: 'get', expanded: true, fullWidth: true },
+    });
+    expect(writtenBack(swagger, { canonical: true })).toBe(
+      '{% openapi src="api.yaml" path="/pets" method="get" expanded="true" fullWidth="true" %}\n[api.yaml](api.yaml)\n{% endopenapi %}\n',
+    );
+  });
+
+  it('drops a value that is not a boolean', () => {
+    const tabs = '{% tabs fullWidth="wide" %}\n{% tab title="A" %}\nx\n{% endtab %}\n{% endtabs %}';
+    expect(nodesOf(tabs)[0]).toMatchObject({ type: 'tabs', data: {} });
+    expect(nodesOf(tabs)[0].data).toEqual({});
+  });
+});
+
 describe("a figure's image: width and height", () => {
   it('reads them into the image block, and writes the figure with them', () => {
     const markdown = figure('<img src="a.png" alt="A" width="375" height="50%">');
@@ -219,7 +246,7 @@ describe('documents GitBook made, with each attribute', () => {
         object: 'block',
         type: 'columns',
         isVoid: false,
-        data: {},
+        data: { fullWidth: true },
         nodes: [
           {
             object: 'block',
@@ -233,10 +260,22 @@ describe('documents GitBook made, with each attribute', () => {
       {
         object: 'block',
         type: 'tabs',
-        data: {},
+        data: { fullWidth: false },
         nodes: [
           { object: 'block', type: 'tabs-item', data: { title: 'T', icon: 'rocket' }, nodes: [para('t')] },
         ],
+      },
+      {
+        object: 'block',
+        type: 'swagger',
+        isVoid: true,
+        data: {
+          ref: { kind: 'url', url: 'https://e.com/api.yaml' },
+          path: '/pets',
+          method: 'get',
+          expanded: true,
+          fullWidth: false,
+        },
       },
       { object: 'block', type: 'hint', data: { style: 'success', icon: 'check' }, nodes: [para('h')] },
       { object: 'block', type: 'embed', isVoid: true, data: { url: 'https://e.com', fullWidth: true } },
@@ -271,14 +310,16 @@ describe('documents GitBook made, with each attribute', () => {
         verticalAlignment: maybe(fc.constantFrom('top', 'middle', 'bottom')),
       })
       .map((data) => ({ object: 'block', type: 'column', data: defined(data), nodes: [para('c')] }));
+    /** A `fullWidth` or none. */
+    const wide = maybe(fc.boolean()).map((fullWidth) => defined({ fullWidth }));
     const block = fc.oneof(
       fc
-        .array(column, { minLength: 1, maxLength: 3 })
-        .map((nodes) => ({ object: 'block', type: 'columns', isVoid: false, data: {}, nodes })),
-      maybe(icon).map((i) => ({
+        .tuple(fc.array(column, { minLength: 1, maxLength: 3 }), wide)
+        .map(([nodes, w]) => ({ object: 'block', type: 'columns', isVoid: false, data: w, nodes })),
+      fc.tuple(maybe(icon), wide).map(([i, w]) => ({
         object: 'block',
         type: 'tabs',
-        data: {},
+        data: w,
         nodes: [
           { object: 'block', type: 'tabs-item', data: defined({ title: 'T', icon: i }), nodes: [para('t')] },
         ],
@@ -289,11 +330,23 @@ describe('documents GitBook made, with each attribute', () => {
         data: defined({ style: 'warning', icon: i }),
         nodes: [para('h')],
       })),
-      maybe(fc.boolean()).map((fullWidth) => ({
+      wide.map((w) => ({
         object: 'block',
         type: 'embed',
         isVoid: true,
-        data: defined({ url: 'https://e.com', fullWidth }),
+        data: { url: 'https://e.com', ...w },
+      })),
+      fc.tuple(maybe(fc.boolean()), wide).map(([expanded, w]) => ({
+        object: 'block',
+        type: 'swagger',
+        isVoid: true,
+        data: {
+          ref: { kind: 'url', url: 'api.yaml' },
+          path: '/x',
+          method: 'get',
+          ...defined({ expanded }),
+          ...w,
+        },
       })),
       fc.record({ width: maybe(anyLength), height: maybe(anyLength) }).map((size) => ({
         object: 'block',

@@ -5,7 +5,8 @@
  * path) is kept as written, a `url` ref. A caption (an embed's, a file's, the body of a content-ref or an
  * OpenAPI block) is a `caption` fragment holding one paragraph, as GitBook keeps an image's. The
  * attributes GitBook's data has a field for are kept (attribute-values.ts): a hint's and a tab's `icon`,
- * an embed's `fullWidth`, a column's `width` and `valign` (`verticalAlignment`).
+ * `fullWidth` on embeds, OpenAPI blocks, tabs and columns (and an OpenAPI block's `expanded`), a
+ * column's `width` and `valign` (`verticalAlignment`).
  */
 import type { BlockContent, Code, Paragraph, PhrasingContent, RootContent } from 'mdast';
 import type {
@@ -63,6 +64,9 @@ const defined = (fields: Record<string, unknown>): Record<string, unknown> =>
 const parsed = <T>(text: string | undefined, parse: (text: string) => T | undefined): T | undefined =>
   text === undefined ? undefined : parse(text);
 
+/** A group's, an embed's or an OpenAPI block's `fullWidth`, when the tag says. */
+const fullWidth = (a: Attributes) => defined({ fullWidth: parsed(a.fullWidth, booleanOf) });
+
 /** A tab's data: its title and icon. */
 const tabData = (a: Attributes) => defined({ title: a.title, icon: a.icon });
 
@@ -91,20 +95,23 @@ export function liquidBlockToDocument(node: LiquidBlock, read: BodyReader): Docu
     case 'hint':
       return block('hint', defined({ style: a.style as HintStyle, icon: a.icon }), { nodes: body() });
     case 'tabs':
-      return block('tabs', {}, { nodes: items('tabs-item', (tab) => tabData(tab.attributes)) });
+      return block('tabs', fullWidth(a), { nodes: items('tabs-item', (tab) => tabData(tab.attributes)) });
     case 'stepper':
       return block('stepper', {}, { nodes: items('stepper-step', () => ({})) });
     case 'columns':
-      return block(
-        'columns',
-        {},
-        { isVoid: false, nodes: items('column', (column) => columnData(column.attributes)) },
-      );
-    case 'embed':
-      return block('embed', defined({ url: a.url, fullWidth: parsed(a.fullWidth, booleanOf) }), {
-        isVoid: true,
-        ...caption(),
+      return block('columns', fullWidth(a), {
+        isVoid: false,
+        nodes: items('column', (column) => columnData(column.attributes)),
       });
+    case 'embed':
+      return block(
+        'embed',
+        { url: a.url, ...fullWidth(a) },
+        {
+          isVoid: true,
+          ...caption(),
+        },
+      );
     case 'content-ref':
       return block('content-ref', { ref: url(a.url) }, { isVoid: true, ...caption() });
     case 'file':
@@ -113,7 +120,13 @@ export function liquidBlockToDocument(node: LiquidBlock, read: BodyReader): Docu
     case 'openapi':
       return block(
         'swagger',
-        { ref: url(a.src), path: a.path, method: a.method },
+        {
+          ref: url(a.src),
+          path: a.path,
+          method: a.method,
+          ...defined({ expanded: parsed(a.expanded, booleanOf) }),
+          ...fullWidth(a),
+        },
         { isVoid: true, ...caption() },
       );
     case 'openapi-operation':
@@ -184,7 +197,7 @@ export function documentToLiquid(node: DocumentBlock, write: BodyWriter): BlockC
       return [
         liquid(
           'tabs',
-          {},
+          { fullWidth: booleanText(data.fullWidth) },
           items('tab', (item) => {
             const tab = dataOf(item);
             return { title: text(tab.title), icon: iconOf(tab.icon) };
@@ -203,7 +216,7 @@ export function documentToLiquid(node: DocumentBlock, write: BodyWriter): BlockC
       return [
         liquid(
           'columns',
-          {},
+          { fullWidth: booleanText(data.fullWidth) },
           items('column', (item) => {
             const column = dataOf(item);
             return {
@@ -225,7 +238,13 @@ export function documentToLiquid(node: DocumentBlock, write: BodyWriter): BlockC
       return [
         liquid(
           'openapi',
-          { src: target, path: text(data.path) ?? '', method: text(data.method) ?? '' },
+          {
+            src: target,
+            path: text(data.path) ?? '',
+            method: text(data.method) ?? '',
+            expanded: booleanText(data.expanded),
+            fullWidth: booleanText(data.fullWidth),
+          },
           caption(),
         ),
       ];

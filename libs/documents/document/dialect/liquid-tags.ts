@@ -96,7 +96,7 @@ export const TAGS: Readonly<Record<TagName, TagSpec>> = {
     values: { icon: iconOf },
     valid: (a) => (HINT_STYLES as readonly string[]).includes(a.style ?? 'info'),
   },
-  tabs: { attributes: [], body: { items: 'tab' } },
+  tabs: { attributes: ['fullWidth'], body: { items: 'tab' }, values: { fullWidth: booleanValue } },
   tab: { attributes: ['title', 'icon'], body: 'blocks', in: 'tabs', values: { icon: iconOf } },
   embed: {
     attributes: ['url', 'fullWidth'],
@@ -116,10 +116,11 @@ export const TAGS: Readonly<Record<TagName, TagSpec>> = {
   },
   file: { attributes: ['src'], required: ['src'], body: 'caption' },
   openapi: {
-    attributes: ['src', 'path', 'method'],
+    attributes: ['src', 'path', 'method', 'expanded', 'fullWidth'],
     required: ['src', 'path', 'method'],
     body: 'caption',
     defaultBody: 'src',
+    values: { expanded: booleanValue, fullWidth: booleanValue },
   },
   'openapi-operation': {
     attributes: ['spec', 'path', 'method'],
@@ -128,7 +129,7 @@ export const TAGS: Readonly<Record<TagName, TagSpec>> = {
   },
   stepper: { attributes: [], body: { items: 'step' } },
   step: { attributes: [], body: 'blocks', in: 'stepper' },
-  columns: { attributes: [], body: { items: 'column' } },
+  columns: { attributes: ['fullWidth'], body: { items: 'column' }, values: { fullWidth: booleanValue } },
   column: {
     attributes: ['width', 'valign'],
     body: 'blocks',
