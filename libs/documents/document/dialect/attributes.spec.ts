@@ -8,7 +8,7 @@
 import fc from 'fast-check';
 import { schemaProblem } from '../../../../test/support/openapi';
 import type { Document } from '../document';
-import { nodesOf, withoutKeys, writtenBack } from '../document.testing';
+import { leaf, nodesOf, paragraph, withoutKeys, writtenBack } from '../document.testing';
 import { markdownToDocument } from '../from-markdown';
 import { gitbookDocument } from '../gitbook-document';
 import { DEFAULT_MARKDOWN_LIMITS, markdownProblem } from '../markdown-limits';
@@ -41,13 +41,16 @@ const anyLength: fc.Arbitrary<Length> = fc.oneof(
     .map((value) => ({ value, unit: '%' })),
 );
 
-const doc = (...nodes: object[]) => ({ object: 'document', data: {}, nodes }) as unknown as Document;
-const para = (text: string) => ({
+/** An image block of one image with this data, no caption. */
+const images = (data: object) => ({
   object: 'block',
-  type: 'paragraph',
+  type: 'images',
+  isVoid: false,
   data: {},
-  nodes: [{ object: 'text', leaves: [{ object: 'leaf', text, marks: [] }] }],
+  nodes: [{ object: 'block', type: 'image', isVoid: true, data, fragments: [] }],
 });
+const doc = (...nodes: object[]) => ({ object: 'document', data: {}, nodes }) as unknown as Document;
+const para = (text: string) => paragraph(leaf(text));
 
 describe('attribute values', () => {
   it('reads pixels as a number and a percentage as {value, unit: "%"}', () => {
@@ -216,21 +219,7 @@ describe("a figure's image: width and height", () => {
   });
 
   it('writes an image made with a size as a figure (image syntax has no size)', () => {
-    const image = {
-      object: 'block',
-      type: 'images',
-      isVoid: false,
-      data: {},
-      nodes: [
-        {
-          object: 'block',
-          type: 'image',
-          isVoid: true,
-          data: { ref: { kind: 'url', url: 'a.png' }, width: 120 },
-          fragments: [],
-        },
-      ],
-    };
+    const image = images({ ref: { kind: 'url', url: 'a.png' }, width: 120 });
     expect(documentToMarkdown(doc(image))).toBe(
       '<figure><img src="a.png" alt="" width="120"><figcaption></figcaption></figure>\n',
     );
@@ -279,21 +268,7 @@ describe('documents GitBook made, with each attribute', () => {
       },
       { object: 'block', type: 'hint', data: { style: 'success', icon: 'check' }, nodes: [para('h')] },
       { object: 'block', type: 'embed', isVoid: true, data: { url: 'https://e.com', fullWidth: true } },
-      {
-        object: 'block',
-        type: 'images',
-        isVoid: false,
-        data: {},
-        nodes: [
-          {
-            object: 'block',
-            type: 'image',
-            isVoid: true,
-            data: { ref: { kind: 'url', url: 'i.png' }, alt: 'I', width: 200, height: 100 },
-            fragments: [],
-          },
-        ],
-      },
+      images({ ref: { kind: 'url', url: 'i.png' }, alt: 'I', width: 200, height: 100 }),
     );
     const again = readBack(document);
     expect(schemaProblem('JSONDocument', gitbookDocument(again))).toBeUndefined();
@@ -348,21 +323,9 @@ describe('documents GitBook made, with each attribute', () => {
           ...w,
         },
       })),
-      fc.record({ width: maybe(anyLength), height: maybe(anyLength) }).map((size) => ({
-        object: 'block',
-        type: 'images',
-        isVoid: false,
-        data: {},
-        nodes: [
-          {
-            object: 'block',
-            type: 'image',
-            isVoid: true,
-            data: { ref: { kind: 'url', url: 'i.png' }, ...defined(size) },
-            fragments: [],
-          },
-        ],
-      })),
+      fc
+        .record({ width: maybe(anyLength), height: maybe(anyLength) })
+        .map((size) => images({ ref: { kind: 'url', url: 'i.png' }, ...defined(size) })),
     );
     fc.assert(
       fc.property(fc.array(block, { minLength: 1, maxLength: 4 }), (nodes) => {
