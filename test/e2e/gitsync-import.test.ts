@@ -89,6 +89,16 @@ function refs(nodes: Node[] | undefined, into: unknown[] = []): unknown[] {
   return into;
 }
 
+/** The data of the blocks of a type, in document order. */
+function dataOfBlocks(nodes: Node[] | undefined, type: string, into: unknown[] = []): unknown[] {
+  for (const node of nodes ?? []) {
+    if (node.object === 'block' && node.type === type) into.push(node.data);
+    dataOfBlocks(node.nodes, type, into);
+    dataOfBlocks(node.fragments, type, into);
+  }
+  return into;
+}
+
 const withoutKeys = (value: unknown): unknown =>
   Array.isArray(value)
     ? value.map(withoutKeys)
@@ -221,6 +231,15 @@ describe('import:gitsync beside a running server', () => {
         { kind: 'file', file: file.get('guide.pdf') },
       ]),
     );
+    // The attributes GitBook's data has a field for, as GitBook's schema has them.
+    expect(dataOfBlocks(blocks?.nodes, 'hint')).toEqual([{ style: 'warning', icon: 'triangle-exclamation' }]);
+    expect(dataOfBlocks(blocks?.nodes, 'embed')).toEqual([
+      { url: 'https://github.com/GitbookIO/gitbook', fullWidth: true },
+    ]);
+    expect(dataOfBlocks(blocks?.nodes, 'column')).toEqual([
+      { width: { value: 66.66666666666667, unit: '%' }, verticalAlignment: 'middle' },
+      { width: { value: 33.33333333333333, unit: '%' } },
+    ]);
     const cafe = await documentOf(space, id.get('latest/café') as string);
     expect([...blockTypes(cafe?.nodes)]).toEqual(expect.arrayContaining(['tabs', 'embed']));
     const steps = await documentOf(space, id.get('getting-started/first-steps') as string);

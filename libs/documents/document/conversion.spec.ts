@@ -1,62 +1,44 @@
 import type { Document } from './document';
+import { leaf, nodesOf, paragraph } from './document.testing';
 import { markdownToDocument } from './from-markdown';
 import { normalizeMarkdown } from './markdown-syntax';
 import { documentToMarkdown } from './to-markdown';
 
-/** The document's nodes without keys (keys.spec.ts tests those). */
-const nodes = (markdown: string) =>
-  JSON.parse(
-    JSON.stringify(markdownToDocument(markdown).document.nodes, (k, v) => (k === 'key' ? undefined : v)),
-  );
-
 const roundTrip = (markdown: string) => documentToMarkdown(markdownToDocument(markdown).document);
-
-const text = (value: string, marks: string[] = [], extra: object = {}) => ({
-  object: 'leaf',
-  text: value,
-  marks: marks.map((type) => ({ object: 'mark', type })),
-  ...extra,
-});
-const paragraph = (...leaves: object[]) => ({
-  object: 'block',
-  type: 'paragraph',
-  data: {},
-  nodes: [{ object: 'text', leaves }],
-});
 
 describe('markdownToDocument and documentToMarkdown, by construct', () => {
   it('maps headings 1 to 3 to heading-1..3', () => {
-    expect(nodes('# One\n\n## Two\n\n### Three')).toEqual([
-      { object: 'block', type: 'heading-1', data: {}, nodes: [{ object: 'text', leaves: [text('One')] }] },
-      { object: 'block', type: 'heading-2', data: {}, nodes: [{ object: 'text', leaves: [text('Two')] }] },
-      { object: 'block', type: 'heading-3', data: {}, nodes: [{ object: 'text', leaves: [text('Three')] }] },
+    expect(nodesOf('# One\n\n## Two\n\n### Three')).toEqual([
+      { object: 'block', type: 'heading-1', data: {}, nodes: [{ object: 'text', leaves: [leaf('One')] }] },
+      { object: 'block', type: 'heading-2', data: {}, nodes: [{ object: 'text', leaves: [leaf('Two')] }] },
+      { object: 'block', type: 'heading-3', data: {}, nodes: [{ object: 'text', leaves: [leaf('Three')] }] },
     ]);
   });
 
   it('maps bold, italic, strikethrough and code to marks in one order, nested ones on the same leaf', () => {
-    expect(nodes('**b** *i* ~~s~~ `c` ***~~all~~***')).toEqual([
+    expect(nodesOf('**b** *i* ~~s~~ `c` ***~~all~~***')).toEqual([
       paragraph(
-        text('b', ['bold']),
-        text(' '),
-        text('i', ['italic']),
-        text(' '),
-        text('s', ['strikethrough']),
-        text(' '),
-        text('c', ['code']),
-        text(' '),
-        text('all', ['bold', 'italic', 'strikethrough']),
+        leaf('b', ['bold']),
+        leaf(' '),
+        leaf('i', ['italic']),
+        leaf(' '),
+        leaf('s', ['strikethrough']),
+        leaf(' '),
+        leaf('c', ['code']),
+        leaf(' '),
+        leaf('all', ['bold', 'italic', 'strikethrough']),
       ),
     ]);
     expect(roundTrip('*a **b** `c`* d')).toBe('*a **b** `c`* d\n');
   });
 
   it('maps a link to an inline link with a URL ref, its title kept, marks inside and around it', () => {
-    const [p] = nodes('*see [the **docs**](https://example.com "Docs") now*');
+    const [p] = nodesOf('*see [the **docs**](https://example.com "Docs") now*');
     expect(p.nodes[1]).toEqual({
       object: 'inline',
       type: 'link',
       data: { ref: { kind: 'url', url: 'https://example.com' }, title: 'Docs' },
-      nodes: [{ object: 'text', leaves: [text('the ', ['italic']), text('docs', ['bold', 'italic'])] }],
+      nodes: [{ object: 'text', leaves: [leaf('the ', ['italic']), leaf('docs', ['bold', 'italic'])] }],
     });
     expect(roundTrip('*see [the **docs**](https://example.com "Docs") now*')).toBe(
       '*see [the **docs**](https://example.com "Docs") now*\n',
@@ -67,7 +49,7 @@ describe('markdownToDocument and documentToMarkdown, by construct', () => {
   });
 
   it('maps an image alone in a top-level paragraph to an images block, elsewhere to an inline image', () => {
-    expect(nodes('![A cat](cat.png "The cat")')).toEqual([
+    expect(nodesOf('![A cat](cat.png "The cat")')).toEqual([
       {
         object: 'block',
         type: 'images',
@@ -79,12 +61,12 @@ describe('markdownToDocument and documentToMarkdown, by construct', () => {
             type: 'image',
             isVoid: true,
             data: { ref: { kind: 'url', url: 'cat.png' }, alt: 'A cat' },
-            fragments: [{ object: 'fragment', fragment: 'caption', nodes: [paragraph(text('The cat'))] }],
+            fragments: [{ object: 'fragment', fragment: 'caption', nodes: [paragraph(leaf('The cat'))] }],
           },
         ],
       },
     ]);
-    const [p] = nodes('Look: ![A cat](cat.png "The cat")');
+    const [p] = nodesOf('Look: ![A cat](cat.png "The cat")');
     expect(p.nodes[1]).toEqual({
       object: 'inline',
       type: 'inline-image',
@@ -98,7 +80,7 @@ describe('markdownToDocument and documentToMarkdown, by construct', () => {
 
   it('maps bullet, ordered and task lists, nested, with their start and checks', () => {
     const markdown = '3. three\n4. four\n   * [x] done\n   * [ ] todo\n   * plain\n';
-    const [ordered] = nodes(markdown);
+    const [ordered] = nodesOf(markdown);
     expect(ordered.type).toBe('list-ordered');
     expect(ordered.data).toEqual({ start: 3 });
     const tasks = ordered.nodes[1].nodes[1];
@@ -108,7 +90,7 @@ describe('markdownToDocument and documentToMarkdown, by construct', () => {
       { checked: false },
       {},
     ]);
-    expect(nodes('* a\n* b')[0].type).toBe('list-unordered');
+    expect(nodesOf('* a\n* b')[0].type).toBe('list-unordered');
     expect(roundTrip(markdown)).toBe(normalizeMarkdown(markdown));
     expect(roundTrip('1. [x] ordered task')).toBe('1. [x] ordered task\n');
   });
@@ -120,14 +102,14 @@ describe('markdownToDocument and documentToMarkdown, by construct', () => {
   });
 
   it('maps a blockquote to a blockquote, with whatever Markdown nests in it', () => {
-    const [quote] = nodes('> quoted\n>\n> ```js\n> x\n> ```');
+    const [quote] = nodesOf('> quoted\n>\n> ```js\n> x\n> ```');
     expect(quote.type).toBe('blockquote');
     expect(quote.nodes.map((n: { type: string }) => n.type)).toEqual(['paragraph', 'code']);
     expect(roundTrip('> quoted\n>\n> ```js\n> x\n> ```')).toBe('> quoted\n>\n> ```js\n> x\n> ```\n');
   });
 
   it('maps fenced code to a code block of code lines, with its language and the rest of its info string', () => {
-    expect(nodes('```ts title="a.ts"\nconst a = 1;\n\nexport {};\n```')).toEqual([
+    expect(nodesOf('```ts title="a.ts"\nconst a = 1;\n\nexport {};\n```')).toEqual([
       {
         object: 'block',
         type: 'code',
@@ -136,7 +118,7 @@ describe('markdownToDocument and documentToMarkdown, by construct', () => {
           object: 'block',
           type: 'code-line',
           data: {},
-          nodes: [{ object: 'text', leaves: [text(line)] }],
+          nodes: [{ object: 'text', leaves: [leaf(line)] }],
         })),
       },
     ]);
@@ -145,12 +127,12 @@ describe('markdownToDocument and documentToMarkdown, by construct', () => {
   });
 
   it('maps a thematic break to a divider', () => {
-    expect(nodes('a\n\n---\n\nb')[1]).toEqual({ object: 'block', type: 'divider', isVoid: true, data: {} });
+    expect(nodesOf('a\n\n---\n\nb')[1]).toEqual({ object: 'block', type: 'divider', isVoid: true, data: {} });
     expect(roundTrip('---')).toBe('***\n');
   });
 
   it('maps a GFM table to a table block of text columns, records and cell fragments', () => {
-    const [table] = nodes('| Name | *Size* |\n| --- | :-: |\n| a | 1 |\n| b |');
+    const [table] = nodesOf('| Name | *Size* |\n| --- | :-: |\n| a | 1 |\n| b |');
     expect(table).toEqual({
       object: 'block',
       type: 'table',
@@ -167,10 +149,10 @@ describe('markdownToDocument and documentToMarkdown, by construct', () => {
         },
       },
       fragments: [
-        { object: 'fragment', fragment: 'title-2', nodes: [paragraph(text('Size', ['italic']))] },
-        { object: 'fragment', fragment: 'cell-1-1', nodes: [paragraph(text('a'))] },
-        { object: 'fragment', fragment: 'cell-1-2', nodes: [paragraph(text('1'))] },
-        { object: 'fragment', fragment: 'cell-2-1', nodes: [paragraph(text('b'))] },
+        { object: 'fragment', fragment: 'title-2', nodes: [paragraph(leaf('Size', ['italic']))] },
+        { object: 'fragment', fragment: 'cell-1-1', nodes: [paragraph(leaf('a'))] },
+        { object: 'fragment', fragment: 'cell-1-2', nodes: [paragraph(leaf('1'))] },
+        { object: 'fragment', fragment: 'cell-2-1', nodes: [paragraph(leaf('b'))] },
       ],
     });
     expect(roundTrip('| Name | *Size* |\n| --- | :-: |\n| a | 1 |\n| b |')).toBe(
@@ -179,23 +161,23 @@ describe('markdownToDocument and documentToMarkdown, by construct', () => {
   });
 
   it('keeps hard breaks as GitBook line breaks and soft breaks apart', () => {
-    expect(nodes('a\\\nb\nc')).toEqual([
-      paragraph(text('a\nb'), text('\n', [], { markdown: 'soft-break' }), text('c')),
+    expect(nodesOf('a\\\nb\nc')).toEqual([
+      paragraph(leaf('a\nb'), leaf('\n', [], { markdown: 'soft-break' }), leaf('c')),
     ]);
     expect(roundTrip('a  \nb\nc')).toBe('a\\\nb\nc\n');
   });
 
   it('keeps HTML: a block as an html code block, inline HTML as a marked leaf', () => {
-    expect(nodes('<div>\nhi\n</div>')[0]).toMatchObject({
+    expect(nodesOf('<div>\nhi\n</div>')[0]).toMatchObject({
       type: 'code',
       data: { syntax: 'html', markdown: 'html' },
     });
-    expect(nodes('a <b>b</b>')).toEqual([
+    expect(nodesOf('a <b>b</b>')).toEqual([
       paragraph(
-        text('a '),
-        text('<b>', [], { markdown: 'html' }),
-        text('b'),
-        text('</b>', [], { markdown: 'html' }),
+        leaf('a '),
+        leaf('<b>', [], { markdown: 'html' }),
+        leaf('b'),
+        leaf('</b>', [], { markdown: 'html' }),
       ),
     ]);
     expect(roundTrip('<div>\nhi\n</div>\n\na <b>b</b>\n\n```html\n<p>code</p>\n```')).toBe(
@@ -204,18 +186,18 @@ describe('markdownToDocument and documentToMarkdown, by construct', () => {
   });
 
   it('maps a footnote to an annotation on its label, its definition the body, written back at the end', () => {
-    const [p] = nodes('Text[^1].\n\n[^1]: The *note*.');
+    const [p] = nodesOf('Text[^1].\n\n[^1]: The *note*.');
     expect(p.nodes[1]).toEqual({
       object: 'inline',
       type: 'annotation',
       isVoid: false,
       data: {},
-      nodes: [{ object: 'text', leaves: [text('1')] }],
+      nodes: [{ object: 'text', leaves: [leaf('1')] }],
       fragments: [
         {
           object: 'fragment',
           type: 'annotation-body',
-          nodes: [paragraph(text('The '), text('note', ['italic']), text('.'))],
+          nodes: [paragraph(leaf('The '), leaf('note', ['italic']), leaf('.'))],
         },
       ],
     });
@@ -264,7 +246,7 @@ describe('documentToMarkdown of GitBook documents not read from Markdown', () =>
   const document = (nodes: unknown[]) => ({ object: 'document', data: {}, nodes }) as Document;
 
   it('writes a newline in text as a hard break, and ignores marks Markdown has no syntax for', () => {
-    const doc = document([paragraph(text('one\ntwo'), text('key', ['keyboard', 'bold']))]);
+    const doc = document([paragraph(leaf('one\ntwo'), leaf('key', ['keyboard', 'bold']))]);
     expect(documentToMarkdown(doc)).toBe('one\\\ntwo**key**\n');
   });
 
@@ -273,7 +255,7 @@ describe('documentToMarkdown of GitBook documents not read from Markdown', () =>
       object: 'inline',
       type: 'link',
       data: { ref },
-      nodes: [{ object: 'text', leaves: [text(label)] }],
+      nodes: [{ object: 'text', leaves: [leaf(label)] }],
     });
     const doc = document([
       {
@@ -282,7 +264,7 @@ describe('documentToMarkdown of GitBook documents not read from Markdown', () =>
         data: {},
         nodes: [
           link({ kind: 'page', page: 'p1' }, 'page'),
-          { object: 'text', leaves: [text(' ')] },
+          { object: 'text', leaves: [leaf(' ')] },
           link({ kind: 'anchor', anchor: 'intro' }, 'anchor'),
           { object: 'inline', type: 'emoji', isVoid: true, data: { code: '1f600' } },
         ],
@@ -293,7 +275,7 @@ describe('documentToMarkdown of GitBook documents not read from Markdown', () =>
 
   it("keeps the content of blocks Markdown has no syntax for, an expandable in GitBook's <details>", () => {
     const doc = document([
-      { object: 'block', type: 'hint', data: { style: 'info' }, nodes: [paragraph(text('Careful'))] },
+      { object: 'block', type: 'hint', data: { style: 'info' }, nodes: [paragraph(leaf('Careful'))] },
       {
         object: 'block',
         type: 'expandable',
@@ -304,13 +286,13 @@ describe('documentToMarkdown of GitBook documents not read from Markdown', () =>
             object: 'fragment',
             fragment: 'expandable-title',
             type: 'expandable-title',
-            nodes: [paragraph(text('More'))],
+            nodes: [paragraph(leaf('More'))],
           },
           {
             object: 'fragment',
             fragment: 'expandable-body',
             type: 'expandable-body',
-            nodes: [paragraph(text('Body'))],
+            nodes: [paragraph(leaf('Body'))],
           },
         ],
       },

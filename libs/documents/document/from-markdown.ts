@@ -206,7 +206,12 @@ class Reader {
           object: 'block',
           type: 'image',
           isVoid: true,
-          data: { ref: { kind: 'url', url: figure.url }, ...(figure.alt ? { alt: figure.alt } : {}) },
+          data: {
+            ref: { kind: 'url', url: figure.url },
+            ...(figure.alt ? { alt: figure.alt } : {}),
+            ...(figure.width === undefined ? {} : { width: figure.width }),
+            ...(figure.height === undefined ? {} : { height: figure.height }),
+          },
           fragments: figure.caption?.length
             ? [{ object: 'fragment', fragment: 'caption', nodes: [this.paragraph(figure.caption)] }]
             : [],

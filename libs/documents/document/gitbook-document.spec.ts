@@ -1,18 +1,10 @@
 import { schemaProblem } from '../../../test/support/openapi';
+import { leaf, withoutKeys } from './document.testing';
 import { markdownToDocument } from './from-markdown';
 import { gitbookDocument } from './gitbook-document';
 
-const view = (markdown: string) =>
-  JSON.parse(
-    JSON.stringify(gitbookDocument(markdownToDocument(markdown).document).nodes, (k, v) =>
-      k === 'key' ? undefined : v,
-    ),
-  );
-const leaf = (text: string, marks: string[] = []) => ({
-  object: 'leaf',
-  text,
-  marks: marks.map((type) => ({ object: 'mark', type })),
-});
+/** GitBook's form of the document Markdown reads as, without keys. */
+const view = (markdown: string) => withoutKeys(gitbookDocument(markdownToDocument(markdown).document).nodes);
 
 describe('gitbookDocument', () => {
   it("is valid under GitBook's schema, strictly, for a document with every construct", () => {

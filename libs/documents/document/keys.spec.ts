@@ -1,18 +1,7 @@
 import type { DocumentNode } from './document';
+import { keysOf } from './document.testing';
 import { markdownToDocument } from './from-markdown';
 import { keepKeys } from './keys';
-
-/** Every key of a document, in document order. */
-function keysOf(value: unknown, keys: string[] = []): string[] {
-  if (Array.isArray(value)) for (const item of value) keysOf(item, keys);
-  else if (value !== null && typeof value === 'object') {
-    const node = value as { key?: string; nodes?: unknown; fragments?: unknown };
-    if (node.key !== undefined) keys.push(node.key);
-    keysOf(node.nodes, keys);
-    keysOf(node.fragments, keys);
-  }
-  return keys;
-}
 
 const topKeys = (markdown: string) =>
   (markdownToDocument(markdown).document.nodes as DocumentNode[]).map((node) => node.key);

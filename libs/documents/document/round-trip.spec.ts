@@ -4,7 +4,8 @@
  * inline HTML, hard and soft breaks, footnotes, nested bullet, ordered and task lists, quotes, fenced
  * code with languages, raw HTML blocks, tables, dividers, YAML frontmatter, and GitBook's dialect: its
  * block tags (hints, tabs, embeds, content-refs, code options, files, OpenAPI blocks, steppers, columns,
- * nested in each other and in quotes and lists), math blocks and inline math, `<details>`, `<figure>`,
+ * nested in each other and in quotes and lists; icons, widths, `valign`, `fullWidth`), math blocks and
+ * inline math, `<details>`, `<figure>` (an image's width and height),
  * color `<mark>`s, buttons and loose lists, each in the others' containers. What the conversion
  * normalizes on purpose (README.md, "What is not lossless") is left out of the grammar and tested by
  * example in conversion.spec.ts.
@@ -206,6 +207,7 @@ function block(depth: number, footnotes: boolean, top = false): fc.Arbitrary<Blo
       .constantFrom(
         '<figure><img src="a.png?x=1&amp;y=2" alt="A"><figcaption><p>Cap <em>x</em></p></figcaption></figure>',
         '<figure><img src="b.png" alt=""><figcaption></figcaption></figure>',
+        '<figure><img src="c.png" alt="C" width="375" height="33.5%"><figcaption></figcaption></figure>',
       )
       .map((value): BlockContent => ({ type: 'html', value })),
     // An expandable, written whole as HTML around Markdown (read back as its tags and blocks).
@@ -256,12 +258,23 @@ function liquidLeaf(footnotes: boolean): fc.Arbitrary<BlockContent> {
     { requiredKeys: [] },
   );
   return fc.oneof(
-    fc.tuple(url, caption).map(([u, c]) => liquid('embed', { url: u }, c)),
+    fc
+      .tuple(
+        url,
+        fc.constantFrom<LiquidBlock['attributes']>({}, { fullWidth: 'true' }, { fullWidth: 'false' }),
+        caption,
+      )
+      .map(([u, wide, c]) => liquid('embed', { url: u, ...wide }, c)),
     fc.tuple(url, caption).map(([u, c]) => liquid('content-ref', { url: u }, c)),
     fc.tuple(url, caption).map(([u, c]) => liquid('file', { src: u }, c)),
     fc
       .tuple(url, fc.constantFrom('/pet', '/a/{id}'), fc.constantFrom('get', 'post'), caption)
       .map(([u, path, method, c]) => liquid('openapi', { src: u, path, method }, c)),
+    fc
+      .tuple(fc.constantFrom('true', 'false'), fc.constantFrom('true', 'false'))
+      .map(([expanded, fullWidth]) =>
+        liquid('openapi', { src: 'api.yaml', path: '/x', method: 'get', expanded, fullWidth }),
+      ),
     fc
       .tuple(fc.constantFrom('petstore', 'my api'), fc.constantFrom('get', 'delete'), caption)
       .map(([spec, method, c]) => liquid('openapi-operation', { spec, path: '/x', method }, c)),
@@ -277,20 +290,35 @@ function liquidContainer(depth: number, footnotes: boolean): fc.Arbitrary<BlockC
   const body = fc
     .array(block(depth - 1, footnotes), { minLength: 0, maxLength: 3 })
     .filter(noListBeforeContainer) as fc.Arbitrary<LiquidBlock['children']>;
-  const items = (name: 'tab' | 'step' | 'column', title: boolean) =>
+  // Each item's attributes, in the order the writer writes them.
+  const items = (name: 'tab' | 'step' | 'column', attributes: fc.Arbitrary<LiquidBlock['attributes']>) =>
     fc.array(
-      fc
-        .tuple(title ? fc.option(words, { nil: undefined }) : fc.constant(undefined), body)
-        .map(([t, children]) => liquid(name, t === undefined ? {} : { title: t }, children) as LiquidBlock),
+      fc.tuple(attributes, body).map(([a, children]) => liquid(name, a, children) as LiquidBlock),
       { maxLength: 3 },
     );
+  const icon = fc.constantFrom('gear', 'book-open');
+  const wide = fc.constantFrom<LiquidBlock['attributes']>({}, { fullWidth: 'true' }, { fullWidth: 'false' });
+  const tab = fc.record({ title: words, icon }, { requiredKeys: [] });
+  const column = fc.record(
+    {
+      width: fc.constantFrom('50%', '33.333333333333336%', '240'),
+      valign: fc.constantFrom('top', 'middle', 'bottom'),
+    },
+    { requiredKeys: [] },
+  );
   return fc.oneof(
     fc
-      .tuple(fc.constantFrom('info', 'success', 'warning', 'danger'), body)
-      .map(([style, children]) => liquid('hint', { style }, children)),
-    items('tab', true).map((tabs) => liquid('tabs', {}, tabs)),
-    items('step', false).map((steps) => liquid('stepper', {}, steps)),
-    items('column', false).map((columns) => liquid('columns', {}, columns)),
+      .tuple(
+        fc.constantFrom('info', 'success', 'warning', 'danger'),
+        fc.option(icon, { nil: undefined }),
+        body,
+      )
+      .map(([style, i, children]) =>
+        liquid('hint', i === undefined ? { style } : { style, icon: i }, children),
+      ),
+    fc.tuple(items('tab', tab), wide).map(([tabs, w]) => liquid('tabs', w, tabs)),
+    items('step', fc.constant({})).map((steps) => liquid('stepper', {}, steps)),
+    fc.tuple(items('column', column), wide).map(([columns, w]) => liquid('columns', w, columns)),
   );
 }
 

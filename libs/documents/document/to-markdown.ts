@@ -13,7 +13,7 @@ import type {
   ListItem,
   PhrasingContent,
 } from 'mdast';
-import { DETAILS_END, detailsStartHtml, figureHtml } from './dialect/html-blocks';
+import { DETAILS_END, detailsStartHtml, figureHtml, hasSize } from './dialect/html-blocks';
 import { buttonPhrasing, type ColorData, MARK_END, markStartTag } from './dialect/html-inline';
 import { documentToLiquid } from './dialect/liquid-blocks';
 import { inlineMathNode, type MathData, mathNode } from './dialect/math';
@@ -129,9 +129,10 @@ class Writer {
   }
 
   /**
-   * GitBook's `<figure>` for an image read from one (`data.markdown: 'figure'`) or whose caption Markdown's
-   * image title cannot hold (formatting, links, a blank line); `![alt](url "caption")` otherwise, a
-   * line break in the caption included (an image title may span lines, and is read back so).
+   * GitBook's `<figure>` for an image read from one (`data.markdown: 'figure'`), one with a width or a
+   * height, or one whose caption Markdown's image title cannot hold (formatting, links, a blank line);
+   * `![alt](url "caption")` otherwise, a line break in the caption included (an image title may span
+   * lines, and is read back so).
    */
   private image(image: DocumentBlockImage, data: object): BlockContent {
     const caption = fragmentsOf(image)
@@ -141,9 +142,9 @@ class Writer {
     const plain =
       phrasing.every((node) => node.type === 'text' || node.type === 'break') &&
       !/\n[ \t]*\n/.test(inlineText(caption));
-    if ((data as { markdown?: string }).markdown !== 'figure' && plain)
+    if ((data as { markdown?: string }).markdown !== 'figure' && plain && !hasSize(image.data))
       return { type: 'paragraph', children: [imageOf(image)] };
-    return figureHtml(refUrl(image.data.ref), image.data.alt ?? '', phrasing);
+    return figureHtml(refUrl(image.data.ref), image.data.alt ?? '', phrasing, image.data);
   }
 
   /** GitBook's `<details>`: its summary and body, each apart. */

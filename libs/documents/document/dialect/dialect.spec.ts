@@ -4,61 +4,41 @@
  */
 import { schemaProblem } from '../../../../test/support/openapi';
 import type { Document } from '../document';
+import { leaf, nodesOf, paragraph, writtenBack } from '../document.testing';
 import { markdownToDocument } from '../from-markdown';
 import { gitbookDocument } from '../gitbook-document';
 import { DEFAULT_MARKDOWN_LIMITS, markdownProblem } from '../markdown-limits';
 import { documentToMarkdown } from '../to-markdown';
 
-/** The document's nodes without keys. */
-const nodes = (markdown: string) =>
-  JSON.parse(
-    JSON.stringify(markdownToDocument(markdown).document.nodes, (k, v) => (k === 'key' ? undefined : v)),
-  );
-
-/** Written back, read again: the same document; and GitBook's form of it valid under its schema. */
-function written(markdown: string): string {
-  const { document } = markdownToDocument(markdown);
-  const out = documentToMarkdown(document);
-  expect(markdownToDocument(out).document).toEqual(document);
-  expect(documentToMarkdown(markdownToDocument(out).document)).toBe(out);
-  const view = gitbookDocument(document);
-  expect(schemaProblem('JSONDocument', view)).toBeUndefined();
-  return out;
-}
-
-const text = (value: string, marks: object[] = []) => ({ object: 'leaf', text: value, marks });
-const paragraph = (...leaves: object[]) => ({
-  object: 'block',
-  type: 'paragraph',
-  data: {},
-  nodes: [{ object: 'text', leaves }],
-});
-
 describe('math', () => {
   it('reads $$ fences and a lone $$…$$ as a math block, keeping TeX byte for byte', () => {
     const tex = 'w = \\sqrt[8]{a\\_b}_g \\[x\\] * y \\\\ z';
-    expect(nodes(`$$ ${tex} $$`)).toEqual([
+    expect(nodesOf(`$$ ${tex} $$`)).toEqual([
       { object: 'block', type: 'math', isVoid: true, data: { formula: tex } },
     ]);
-    expect(written(`$$ ${tex} $$`)).toBe(`$$\n${tex}\n$$\n`);
-    expect(nodes(`$$\n${tex}\n$$`)[0].data.formula).toBe(tex);
-    expect(written(`$$\n${tex}\n$$`)).toBe(`$$\n${tex}\n$$\n`);
+    expect(writtenBack(`$$ ${tex} $$`)).toBe(`$$\n${tex}\n$$\n`);
+    expect(nodesOf(`$$\n${tex}\n$$`)[0].data.formula).toBe(tex);
+    expect(writtenBack(`$$\n${tex}\n$$`)).toBe(`$$\n${tex}\n$$\n`);
   });
 
   it('reads $$…$$ in text as inline math; single dollars stay text', () => {
-    const [p] = nodes('Area $$\\pi r^2_1$$ costs $5 or $10.');
+    const [p] = nodesOf('Area $$\\pi r^2_1$$ costs $5 or $10.');
     expect(p.nodes).toEqual([
-      { object: 'text', leaves: [text('Area ')] },
+      { object: 'text', leaves: [leaf('Area ')] },
       { object: 'inline', type: 'inline-math', isVoid: true, data: { formula: '\\pi r^2_1' } },
-      { object: 'text', leaves: [text(' costs $5 or $10.')] },
+      { object: 'text', leaves: [leaf(' costs $5 or $10.')] },
     ]);
-    expect(written('Area $$\\pi r^2_1$$ costs $5 or $10.')).toBe('Area $$\\pi r^2_1$$ costs $5 or $10.\n');
+    expect(writtenBack('Area $$\\pi r^2_1$$ costs $5 or $10.')).toBe(
+      'Area $$\\pi r^2_1$$ costs $5 or $10.\n',
+    );
   });
 
   it('keeps math in a list, a quote and a details body', () => {
-    expect(written('* item\n\n  $$\n  a_1\n  $$\n* b $$x$$')).toBe('* item\n  $$\n  a_1\n  $$\n* b $$x$$\n');
-    expect(written('> $$\n> x*y\n> $$')).toBe('> $$\n> x*y\n> $$\n');
-    expect(nodes('* $$x$$')[0].nodes[0].nodes[0].type).toBe('math');
+    expect(writtenBack('* item\n\n  $$\n  a_1\n  $$\n* b $$x$$')).toBe(
+      '* item\n  $$\n  a_1\n  $$\n* b $$x$$\n',
+    );
+    expect(writtenBack('> $$\n> x*y\n> $$')).toBe('> $$\n> x*y\n> $$\n');
+    expect(nodesOf('* $$x$$')[0].nodes[0].nodes[0].type).toBe('math');
   });
 
   it('bounds runs of dollars, which the parser tries to the end of the paragraph for each length', () => {
@@ -71,10 +51,10 @@ describe('math', () => {
     const document = {
       object: 'document',
       data: {},
-      nodes: [paragraph(text('costs $$5 and $$6'))],
+      nodes: [paragraph(leaf('costs $$5 and $$6'))],
     } as unknown as Document;
     const markdown = documentToMarkdown(document);
-    expect(nodes(markdown)).toEqual([paragraph(text('costs $$5 and $$6'))]);
+    expect(nodesOf(markdown)).toEqual([paragraph(leaf('costs $$5 and $$6'))]);
   });
 });
 
@@ -82,7 +62,7 @@ describe('expandable (<details>)', () => {
   const details = '<details>\n\n<summary>Title <strong>b</strong></summary>\n\nBody *md*\n\n</details>';
 
   it('reads <details> + <summary> around Markdown as an expandable: title and body fragments', () => {
-    expect(nodes(details)).toEqual([
+    expect(nodesOf(details)).toEqual([
       {
         object: 'block',
         type: 'expandable',
@@ -93,25 +73,25 @@ describe('expandable (<details>)', () => {
             object: 'fragment',
             fragment: 'expandable-title',
             type: 'expandable-title',
-            nodes: [paragraph(text('Title '), text('b', [{ object: 'mark', type: 'bold' }]))],
+            nodes: [paragraph(leaf('Title '), leaf('b', [{ object: 'mark', type: 'bold' }]))],
           },
           {
             object: 'fragment',
             fragment: 'expandable-body',
             type: 'expandable-body',
-            nodes: [paragraph(text('Body '), text('md', [{ object: 'mark', type: 'italic' }]))],
+            nodes: [paragraph(leaf('Body '), leaf('md', [{ object: 'mark', type: 'italic' }]))],
           },
         ],
       },
     ]);
-    expect(written(details)).toBe(`${details}\n`);
+    expect(writtenBack(details)).toBe(`${details}\n`);
   });
 
   it('reads the summary on the opening line, and `open` as expanded by default', () => {
-    const [block] = nodes('<details open><summary>T</summary>\n\nBody\n\n</details>');
+    const [block] = nodesOf('<details open><summary>T</summary>\n\nBody\n\n</details>');
     expect(block.type).toBe('expandable');
     expect(block.data).toEqual({ defaultExpanded: true });
-    expect(written('<details open><summary>T</summary>\n\nBody\n\n</details>')).toBe(
+    expect(writtenBack('<details open><summary>T</summary>\n\nBody\n\n</details>')).toBe(
       '<details open>\n\n<summary>T</summary>\n\nBody\n\n</details>\n',
     );
   });
@@ -137,7 +117,7 @@ describe('expandable (<details>)', () => {
       '</details>',
       '',
     ].join('\n');
-    const [outer] = nodes(markdown);
+    const [outer] = nodesOf(markdown);
     const body = outer.fragments[1].nodes;
     expect(body.map((n: { type: string }) => n.type)).toEqual(['expandable', 'images']);
     expect(body[0].fragments[1].nodes[0]).toEqual({
@@ -146,10 +126,10 @@ describe('expandable (<details>)', () => {
       isVoid: true,
       data: { formula: 'x_1' },
     });
-    expect(written(markdown)).toBe(markdown);
+    expect(writtenBack(markdown)).toBe(markdown);
     const item = '* item\n\n  <details>\n\n  <summary>T</summary>\n\n  body\n\n  </details>\n* two\n';
-    expect(nodes(item)[0].nodes[0].nodes[1].type).toBe('expandable');
-    expect(written(item)).toBe(item);
+    expect(nodesOf(item)[0].nodes[0].nodes[1].type).toBe('expandable');
+    expect(writtenBack(item)).toBe(item);
   });
 
   it.each([
@@ -159,10 +139,10 @@ describe('expandable (<details>)', () => {
     ['a closing tag alone', 'a\n\n</details>'],
     ['other attributes', '<details class="x">\n<summary>x</summary>\n\nb\n\n</details>'],
   ])('leaves HTML as it is with %s', (_, markdown) => {
-    const read = nodes(markdown);
+    const read = nodesOf(markdown);
     expect(read.some((n: { type: string }) => n.type === 'expandable')).toBe(false);
     expect(read.some((n: { type: string; data: object }) => n.type === 'code')).toBe(true);
-    written(markdown);
+    writtenBack(markdown);
   });
 
   it('counts nested details towards the nesting bound', () => {
@@ -175,7 +155,7 @@ describe('expandable (<details>)', () => {
   it('pairs many unpaired openings in linear time', () => {
     const started = Date.now();
     const markdown = '<details>\n<summary>x</summary>\n\n'.repeat(5000);
-    expect(nodes(markdown).every((n: { type: string }) => n.type === 'code')).toBe(true);
+    expect(nodesOf(markdown).every((n: { type: string }) => n.type === 'code')).toBe(true);
     expect(Date.now() - started).toBeLessThan(10_000);
   });
 });
@@ -184,7 +164,7 @@ describe('image blocks (<figure>)', () => {
   it('reads a figure as an images block, its figcaption the caption; writes it back as a figure', () => {
     const figure =
       '<figure><img src="a.png?x=1&amp;y=2" alt="A cat"><figcaption><p>The <strong>cat</strong></p></figcaption></figure>';
-    expect(nodes(figure)).toEqual([
+    expect(nodesOf(figure)).toEqual([
       {
         object: 'block',
         type: 'images',
@@ -200,23 +180,23 @@ describe('image blocks (<figure>)', () => {
               {
                 object: 'fragment',
                 fragment: 'caption',
-                nodes: [paragraph(text('The '), text('cat', [{ object: 'mark', type: 'bold' }]))],
+                nodes: [paragraph(leaf('The '), leaf('cat', [{ object: 'mark', type: 'bold' }]))],
               },
             ],
           },
         ],
       },
     ]);
-    expect(written(figure)).toBe(`${figure}\n`);
+    expect(writtenBack(figure)).toBe(`${figure}\n`);
     const bare = '<figure><img src="a.png" alt=""><figcaption></figcaption></figure>';
-    expect(nodes(bare)[0].nodes[0].fragments).toEqual([]);
-    expect(written(bare)).toBe(`${bare}\n`);
+    expect(nodesOf(bare)[0].nodes[0].fragments).toEqual([]);
+    expect(writtenBack(bare)).toBe(`${bare}\n`);
   });
 
   it('writes an image read from image syntax back as image syntax, a line break in its title included', () => {
-    expect(written('![a](u "two\nlines")')).toBe('![a](u "two\nlines")\n');
+    expect(writtenBack('![a](u "two\nlines")')).toBe('![a](u "two\nlines")\n');
     const figure = '<figure><img src="u" alt="a"><figcaption><p>two<br>lines</p></figcaption></figure>';
-    expect(written(figure)).toBe(`${figure}\n`);
+    expect(writtenBack(figure)).toBe(`${figure}\n`);
   });
 
   it('writes a caption an image title cannot hold (formatting, a blank line) as a figure', () => {
@@ -242,32 +222,32 @@ describe('image blocks (<figure>)', () => {
           },
         ],
       }) as Document;
-    for (const caption of [text('a\nb'), text('a\n\nb'), text('a', [{ object: 'mark', type: 'italic' }])])
+    for (const caption of [leaf('a\nb'), leaf('a\n\nb'), leaf('a', [{ object: 'mark', type: 'italic' }])])
       expect(schemaProblem('JSONDocument', gitbookDocument(image(caption)))).toBeUndefined();
-    expect(documentToMarkdown(image(text('a\nb')))).toBe('![](u "a\nb")\n');
-    expect(documentToMarkdown(image(text('a\n\nb')))).toBe(
+    expect(documentToMarkdown(image(leaf('a\nb')))).toBe('![](u "a\nb")\n');
+    expect(documentToMarkdown(image(leaf('a\n\nb')))).toBe(
       '<figure><img src="u" alt=""><figcaption><p>a<br><br>b</p></figcaption></figure>\n',
     );
-    expect(documentToMarkdown(image(text('a', [{ object: 'mark', type: 'italic' }])))).toBe(
+    expect(documentToMarkdown(image(leaf('a', [{ object: 'mark', type: 'italic' }])))).toBe(
       '<figure><img src="u" alt=""><figcaption><p><em>a</em></p></figcaption></figure>\n',
     );
   });
 
   it('leaves other figures as HTML', () => {
     for (const markdown of [
-      '<figure><img src="a.png" width="3"></figure>',
+      '<figure><img src="a.png" class="wide"></figure>',
       '<figure><img src="a.png"><figcaption><p>a</p><p>b</p></figcaption></figure>',
       '<figure><video src="a.mp4"></video></figure>',
     ]) {
-      expect(nodes(markdown)[0].type).toBe('code');
-      written(markdown);
+      expect(nodesOf(markdown)[0].type).toBe('code');
+      writtenBack(markdown);
     }
   });
 });
 
 describe('color marks (<mark style>)', () => {
   it("reads GitBook's colors as the color mark, nested ones combined", () => {
-    const [p] = nodes(
+    const [p] = nodesOf(
       '<mark style="color:red;">r **b**</mark><mark style="background-color:$primary;">bg</mark>',
     );
     const red = { object: 'mark', type: 'color', data: { text: 'red', background: 'default' } };
@@ -275,16 +255,16 @@ describe('color marks (<mark style>)', () => {
       {
         object: 'text',
         leaves: [
-          text('r ', [red]),
-          text('b', [{ object: 'mark', type: 'bold' }, red]),
-          text('bg', [{ object: 'mark', type: 'color', data: { text: 'default', background: '$primary' } }]),
+          leaf('r ', [red]),
+          leaf('b', [{ object: 'mark', type: 'bold' }, red]),
+          leaf('bg', [{ object: 'mark', type: 'color', data: { text: 'default', background: '$primary' } }]),
         ],
       },
     ]);
-    expect(written('a <mark style="color:red;">red **b**</mark> c')).toBe(
+    expect(writtenBack('a <mark style="color:red;">red **b**</mark> c')).toBe(
       'a <mark style="color:red;">red **b**</mark> c\n',
     );
-    expect(written('<mark style="color:red">x<mark style="background-color:blue;">y</mark></mark>')).toBe(
+    expect(writtenBack('<mark style="color:red">x<mark style="background-color:blue;">y</mark></mark>')).toBe(
       '<mark style="color:red;">x</mark><mark style="color:red;background-color:blue;">y</mark>\n',
     );
   });
@@ -297,9 +277,9 @@ describe('color marks (<mark style>)', () => {
       'a <mark style="color:red;">unclosed',
       'closed</mark> only',
     ]) {
-      const [p] = nodes(markdown);
+      const [p] = nodesOf(markdown);
       expect(JSON.stringify(p)).not.toContain('"color"');
-      expect(written(markdown)).toBe(`${markdown}\n`);
+      expect(writtenBack(markdown)).toBe(`${markdown}\n`);
     }
   });
 });
@@ -308,7 +288,7 @@ describe('buttons (<a class="button">)', () => {
   it('reads a button link as an inline button', () => {
     const markdown =
       '<a href="https://x.y/a?b&amp;c" class="button primary">Go now</a> or <a href="/b" class="button secondary">B</a>';
-    const [p] = nodes(markdown);
+    const [p] = nodesOf(markdown);
     expect(p.nodes[1]).toEqual({
       object: 'inline',
       type: 'button',
@@ -316,7 +296,7 @@ describe('buttons (<a class="button">)', () => {
       data: { kind: 'primary', ref: { kind: 'url', url: 'https://x.y/a?b&c' }, label: 'Go now' },
     });
     expect(p.nodes[3].data.kind).toBe('secondary');
-    expect(written(markdown)).toBe(`${markdown}\n`);
+    expect(writtenBack(markdown)).toBe(`${markdown}\n`);
     // GitBook's schema cannot hold a button (see gitbook-document.ts): answered as a link.
     const view = gitbookDocument(markdownToDocument(markdown).document);
     expect((view.nodes[0] as { nodes: { type?: string }[] }).nodes[1].type).toBe('link');
@@ -328,29 +308,29 @@ describe('buttons (<a class="button">)', () => {
       '<a href="x" class="button">x</a>',
       '<a href="x" class="button primary">**b**</a>',
     ]) {
-      expect(JSON.stringify(nodes(markdown))).not.toContain('"button"');
-      written(markdown);
+      expect(JSON.stringify(nodesOf(markdown))).not.toContain('"button"');
+      writtenBack(markdown);
     }
   });
 });
 
 describe('what Markdown written back used to lose', () => {
   it('keeps a loose list loose (data.spread) and a tight one tight', () => {
-    expect(nodes('* a\n\n* b')[0].data).toEqual({ spread: true });
-    expect(nodes('3. a\n\n4. b')[0].data).toEqual({ start: 3, spread: true });
-    expect(written('* a\n\n* b\n')).toBe('* a\n\n* b\n');
-    expect(written('* a\n* b\n')).toBe('* a\n* b\n');
+    expect(nodesOf('* a\n\n* b')[0].data).toEqual({ spread: true });
+    expect(nodesOf('3. a\n\n4. b')[0].data).toEqual({ start: 3, spread: true });
+    expect(writtenBack('* a\n\n* b\n')).toBe('* a\n\n* b\n');
+    expect(writtenBack('* a\n* b\n')).toBe('* a\n* b\n');
     expect(gitbookDocument(markdownToDocument('* a\n\n* b').document).nodes[0].data).toEqual({});
   });
 
   it('writes a table after a nested list in a list item apart, so that it stays a table', () => {
     const markdown = '* a\n  * x\n\n  | a | b |\n  | - | - |\n  | 1 | 2 |\n* b\n';
-    expect(nodes(markdown)[0].nodes[0].nodes.map((n: { type: string }) => n.type)).toEqual([
+    expect(nodesOf(markdown)[0].nodes[0].nodes.map((n: { type: string }) => n.type)).toEqual([
       'paragraph',
       'list-unordered',
       'table',
     ]);
-    expect(written(markdown)).toBe('* a\n\n  * x\n\n  | a | b |\n  | - | - |\n  | 1 | 2 |\n* b\n');
+    expect(writtenBack(markdown)).toBe('* a\n\n  * x\n\n  | a | b |\n  | - | - |\n  | 1 | 2 |\n* b\n');
   });
 
   it('keeps a wide table (130 cells) and every alignment, an explicit left one included', () => {
@@ -361,7 +341,7 @@ describe('what Markdown written back used to lose', () => {
       row(Array.from({ length: 13 }, (_, i) => aligns[i % 4])),
       ...Array.from({ length: 9 }, (_, r) => row(Array.from({ length: 13 }, (_, i) => `c${r}-${i}`))),
     ].join('\n');
-    const [table] = nodes(markdown);
+    const [table] = nodesOf(markdown);
     expect(Object.keys(table.data.records)).toHaveLength(9);
     expect(table.fragments).toHaveLength(117);
     expect(table.data.definition['col-1']).toEqual({
@@ -371,12 +351,12 @@ describe('what Markdown written back used to lose', () => {
       textAlignment: 'left',
       markdown: 'aligned',
     });
-    const out = written(markdown);
+    const out = writtenBack(markdown);
     expect(out.split('\n')[1]).toMatch(/^\| :-+ \| -+ \| :-+: \| -+: \| :-+ \|/);
   });
 
   it('writes character references back as what renders the same: invisible characters as references', () => {
-    expect(written('a&nbsp;b &copy; &#123; &amp; x&shy;y &#x200B;')).toBe(
+    expect(writtenBack('a&nbsp;b &copy; &#123; &amp; x&shy;y &#x200B;')).toBe(
       'a&#xA0;b © { & x&#xAD;y &#x200B;\n',
     );
   });
@@ -384,7 +364,7 @@ describe('what Markdown written back used to lose', () => {
   it('resolves reference links and images into inline ones that render the same', () => {
     const markdown =
       '[full][Ref] [collapsed][] [shortcut] ![img][ref]\n\n> [in quote][q]\n\n[ref]: /u "T"\n[collapsed]: <a b>\n[shortcut]: /s\n[q]: https://q.example/(x)';
-    expect(written(markdown)).toBe(
+    expect(writtenBack(markdown)).toBe(
       '[full](/u "T") [collapsed](<a b>) [shortcut](/s) ![img](/u "T")\n\n> [in quote](https://q.example/\\(x\\))\n',
     );
   });

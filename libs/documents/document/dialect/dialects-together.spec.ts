@@ -4,9 +4,9 @@
  * Markdown is stable on a second round trip, and GitBook's form of it is valid under its schema.
  */
 import { schemaProblem } from '../../../../test/support/openapi';
+import { writtenBack } from '../document.testing';
 import { markdownToDocument } from '../from-markdown';
 import { gitbookDocument } from '../gitbook-document';
-import { documentToMarkdown } from '../to-markdown';
 
 /** The block types of a document, depth first (fragments included), code lines left out. */
 const types = (markdown: string): string[] => {
@@ -25,18 +25,6 @@ const types = (markdown: string): string[] => {
   walk(markdownToDocument(markdown).document.nodes);
   return out;
 };
-
-/** Written back, read again: the same document, the same Markdown again; GitBook's form valid. */
-function written(markdown: string): string {
-  const { document } = markdownToDocument(markdown);
-  const out = documentToMarkdown(document);
-  expect(markdownToDocument(out).document).toEqual(document);
-  expect(documentToMarkdown(markdownToDocument(out).document)).toBe(out);
-  const view = gitbookDocument(document);
-  expect(schemaProblem('JSONDocument', view)).toBeUndefined();
-  expect(gitbookDocument(view)).toEqual(view);
-  return out;
-}
 
 const MATH = '$$\nx^2\n$$';
 const INLINE = 'a <mark style="color:red;">red</mark> $$y_1$$ b <a href="/x" class="button primary">Go</a>';
@@ -77,7 +65,7 @@ describe("GitBook's HTML constructs and math in its block tags", () => {
     ]),
   );
   it.each(cases)('%s', (_name, markdown) => {
-    written(markdown);
+    writtenBack(markdown);
   });
 
   it('reads math in a hint, a tab and a step as a math block there', () => {
@@ -102,7 +90,7 @@ describe("GitBook's HTML constructs and math in its block tags", () => {
   });
 
   it('ends a block of HTML at a tag line, as GitBook writes a figure or a details before a close tag', () => {
-    expect(written(tagContainers.step(FIGURE))).toBe(
+    expect(writtenBack(tagContainers.step(FIGURE))).toBe(
       `{% stepper %}\n{% step %}\n${FIGURE}\n\n{% endstep %}\n{% endstepper %}\n`,
     );
     expect(types(tagContainers.tab(DETAILS))).toEqual([
@@ -126,7 +114,7 @@ describe("GitBook's HTML constructs and math in its block tags", () => {
       'image',
       'paragraph',
     ]);
-    written(steps);
+    writtenBack(steps);
     // Not in HTML that ends at a marker of its own (a comment), nor an unknown tag.
     expect(types('<!--\n{% endhint %}\n-->')).toEqual(['code']);
     expect(types('<div>\n{% include "x" %}\n</div>')).toEqual(['code']);
@@ -161,7 +149,7 @@ describe("GitBook's block tags in its HTML constructs", () => {
     ]),
   );
   it.each(cases)('%s', (_name, markdown) => {
-    written(markdown);
+    writtenBack(markdown);
   });
 
   it('reads tabs, a stepper and a hint in a details as those blocks in its body', () => {

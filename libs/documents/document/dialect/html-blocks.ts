@@ -6,6 +6,7 @@
  * the siblings between being its body. Anything unpaired or not in GitBook's form stays raw HTML.
  */
 import type { Html, PhrasingContent, RootContent } from 'mdast';
+import { type Length, lengthOf, lengthText } from './attribute-values';
 import {
   attributes,
   closed,
@@ -116,11 +117,31 @@ export const DETAILS_END: Html = { type: 'html', value: '</details>' };
 export interface Figure {
   url: string;
   alt?: string;
+  /** The `<img>`'s `width` and `height` (GitBook's image `Length`s), when they are lengths. */
+  width?: Length;
+  height?: Length;
   /** The caption's inline content; undefined when the figure has no caption. */
   caption?: PhrasingContent[];
 }
 
-/** `<figure><img src alt><figcaption><p>…</p></figcaption></figure>` alone in an HTML node, or undefined. */
+/** The attributes of a figure's `<img>` that the image block holds; with another, the figure stays HTML. */
+const IMAGE_ATTRIBUTES = new Set(['src', 'alt', 'width', 'height']);
+
+/** The image's `width` and `height` that are lengths; others are dropped. */
+function dimensions(attrs: Map<string, string>): Pick<Figure, 'width' | 'height'> {
+  const out: Pick<Figure, 'width' | 'height'> = {};
+  for (const name of ['width', 'height'] as const) {
+    const value = attrs.get(name);
+    const length = value === undefined ? undefined : lengthOf(value);
+    if (length !== undefined) out[name] = length;
+  }
+  return out;
+}
+
+/**
+ * `<figure><img src alt width height><figcaption><p>…</p></figcaption></figure>` alone in an HTML node,
+ * or undefined.
+ */
 export function figureOf(html: string): Figure | undefined {
   if (!/^<figure[\s>]/i.test(html)) return undefined;
   const nodes = significant(parseHtml(html.trim()));
@@ -133,8 +154,8 @@ export function figureOf(html: string): Figure | undefined {
   const attrs = attributes(img);
   const src = attrs.get('src');
   const alt = attrs.get('alt');
-  if (src === undefined || attrs.size !== (alt === undefined ? 1 : 2)) return undefined;
-  const figureData: Figure = { url: src, ...(alt ? { alt } : {}) };
+  if (src === undefined || [...attrs.keys()].some((name) => !IMAGE_ATTRIBUTES.has(name))) return undefined;
+  const figureData: Figure = { url: src, ...(alt ? { alt } : {}), ...dimensions(attrs) };
   if (!caption) return figureData;
   const content = captionOf(caption);
   return content ? { ...figureData, caption: content } : undefined;
@@ -150,11 +171,26 @@ function captionOf(node: ReturnType<typeof parseHtml>[number]): PhrasingContent[
   return htmlToPhrasing(node.childNodes);
 }
 
-/** GitBook's HTML for an image block: the caption in a paragraph, an empty `<figcaption>` without one. */
-export function figureHtml(url: string, alt: string, caption: readonly PhrasingContent[]): Html {
+/**
+ * GitBook's HTML for an image block: the caption in a paragraph, an empty `<figcaption>` without one;
+ * a `width` and a `height` that Markdown can write (pixels, a percentage) on the `<img>`.
+ */
+export function figureHtml(
+  url: string,
+  alt: string,
+  caption: readonly PhrasingContent[],
+  size: { width?: unknown; height?: unknown } = {},
+): Html {
   const figcaption = caption.length > 0 ? `<p>${phrasingToHtml(caption)}</p>` : '';
+  const width = lengthText(size.width);
+  const height = lengthText(size.height);
+  const dimensions = `${width === undefined ? '' : ` width="${width}"`}${height === undefined ? '' : ` height="${height}"`}`;
   return {
     type: 'html',
-    value: `<figure><img src="${escapeAttribute(url)}" alt="${escapeAttribute(alt)}"><figcaption>${figcaption}</figcaption></figure>`,
+    value: `<figure><img src="${escapeAttribute(url)}" alt="${escapeAttribute(alt)}"${dimensions}><figcaption>${figcaption}</figcaption></figure>`,
   };
 }
+
+/** Whether an image's data has a size Markdown's image syntax cannot hold (only a figure's `<img>` can). */
+export const hasSize = (data: { width?: unknown; height?: unknown }): boolean =>
+  lengthText(data.width) !== undefined || lengthText(data.height) !== undefined;

@@ -3,7 +3,10 @@
  * `liquidBlock` and the document: hint, tabs, embed, content-ref, code with its options, file, OpenAPI
  * operations, stepper and columns. A target that cannot be resolved here (a relative `.md` URL, an asset
  * path) is kept as written, a `url` ref. A caption (an embed's, a file's, the body of a content-ref or an
- * OpenAPI block) is a `caption` fragment holding one paragraph, as GitBook keeps an image's.
+ * OpenAPI block) is a `caption` fragment holding one paragraph, as GitBook keeps an image's. The
+ * attributes GitBook's data has a field for are kept (attribute-values.ts): a hint's and a tab's `icon`,
+ * `fullWidth` on embeds, OpenAPI blocks, tabs and columns (and an OpenAPI block's `expanded`), a
+ * column's `width` and `valign` (`verticalAlignment`).
  */
 import type { BlockContent, Code, Paragraph, PhrasingContent, RootContent } from 'mdast';
 import type {
@@ -15,6 +18,14 @@ import type {
   DocumentNode,
 } from '../document';
 import { childrenOf, fragmentsOf, nested } from '../document';
+import {
+  booleanOf,
+  booleanText,
+  iconOf,
+  lengthOf,
+  lengthText,
+  verticalAlignmentOf,
+} from './attribute-values';
 import { type Attributes, HINT_STYLES, type HintStyle, type LiquidBlock, type TagName } from './liquid-tags';
 
 /** What converting a block's body takes from from-markdown.ts. */
@@ -45,6 +56,24 @@ export type LiquidCodeData = CodeData & {
 const block = (type: string, data: object, extra: object = {}): DocumentBlock =>
   ({ object: 'block', type, data, ...extra }) as unknown as DocumentBlock;
 
+/** The fields that are set: an attribute the tag does not have is no field. */
+const defined = (fields: Record<string, unknown>): Record<string, unknown> =>
+  Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
+
+/** Attribute text read as a field's value (the tag's attributes are normal: valid values only). */
+const parsed = <T>(text: string | undefined, parse: (text: string) => T | undefined): T | undefined =>
+  text === undefined ? undefined : parse(text);
+
+/** A group's, an embed's or an OpenAPI block's `fullWidth`, when the tag says. */
+const fullWidth = (a: Attributes) => defined({ fullWidth: parsed(a.fullWidth, booleanOf) });
+
+/** A tab's data: its title and icon. */
+const tabData = (a: Attributes) => defined({ title: a.title, icon: a.icon });
+
+/** A column's data: GitBook's `width` (a `Length`) and `verticalAlignment` (written `valign`). */
+const columnData = (a: Attributes) =>
+  defined({ width: parsed(a.width, lengthOf), verticalAlignment: verticalAlignmentOf(a.valign) });
+
 /** The document block of a `liquidBlock`. */
 export function liquidBlockToDocument(node: LiquidBlock, read: BodyReader): DocumentBlock {
   const a = node.attributes;
@@ -64,23 +93,25 @@ export function liquidBlockToDocument(node: LiquidBlock, read: BodyReader): Docu
   const url = (value: string): ContentRef => ({ kind: 'url', url: value });
   switch (node.name) {
     case 'hint':
-      return block('hint', { style: a.style as HintStyle }, { nodes: body() });
+      return block('hint', defined({ style: a.style as HintStyle, icon: a.icon }), { nodes: body() });
     case 'tabs':
-      return block(
-        'tabs',
-        {},
-        {
-          nodes: items('tabs-item', (tab) =>
-            tab.attributes.title === undefined ? {} : { title: tab.attributes.title },
-          ),
-        },
-      );
+      return block('tabs', fullWidth(a), { nodes: items('tabs-item', (tab) => tabData(tab.attributes)) });
     case 'stepper':
       return block('stepper', {}, { nodes: items('stepper-step', () => ({})) });
     case 'columns':
-      return block('columns', {}, { isVoid: false, nodes: items('column', () => ({})) });
+      return block('columns', fullWidth(a), {
+        isVoid: false,
+        nodes: items('column', (column) => columnData(column.attributes)),
+      });
     case 'embed':
-      return block('embed', { url: a.url }, { isVoid: true, ...caption() });
+      return block(
+        'embed',
+        { url: a.url, ...fullWidth(a) },
+        {
+          isVoid: true,
+          ...caption(),
+        },
+      );
     case 'content-ref':
       return block('content-ref', { ref: url(a.url) }, { isVoid: true, ...caption() });
     case 'file':
@@ -89,7 +120,13 @@ export function liquidBlockToDocument(node: LiquidBlock, read: BodyReader): Docu
     case 'openapi':
       return block(
         'swagger',
-        { ref: url(a.src), path: a.path, method: a.method },
+        {
+          ref: url(a.src),
+          path: a.path,
+          method: a.method,
+          ...defined({ expanded: parsed(a.expanded, booleanOf) }),
+          ...fullWidth(a),
+        },
         { isVoid: true, ...caption() },
       );
     case 'openapi-operation':
@@ -114,16 +151,25 @@ export function liquidBlockToDocument(node: LiquidBlock, read: BodyReader): Docu
   }
 }
 
+/** An item's data (none on a node GitBook did not make so). */
+const dataOf = (node: DocumentNode): Record<string, unknown> =>
+  ((node as { data?: object }).data ?? {}) as Record<string, unknown>;
+
 /** The `liquidBlock` of a document block, or undefined for a block Markdown writes otherwise. */
 export function documentToLiquid(node: DocumentBlock, write: BodyWriter): BlockContent[] | undefined {
   const data = (node.data ?? {}) as Record<string, unknown>;
-  const liquid = (name: TagName, attributes: Attributes, children: LiquidBlock['children']): LiquidBlock => ({
+  // An attribute without a value the tag can hold is not written.
+  const liquid = (
+    name: TagName,
+    attributes: Partial<Attributes>,
+    children: LiquidBlock['children'],
+  ): LiquidBlock => ({
     type: 'liquidBlock',
     name,
-    attributes: Object.fromEntries(Object.entries(attributes).filter(([, v]) => v !== undefined)),
+    attributes: defined(attributes) as Attributes,
     children,
   });
-  const items = (name: TagName, attributes: (item: DocumentNode) => Attributes) =>
+  const items = (name: TagName, attributes: (item: DocumentNode) => Partial<Attributes>) =>
     childrenOf(node).map((item) => liquid(name, attributes(item), write.flow(childrenOf(item))));
   const caption = (): Paragraph[] => {
     const paragraphs = fragmentsOf(node)
@@ -140,7 +186,10 @@ export function documentToLiquid(node: DocumentBlock, write: BodyWriter): BlockC
       return [
         liquid(
           'hint',
-          { style: HINT_STYLES.includes(data.style as HintStyle) ? (data.style as HintStyle) : 'info' },
+          {
+            style: HINT_STYLES.includes(data.style as HintStyle) ? (data.style as HintStyle) : 'info',
+            icon: iconOf(data.icon),
+          },
           write.flow(childrenOf(node)),
         ),
       ];
@@ -148,10 +197,11 @@ export function documentToLiquid(node: DocumentBlock, write: BodyWriter): BlockC
       return [
         liquid(
           'tabs',
-          {},
-          items('tab', (item) => ({
-            title: text((item as { data?: { title?: string } }).data?.title) as string,
-          })),
+          { fullWidth: booleanText(data.fullWidth) },
+          items('tab', (item) => {
+            const tab = dataOf(item);
+            return { title: text(tab.title), icon: iconOf(tab.icon) };
+          }),
         ),
       ];
     case 'stepper':
@@ -166,12 +216,20 @@ export function documentToLiquid(node: DocumentBlock, write: BodyWriter): BlockC
       return [
         liquid(
           'columns',
-          {},
-          items('column', () => ({})),
+          { fullWidth: booleanText(data.fullWidth) },
+          items('column', (item) => {
+            const column = dataOf(item);
+            return {
+              width: lengthText(column.width),
+              valign: verticalAlignmentOf(column.verticalAlignment),
+            };
+          }),
         ),
       ];
     case 'embed':
-      return [liquid('embed', { url: text(data.url) ?? '' }, caption())];
+      return [
+        liquid('embed', { url: text(data.url) ?? '', fullWidth: booleanText(data.fullWidth) }, caption()),
+      ];
     case 'content-ref':
       return [liquid('content-ref', { url: target }, caption())];
     case 'file':
@@ -180,7 +238,13 @@ export function documentToLiquid(node: DocumentBlock, write: BodyWriter): BlockC
       return [
         liquid(
           'openapi',
-          { src: target, path: text(data.path) ?? '', method: text(data.method) ?? '' },
+          {
+            src: target,
+            path: text(data.path) ?? '',
+            method: text(data.method) ?? '',
+            expanded: booleanText(data.expanded),
+            fullWidth: booleanText(data.fullWidth),
+          },
           caption(),
         ),
       ];

@@ -1,46 +1,19 @@
 import { schemaProblem } from '../../../../test/support/openapi';
 import type { Document, DocumentNode } from '../document';
+import { keysOf, leaf, nodesOf, paragraph, withoutKeys, writtenBack } from '../document.testing';
 import { markdownToDocument } from '../from-markdown';
 import { gitbookDocument } from '../gitbook-document';
 import { DEFAULT_MARKDOWN_LIMITS, markdownProblem } from '../markdown-limits';
-import { normalizeMarkdown } from '../markdown-syntax';
 import { documentToMarkdown } from '../to-markdown';
 import { parseTagLine, tagLine } from './liquid-tags';
 
 const read = (markdown: string) => markdownToDocument(markdown).document;
-const withoutKeys = (value: unknown) =>
-  JSON.parse(JSON.stringify(value, (k, v) => (k === 'key' ? undefined : v)));
-const nodes = (markdown: string) => withoutKeys(read(markdown).nodes);
 
-/**
- * Markdown → document → Markdown → document: the document is the same (keys included), the Markdown
- * written is the canonical form of what was read and reads back as itself, and GitBook's form of the
- * document is valid under its schema, strictly. Returns the Markdown written.
- */
-function roundTrip(markdown: string): string {
-  const document = read(markdown);
-  const written = documentToMarkdown(document);
-  expect(read(written)).toEqual(document);
-  expect(documentToMarkdown(read(written))).toBe(written);
-  expect(normalizeMarkdown(markdown)).toBe(written);
-  expect(schemaProblem('JSONDocument', gitbookDocument(document))).toBeUndefined();
-  return written;
-}
-
-const text = (value: string, marks: string[] = []) => ({
-  object: 'leaf',
-  text: value,
-  marks: marks.map((type) => ({ object: 'mark', type })),
-});
-const paragraph = (...leaves: object[]) => ({
-  object: 'block',
-  type: 'paragraph',
-  data: {},
-  nodes: [{ object: 'text', leaves }],
-});
-const softBreak = { ...text('\n'), markdown: 'soft-break' };
+/** Both round trips, the Markdown written being the canonical form of what was read. */
+const canonical = (markdown: string) => writtenBack(markdown, { canonical: true });
+const softBreak = { ...leaf('\n'), markdown: 'soft-break' };
 const caption = (value: string) => [
-  { object: 'fragment', fragment: 'caption', nodes: [paragraph(text(value))] },
+  { object: 'fragment', fragment: 'caption', nodes: [paragraph(leaf(value))] },
 ];
 
 describe('GitBook block tags: a tag line', () => {
@@ -91,19 +64,19 @@ describe('GitBook block tags ↔ document, by construct', () => {
   it('maps a hint to `hint` with its style, for each style', () => {
     for (const style of ['info', 'success', 'warning', 'danger']) {
       const markdown = `{% hint style="${style}" %}\nBe **careful**.\n{% endhint %}\n`;
-      expect(nodes(markdown)).toEqual([
+      expect(nodesOf(markdown)).toEqual([
         {
           object: 'block',
           type: 'hint',
           data: { style },
-          nodes: [paragraph(text('Be '), text('careful', ['bold']), text('.'))],
+          nodes: [paragraph(leaf('Be '), leaf('careful', ['bold']), leaf('.'))],
         },
       ]);
-      expect(roundTrip(markdown)).toBe(markdown);
+      expect(canonical(markdown)).toBe(markdown);
     }
     // GitBook's default style when none is given; a style GitBook does not have is no hint.
-    expect(nodes('{% hint %}\na\n{% endhint %}')[0].data).toEqual({ style: 'info' });
-    expect(nodes('{% hint style="note" %}\na\n{% endhint %}')[0].type).toBe('paragraph');
+    expect(nodesOf('{% hint %}\na\n{% endhint %}')[0].data).toEqual({ style: 'info' });
+    expect(nodesOf('{% hint style="note" %}\na\n{% endhint %}')[0].type).toBe('paragraph');
   });
 
   it('maps tabs to `tabs` of `tabs-item` with their titles', () => {
@@ -121,36 +94,36 @@ describe('GitBook block tags ↔ document, by construct', () => {
       '{% endtabs %}',
       '',
     ].join('\n');
-    const [tabs] = nodes(markdown);
+    const [tabs] = nodesOf(markdown);
     expect(tabs).toMatchObject({ object: 'block', type: 'tabs', data: {} });
     expect(tabs.nodes.map((item: { type: string; data: object }) => [item.type, item.data])).toEqual([
       ['tabs-item', { title: 'JavaScript' }],
       ['tabs-item', { title: 'Python' }],
     ]);
     expect(tabs.nodes[0].nodes[0]).toMatchObject({ type: 'code', data: { syntax: 'js' } });
-    expect(roundTrip(markdown)).toBe(markdown);
+    expect(canonical(markdown)).toBe(markdown);
   });
 
   it('maps an embed to `embed` with its URL, not autolinked, and its caption', () => {
     const url = 'https://www.youtube.com/watch?v=D_uLM5i0Z4c&t=1';
-    expect(nodes(`{% embed url="${url}" %}`)).toEqual([
+    expect(nodesOf(`{% embed url="${url}" %}`)).toEqual([
       { object: 'block', type: 'embed', isVoid: true, data: { url } },
     ]);
-    expect(roundTrip(`{% embed url="${url}" %}`)).toBe(`{% embed url="${url}" %}\n`);
-    expect(roundTrip(`{% embed url="<${url}>" %}`)).toBe(`{% embed url="${url}" %}\n`);
+    expect(canonical(`{% embed url="${url}" %}`)).toBe(`{% embed url="${url}" %}\n`);
+    expect(canonical(`{% embed url="<${url}>" %}`)).toBe(`{% embed url="${url}" %}\n`);
     const captioned = `{% embed url="${url}" %}\nThe talk\n{% endembed %}\n`;
-    expect(nodes(captioned)).toEqual([
+    expect(nodesOf(captioned)).toEqual([
       { object: 'block', type: 'embed', isVoid: true, data: { url }, fragments: caption('The talk') },
     ]);
-    expect(roundTrip(captioned)).toBe(captioned);
+    expect(canonical(captioned)).toBe(captioned);
     // An empty body is no caption.
-    expect(roundTrip(`{% embed url="${url}" %}\n{% endembed %}`)).toBe(`{% embed url="${url}" %}\n`);
+    expect(canonical(`{% embed url="${url}" %}\n{% endembed %}`)).toBe(`{% embed url="${url}" %}\n`);
   });
 
   it('maps a content-ref to `content-ref` with a URL ref, GitBook’s default body implied', () => {
     const markdown =
       '{% content-ref url="getting-started.md" %}\n[getting-started.md](getting-started.md)\n{% endcontent-ref %}\n';
-    expect(nodes(markdown)).toEqual([
+    expect(nodesOf(markdown)).toEqual([
       {
         object: 'block',
         type: 'content-ref',
@@ -158,14 +131,14 @@ describe('GitBook block tags ↔ document, by construct', () => {
         data: { ref: { kind: 'url', url: 'getting-started.md' } },
       },
     ]);
-    expect(roundTrip(markdown)).toBe(markdown);
-    expect(roundTrip('{% content-ref url="getting-started.md" %}')).toBe(markdown);
+    expect(canonical(markdown)).toBe(markdown);
+    expect(canonical('{% content-ref url="getting-started.md" %}')).toBe(markdown);
     const titled = '{% content-ref url="start.md" %}\n[Getting started](start.md)\n{% endcontent-ref %}\n';
-    expect(nodes(titled)[0].fragments[0].nodes[0].nodes[1]).toMatchObject({
+    expect(nodesOf(titled)[0].fragments[0].nodes[0].nodes[1]).toMatchObject({
       type: 'link',
       data: { ref: { kind: 'url', url: 'start.md' } },
     });
-    expect(roundTrip(titled)).toBe(titled);
+    expect(canonical(titled)).toBe(titled);
   });
 
   it('maps a code tag and its fence to one `code` block with the options', () => {
@@ -177,7 +150,7 @@ describe('GitBook block tags ↔ document, by construct', () => {
       '{% endcode %}',
       '',
     ].join('\n');
-    expect(nodes(markdown)).toEqual([
+    expect(nodesOf(markdown)).toEqual([
       {
         object: 'block',
         type: 'code',
@@ -187,15 +160,15 @@ describe('GitBook block tags ↔ document, by construct', () => {
             object: 'block',
             type: 'code-line',
             data: {},
-            nodes: [{ object: 'text', leaves: [text('const a = 1;')] }],
+            nodes: [{ object: 'text', leaves: [leaf('const a = 1;')] }],
           },
         ],
       },
     ]);
-    expect(roundTrip(markdown)).toBe(markdown);
+    expect(canonical(markdown)).toBe(markdown);
     // Options in any order, written in one.
     expect(
-      roundTrip(
+      canonical(
         '{% code lineNumbers="false" fullWidth="true" expandable="true" title="a" %}\n```\nx\n```\n{% endcode %}',
       ),
     ).toBe(
@@ -207,7 +180,7 @@ describe('GitBook block tags ↔ document, by construct', () => {
 
   it('maps a file to `file` with its path kept as a URL ref and its caption', () => {
     const markdown = '{% file src=".gitbook/assets/report.pdf" %}\nThe report\n{% endfile %}\n';
-    expect(nodes(markdown)).toEqual([
+    expect(nodesOf(markdown)).toEqual([
       {
         object: 'block',
         type: 'file',
@@ -216,8 +189,8 @@ describe('GitBook block tags ↔ document, by construct', () => {
         fragments: caption('The report'),
       },
     ]);
-    expect(roundTrip(markdown)).toBe(markdown);
-    expect(roundTrip('{% file src="a.pdf" %}')).toBe('{% file src="a.pdf" %}\n');
+    expect(canonical(markdown)).toBe(markdown);
+    expect(canonical('{% file src="a.pdf" %}')).toBe('{% file src="a.pdf" %}\n');
     // GitBook's file refs name stored files: in its form, a file named by a path is a link to it.
     const [link] = withoutKeys(gitbookDocument(read(markdown)).nodes);
     expect(link).toMatchObject({
@@ -230,7 +203,7 @@ describe('GitBook block tags ↔ document, by construct', () => {
   it('maps openapi (and swagger) to GitBook’s `swagger` block, openapi-operation to `openapi-operation`', () => {
     const src = 'https://petstore3.swagger.io/api/v3/openapi.json';
     const markdown = `{% openapi src="${src}" path="/pet" method="post" %}\n<${src}>\n{% endopenapi %}\n`;
-    expect(nodes(markdown)).toEqual([
+    expect(nodesOf(markdown)).toEqual([
       {
         object: 'block',
         type: 'swagger',
@@ -238,13 +211,13 @@ describe('GitBook block tags ↔ document, by construct', () => {
         data: { ref: { kind: 'url', url: src }, path: '/pet', method: 'post' },
       },
     ]);
-    expect(roundTrip(markdown)).toBe(markdown);
+    expect(canonical(markdown)).toBe(markdown);
     expect(
-      roundTrip(`{% swagger src="${src}" path="/pet" method="post" %}\n[${src}](${src})\n{% endswagger %}`),
+      canonical(`{% swagger src="${src}" path="/pet" method="post" %}\n[${src}](${src})\n{% endswagger %}`),
     ).toBe(markdown);
-    expect(nodes('{% swagger method="get" path="/x" %}\ntext\n{% endswagger %}')[0].type).toBe('paragraph');
+    expect(nodesOf('{% swagger method="get" path="/x" %}\ntext\n{% endswagger %}')[0].type).toBe('paragraph');
     const operation = '{% openapi-operation spec="petstore" path="/pet" method="get" %}\n';
-    expect(nodes(operation)).toEqual([
+    expect(nodesOf(operation)).toEqual([
       {
         object: 'block',
         type: 'openapi-operation',
@@ -252,23 +225,23 @@ describe('GitBook block tags ↔ document, by construct', () => {
         data: { ref: { kind: 'openapi', spec: 'petstore' }, path: '/pet', method: 'get' },
       },
     ]);
-    expect(roundTrip(operation)).toBe(operation);
+    expect(canonical(operation)).toBe(operation);
   });
 
   it('maps a stepper to `stepper` of `stepper-step`, columns to `columns` of `column`', () => {
     const stepper =
       '{% stepper %}\n{% step %}\n### Install\n\nRun it.\n{% endstep %}\n\n{% step %}\nUse it.\n{% endstep %}\n{% endstepper %}\n';
-    const [s] = nodes(stepper);
+    const [s] = nodesOf(stepper);
     expect([s.type, s.data, s.nodes.map((n: { type: string }) => n.type)]).toEqual([
       'stepper',
       {},
       ['stepper-step', 'stepper-step'],
     ]);
     expect(s.nodes[0].nodes.map((n: { type: string }) => n.type)).toEqual(['heading-3', 'paragraph']);
-    expect(roundTrip(stepper)).toBe(stepper);
+    expect(canonical(stepper)).toBe(stepper);
     const columns =
       '{% columns %}\n{% column %}\nLeft\n{% endcolumn %}\n\n{% column %}\nRight\n{% endcolumn %}\n{% endcolumns %}\n';
-    const [c] = nodes(columns);
+    const [c] = nodesOf(columns);
     expect([c.type, c.isVoid, c.nodes.map((n: { type: string; data: object }) => [n.type, n.data])]).toEqual([
       'columns',
       false,
@@ -277,7 +250,7 @@ describe('GitBook block tags ↔ document, by construct', () => {
         ['column', {}],
       ],
     ]);
-    expect(roundTrip(columns)).toBe(columns);
+    expect(canonical(columns)).toBe(columns);
   });
 
   it('nests: a hint in a tab, code in a step, tabs in a hint, lists and tables in a hint', () => {
@@ -317,11 +290,11 @@ describe('GitBook block tags ↔ document, by construct', () => {
       '{% endhint %}',
       '',
     ].join('\n');
-    const [tabs, stepper, hint] = nodes(markdown);
+    const [tabs, stepper, hint] = nodesOf(markdown);
     expect(tabs.nodes[0].nodes[0]).toMatchObject({ type: 'hint', data: { style: 'success' } });
     expect(stepper.nodes[0].nodes[0]).toMatchObject({ type: 'code', data: { syntax: 'sh', title: 'a.sh' } });
     expect(hint.nodes.map((n: { type: string }) => n.type)).toEqual(['tabs', 'list-unordered', 'table']);
-    expect(roundTrip(markdown)).toBe(markdown);
+    expect(canonical(markdown)).toBe(markdown);
     // GitBook allows no tabs in a hint: its form splits the hint around them.
     expect(gitbookDocument(read(markdown)).nodes.map((n) => n.type)).toEqual([
       'tabs',
@@ -332,86 +305,75 @@ describe('GitBook block tags ↔ document, by construct', () => {
   });
 
   it('reads GitBook’s compact form: a list or a quote right before the close tag', () => {
-    const list = nodes('{% hint style="info" %}\n* a\n* b\n{% endhint %}\nafter');
+    const list = nodesOf('{% hint style="info" %}\n* a\n* b\n{% endhint %}\nafter');
     expect(list.map((n: { type: string }) => n.type)).toEqual(['hint', 'paragraph']);
     expect(list[0].nodes.map((n: { type: string }) => n.type)).toEqual(['list-unordered']);
-    const quote = nodes('{% tab title="a" %}\n> q\n{% endtab %}');
+    const quote = nodesOf('{% tab title="a" %}\n> q\n{% endtab %}');
     expect(quote.map((n: { type: string }) => n.type)).toEqual(['paragraph', 'blockquote', 'paragraph']);
   });
 
   it('keeps tags in quotes and list items, paired among their siblings', () => {
     const markdown =
       '> {% hint style="info" %}\n> quoted\n> {% endhint %}\n\n* {% embed url="https://e.com" %}\n';
-    const [quote, list] = nodes(markdown);
+    const [quote, list] = nodesOf(markdown);
     expect(quote.nodes[0]).toMatchObject({ type: 'hint' });
     expect(list.nodes[0].nodes[0]).toMatchObject({ type: 'embed', data: { url: 'https://e.com' } });
-    expect(roundTrip(markdown)).toBe(markdown);
+    expect(canonical(markdown)).toBe(markdown);
   });
 });
 
 describe('GitBook block tags that are not blocks stay text', () => {
   it('an unpaired tag is text, one paragraph with the lines around it, escaped when written', () => {
-    expect(nodes('Before\n{% endhint %}\nafter')).toEqual([
-      paragraph(text('Before'), softBreak, text('{% endhint %}'), softBreak, text('after')),
+    expect(nodesOf('Before\n{% endhint %}\nafter')).toEqual([
+      paragraph(leaf('Before'), softBreak, leaf('{% endhint %}'), softBreak, leaf('after')),
     ]);
-    expect(roundTrip('Before\n{% endhint %}\nafter')).toBe('Before\n\\{% endhint %}\nafter\n');
-    expect(roundTrip('{% hint style="info" %}\nNever closed.')).toBe(
+    expect(canonical('Before\n{% endhint %}\nafter')).toBe('Before\n\\{% endhint %}\nafter\n');
+    expect(canonical('{% hint style="info" %}\nNever closed.')).toBe(
       '\\{% hint style="info" %}\nNever closed.\n',
     );
-    expect(roundTrip('{% endtabs %}')).toBe('\\{% endtabs %}\n');
+    expect(canonical('{% endtabs %}')).toBe('\\{% endtabs %}\n');
   });
 
   it('a block not where its tag may be, or without the body its tag takes, gives back its tags as text', () => {
     // A tab outside tabs.
-    expect(nodes('{% tab title="a" %}\nx\n{% endtab %}').map((n: { type: string }) => n.type)).toEqual([
+    expect(nodesOf('{% tab title="a" %}\nx\n{% endtab %}').map((n: { type: string }) => n.type)).toEqual([
       'paragraph',
     ]);
     // Tabs holding something else than tabs.
-    const stray = nodes('{% tabs %}\nstray\n\n{% tab title="a" %}\nx\n{% endtab %}\n{% endtabs %}');
+    const stray = nodesOf('{% tabs %}\nstray\n\n{% tab title="a" %}\nx\n{% endtab %}\n{% endtabs %}');
     expect(stray.map((n: { type: string }) => n.type)).toEqual(['paragraph', 'paragraph']);
     expect(stray[0].nodes[0].leaves.map((l: { text: string }) => l.text).join('')).toBe('{% tabs %}\nstray');
     // A code tag without its fence.
     expect(
-      nodes('{% code title="a" %}\nnot code\n{% endcode %}').map((n: { type: string }) => n.type),
+      nodesOf('{% code title="a" %}\nnot code\n{% endcode %}').map((n: { type: string }) => n.type),
     ).toEqual(['paragraph']);
     // An embed with more than a caption: the embed, then the blocks, then the close tag as text.
     expect(
-      nodes('{% embed url="https://e.com" %}\n# Title\n\ntext\n{% endembed %}').map(
+      nodesOf('{% embed url="https://e.com" %}\n# Title\n\ntext\n{% endembed %}').map(
         (n: { type: string }) => n.type,
       ),
     ).toEqual(['embed', 'heading-1', 'paragraph']);
     // Crossed tags: the inner open tag is unpaired.
     const crossed = '{% hint style="info" %}\n{% tabs %}\nx\n{% endhint %}\n{% endtabs %}';
-    expect(nodes(crossed).map((n: { type: string }) => n.type)).toEqual(['hint', 'paragraph']);
+    expect(nodesOf(crossed).map((n: { type: string }) => n.type)).toEqual(['hint', 'paragraph']);
     for (const markdown of [
       crossed,
       '{% tabs %}\nstray\n\n{% tab title="a" %}\nx\n{% endtab %}\n{% endtabs %}',
     ])
-      roundTrip(markdown);
+      canonical(markdown);
   });
 
   it('leaves tags it does not know, and tags not alone on their line, as they are', () => {
     const markdown =
       '{% include "reuse.md" %}\n\n{% if visitor.claims %}\nx\n{% endif %}\n\nA {% hint style="info" %} inline\n';
-    expect(roundTrip(markdown)).toBe(markdown);
-    expect(roundTrip('`{% hint %}` and\n\n```\n{% endhint %}\n```')).toBe(
+    expect(canonical(markdown)).toBe(markdown);
+    expect(canonical('`{% hint %}` and\n\n```\n{% endhint %}\n```')).toBe(
       '`{% hint %}` and\n\n```\n{% endhint %}\n```\n',
     );
   });
 });
 
 describe('GitBook block tags: keys and documents GitBook made', () => {
-  const keysOf = (value: unknown, keys: string[] = []): string[] => {
-    if (Array.isArray(value)) for (const item of value) keysOf(item, keys);
-    else if (value !== null && typeof value === 'object') {
-      const node = value as { key?: string; nodes?: unknown; fragments?: unknown };
-      if (node.key !== undefined) keys.push(node.key);
-      keysOf(node.nodes, keys);
-      keysOf(node.fragments, keys);
-    }
-    return keys;
-  };
-
   it('editing one tab changes the keys of that tab and its ancestors only', () => {
     const tabs = (second: string) =>
       `# T\n\n{% tabs %}\n{% tab title="A" %}\nSame.\n{% endtab %}\n\n{% tab title="B" %}\n${second}\n{% endtab %}\n{% endtabs %}\n\nEnd.`;
@@ -438,7 +400,7 @@ describe('GitBook block tags: keys and documents GitBook made', () => {
               object: 'block',
               type: 'paragraph',
               data: {},
-              nodes: [{ object: 'text', leaves: [text('Stop')] }],
+              nodes: [{ object: 'text', leaves: [leaf('Stop')] }],
             },
           ],
         },
@@ -455,7 +417,7 @@ describe('GitBook block tags: keys and documents GitBook made', () => {
                   object: 'block',
                   type: 'paragraph',
                   data: {},
-                  nodes: [{ object: 'text', leaves: [text('x')] }],
+                  nodes: [{ object: 'text', leaves: [leaf('x')] }],
                 },
               ],
             },
@@ -490,7 +452,7 @@ describe("GitBook block tags in GitBook's form (gitbookDocument)", () => {
       '{% content-ref url="a.md" %}\n[A page](a.md)\n{% endcontent-ref %}',
       'Note[^1]\n\n[^1]: {% hint style="danger" %}\n    in a footnote\n    {% endhint %}',
     ].join('\n\n');
-    roundTrip(markdown);
+    canonical(markdown);
     const document = read(markdown);
     const view = gitbookDocument(document);
     expect(schemaProblem('JSONDocument', document)).toMatch(/does not match/);

@@ -7,7 +7,8 @@
  * paragraph joined to the paragraphs on the lines around it. The blocks' GitBook form is in
  * liquid-blocks.ts.
  *
- * The mdast form is normal: known attributes only, in the order they are written, `swagger` read as
+ * The mdast form is normal: known attributes only (with a typed field's value in its one written form,
+ * dropped when it is not such a value), in the order they are written, `swagger` read as
  * `openapi`, a body GitBook writes by default (`[url](url)` in a content-ref) dropped, so that what
  * Markdown says and what its document says are written the same.
  */
@@ -30,6 +31,14 @@ import type {
   State,
   TokenizeContext,
 } from 'micromark-util-types';
+import {
+  booleanOf,
+  booleanText,
+  iconOf,
+  lengthOf,
+  lengthText,
+  verticalAlignmentOf,
+} from './attribute-values';
 
 export const HINT_STYLES = ['info', 'success', 'warning', 'danger'] as const;
 export type HintStyle = (typeof HINT_STYLES)[number];
@@ -65,6 +74,11 @@ interface TagSpec {
   valid?: (attributes: Attributes) => boolean;
   /** The body GitBook writes when there is no other (a link to the target): dropped when read, written back. */
   defaultBody?: string;
+  /**
+   * Attributes whose value the block holds as a typed field: their one written form, or undefined for a
+   * value the field cannot hold (the attribute is dropped; the tag stays a block).
+   */
+  values?: Readonly<Record<string, (value: string) => string | undefined>>;
 }
 
 export type Attributes = Record<string, string>;
@@ -72,15 +86,24 @@ export type Attributes = Record<string, string>;
 const BOOLEAN = /^(true|false)$/;
 const optional = (value: string | undefined, pattern: RegExp) => value === undefined || pattern.test(value);
 
+const lengthValue = (value: string) => lengthText(lengthOf(value));
+const booleanValue = (value: string) => booleanText(booleanOf(value));
+
 export const TAGS: Readonly<Record<TagName, TagSpec>> = {
   hint: {
-    attributes: ['style'],
+    attributes: ['style', 'icon'],
     body: 'blocks',
+    values: { icon: iconOf },
     valid: (a) => (HINT_STYLES as readonly string[]).includes(a.style ?? 'info'),
   },
-  tabs: { attributes: [], body: { items: 'tab' } },
-  tab: { attributes: ['title'], body: 'blocks', in: 'tabs' },
-  embed: { attributes: ['url'], required: ['url'], body: 'caption' },
+  tabs: { attributes: ['fullWidth'], body: { items: 'tab' }, values: { fullWidth: booleanValue } },
+  tab: { attributes: ['title', 'icon'], body: 'blocks', in: 'tabs', values: { icon: iconOf } },
+  embed: {
+    attributes: ['url', 'fullWidth'],
+    required: ['url'],
+    body: 'caption',
+    values: { fullWidth: booleanValue },
+  },
   'content-ref': { attributes: ['url'], required: ['url'], body: 'caption', defaultBody: 'url' },
   code: {
     attributes: ['title', 'overflow', 'lineNumbers', 'fullWidth', 'expandable'],
@@ -93,10 +116,11 @@ export const TAGS: Readonly<Record<TagName, TagSpec>> = {
   },
   file: { attributes: ['src'], required: ['src'], body: 'caption' },
   openapi: {
-    attributes: ['src', 'path', 'method'],
+    attributes: ['src', 'path', 'method', 'expanded', 'fullWidth'],
     required: ['src', 'path', 'method'],
     body: 'caption',
     defaultBody: 'src',
+    values: { expanded: booleanValue, fullWidth: booleanValue },
   },
   'openapi-operation': {
     attributes: ['spec', 'path', 'method'],
@@ -105,8 +129,13 @@ export const TAGS: Readonly<Record<TagName, TagSpec>> = {
   },
   stepper: { attributes: [], body: { items: 'step' } },
   step: { attributes: [], body: 'blocks', in: 'stepper' },
-  columns: { attributes: [], body: { items: 'column' } },
-  column: { attributes: [], body: 'blocks', in: 'columns' },
+  columns: { attributes: ['fullWidth'], body: { items: 'column' }, values: { fullWidth: booleanValue } },
+  column: {
+    attributes: ['width', 'valign'],
+    body: 'blocks',
+    in: 'columns',
+    values: { width: lengthValue, valign: verticalAlignmentOf },
+  },
 };
 
 /** Older names GitBook still reads. */
@@ -570,8 +599,13 @@ const validAttributes = (tag: LiquidTag): boolean => {
 
 function normalAttributes(tag: LiquidTag): Attributes {
   const out: Attributes = {};
-  for (const key of TAGS[tag.name].attributes)
-    if (tag.attributes[key] !== undefined) out[key] = tag.attributes[key];
+  const { attributes, values = {} } = TAGS[tag.name];
+  for (const key of attributes) {
+    const written = tag.attributes[key];
+    const value =
+      written === undefined ? undefined : Object.hasOwn(values, key) ? values[key](written) : written;
+    if (value !== undefined) out[key] = value;
+  }
   if (tag.name === 'hint' && out.style === undefined) out.style = 'info';
   return out;
 }
