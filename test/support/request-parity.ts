@@ -73,6 +73,8 @@ export function alternatives(schema: Json | undefined, depth = 0): Json[] {
 const MEANT: Record<string, string> = {
   emailDomains: 'example.com',
   url: 'https://example.com/docs',
+  // A site's proxy: a host and a path (GitBook's `SiteProxyOrigin` pattern).
+  proxy: 'example.com/docs',
 };
 
 /** One value per thing an alternative allows; `depth` bounds the objects nested in objects. */
