@@ -31,6 +31,18 @@ export const tour: FeatureTour = async ({ api, http, org }) => {
   const { data: unpublished } = await api.orgs.unpublishSite(org, created.id);
   expect(unpublished).toMatchObject({ published: false });
 
+  const defaults = (await api.orgs.getSiteCustomizationById(org, created.id)).data;
+  expect(defaults).not.toHaveProperty('updatedAt');
+  const customized = (
+    await api.orgs.updateSiteCustomizationById(org, created.id, {
+      ...defaults,
+      title: 'Tour docs',
+      styling: { ...defaults.styling, primaryColor: { light: '#FF0000', dark: '#00FF00' } },
+    })
+  ).data;
+  expect(customized).toMatchObject({ title: 'Tour docs', updatedAt: expect.any(String) });
+  expect((await api.orgs.getSiteCustomizationById(org, created.id)).data).toEqual(customized);
+
   expect((await http('DELETE', `/v1/orgs/${org}/sites/${created.id}`)).status).toBe(205);
   expect((await http('GET', `/v1/orgs/${org}/sites/${created.id}`)).status).toBe(404);
 };

@@ -231,6 +231,75 @@ describe('sites over HTTP', () => {
     expect((await app.http('POST', `/v1/orgs/${elsewhere}/sites/${site.id}/publish`)).status).toBe(404);
   });
 
+  it("reads GitBook's defaults until the customization is set, then replaces it whole", async () => {
+    const app = current();
+    const org = app.organizationId;
+    const site = await create('Branded');
+    const defaults = (await app.api().orgs.getSiteCustomizationById(org, site.id)).data;
+    expect(defaults).toMatchObject({ styling: { theme: 'clean' }, insights: { trackingCookie: true } });
+    expect(defaults).not.toHaveProperty('updatedAt');
+    expect(
+      (await app.http('GET', `/v1/orgs/${org}/sites/${site.id}/customization?unmasked=true`)).body,
+    ).toEqual(defaults);
+
+    const { updatedAt: _none, ...input } = defaults;
+    const wanted = {
+      ...input,
+      title: 'Branded docs',
+      localizedTitle: { fr: 'Documentation' },
+      favicon: { emoji: '📘' },
+      styling: { ...input.styling, primaryColor: { light: '#FF0000', dark: '#00FF00' } },
+      header: {
+        ...input.header,
+        links: [{ title: 'Home', to: { kind: 'url', url: 'https://example.com' }, links: [] }],
+      },
+    };
+    const set = (await app.api().orgs.updateSiteCustomizationById(org, site.id, wanted as never)).data;
+    expect(set).toEqual({ ...wanted, updatedAt: expect.any(String) });
+    expect((await app.api().orgs.getSiteCustomizationById(org, site.id)).data).toEqual(set);
+
+    // The same again records nothing; an update without the optional title drops it.
+    const head = await logHead(app);
+    await app.api().orgs.updateSiteCustomizationById(org, site.id, wanted as never);
+    expect(await logHead(app)).toBe(head);
+    const { title: _t, ...untitled } = wanted;
+    const dropped = (await app.api().orgs.updateSiteCustomizationById(org, site.id, untitled as never)).data;
+    expect(dropped).not.toHaveProperty('title');
+  });
+
+  it("refuses a customization that does not fit GitBook's schema, naming the setting, and writes nothing", async () => {
+    const app = current();
+    const org = app.organizationId;
+    const site = await create('Strict branding');
+    const path = `/v1/orgs/${org}/sites/${site.id}/customization`;
+    const { data: defaults } = await app.api().orgs.getSiteCustomizationById(org, site.id);
+    const styling = defaults.styling as unknown as Record<string, unknown>;
+    const cases: [unknown, RegExp][] = [
+      [{}, /styling is required/],
+      [
+        { ...defaults, styling: { ...styling, primaryColor: { light: 'red', dark: '#000' } } },
+        /styling\.primaryColor\.light/,
+      ],
+      [{ ...defaults, styling: { ...styling, theme: 'neon' } }, /styling\.theme/],
+      [{ ...defaults, ai: { mode: 'oracle' } }, /ai\.mode/],
+      [{ ...defaults, insights: null }, /insights/],
+      [{ ...defaults, title: 'x' }, /title/],
+      [{ ...defaults, sparkles: true }, /sparkles/],
+    ];
+    for (const [sent, names] of cases) {
+      const head = await logHead(app);
+      const reply = await app.http('PUT', path, { body: sent });
+      expect({ names, status: reply.status }).toEqual({ names, status: 400 });
+      expect((reply.body as { error: { message: string } }).error.message).toMatch(names);
+      expect(await logHead(app)).toBe(head);
+    }
+    expect((await app.api().orgs.getSiteCustomizationById(org, site.id)).data).toEqual(defaults);
+
+    const creator = await addUser(app, { organizationId: org, role: 'create' });
+    expect((await app.http('GET', path, { token: creator.token })).status).toBe(200);
+    expect((await app.http('PUT', path, { token: creator.token, body: defaults })).status).toBe(403);
+  });
+
   it('records each change in the audit log', async () => {
     const app = current();
     const org = app.organizationId;
@@ -238,6 +307,8 @@ describe('sites over HTTP', () => {
     await app.api().orgs.updateSiteById(org, audited.id, { title: 'Audited 2' });
     await app.api().orgs.publishSite(org, audited.id);
     await app.api().orgs.unpublishSite(org, audited.id);
+    const { data: defaults } = await app.api().orgs.getSiteCustomizationById(org, audited.id);
+    await app.api().orgs.updateSiteCustomizationById(org, audited.id, { ...defaults, title: 'Audited docs' });
     await app.api().orgs.deleteSiteById(org, audited.id);
     const events = (await app.http('GET', `/v1/orgs/${org}/audit-events?limit=100`)).body as {
       items: { action: string; target?: { id: string } }[];
@@ -245,6 +316,7 @@ describe('sites over HTTP', () => {
     const actions = events.items.filter((e) => e.target?.id === audited.id).map((e) => e.action);
     expect(actions.sort()).toEqual([
       'site.created',
+      'site.customization_updated',
       'site.deleted',
       'site.published',
       'site.unpublished',

@@ -123,6 +123,23 @@ describe('site decider', () => {
     site.given([created]).when(unpublish).thenEmits([]);
   });
 
+  it('replaces its customization whole, and records nothing when it is the same', () => {
+    const customization = { title: 'Docs', ai: { mode: 'none' } };
+    const customize: SiteCommand = {
+      type: 'UpdateSiteCustomization',
+      organization: 'o1',
+      customization,
+      at: AT,
+    };
+    const customized: SiteEvent = {
+      type: 'SiteCustomizationUpdated',
+      data: { ...ref, customization, updatedAt: ISO },
+    };
+    site.given([created]).when(customize).thenEmits([customized]);
+    site.given([created, customized]).when(customize).thenEmits([]);
+    site.given([created, deleted]).when(customize).thenThrows('not_found');
+  });
+
   it('deletes a live site of its organization, and nothing else', () => {
     site.given([created]).when({ type: 'DeleteSite', organization: 'o1', at: AT }).thenEmits([deleted]);
     site

@@ -1,4 +1,5 @@
 import { conflict, type Decider, decideBy, invalid, notFound } from '@app/platform/domain/decider';
+import type { SiteCustomization } from './site-customization';
 
 /** GitBook's `SiteType`; a new site is `basic` unless it says otherwise. */
 export const SITE_TYPES = [
@@ -74,6 +75,8 @@ export type SiteState =
         /** Ids of the site's site spaces and sections: what its defaults may name. */
         siteSpaces: string[];
         siteSections: string[];
+        /** Absent until set: GitBook's defaults apply. */
+        customization?: SiteCustomization;
       })
   | (SiteRef & { status: 'deleted' });
 
@@ -84,6 +87,10 @@ export type SiteEvent =
   | { type: 'SiteUpdated'; data: SiteRef & { changes: SiteChanges; updatedAt: string } }
   | { type: 'SitePublished'; data: SiteRef & { publishedAt: string } }
   | { type: 'SiteUnpublished'; data: SiteRef & { unpublishedAt: string } }
+  | {
+      type: 'SiteCustomizationUpdated';
+      data: SiteRef & { customization: SiteCustomization; updatedAt: string };
+    }
   | { type: 'SiteDeleted'; data: SiteRef & { deletedAt: string } };
 
 export type SiteCommand =
@@ -91,6 +98,7 @@ export type SiteCommand =
   | { type: 'UpdateSite'; organization: string; input: UpdateSiteInput; at: number }
   | { type: 'PublishSite'; organization: string; at: number }
   | { type: 'UnpublishSite'; organization: string; at: number }
+  | { type: 'UpdateSiteCustomization'; organization: string; customization: SiteCustomization; at: number }
   | { type: 'DeleteSite'; organization: string; at: number };
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -192,6 +200,13 @@ const decisions: Decisions = {
     return [{ type: 'SiteUnpublished', data: { ...refOf(site), unpublishedAt: iso(command.at) } }];
   },
 
+  UpdateSiteCustomization: (command, state) => {
+    const site = live(state, command.organization);
+    if (site.customization !== undefined && same(site.customization, command.customization)) return [];
+    const data = { ...refOf(site), customization: command.customization, updatedAt: iso(command.at) };
+    return [{ type: 'SiteCustomizationUpdated', data }];
+  },
+
   DeleteSite: (command, state) => {
     const site = live(state, command.organization);
     return [{ type: 'SiteDeleted', data: { ...refOf(site), deletedAt: iso(command.at) } }];
@@ -233,6 +248,8 @@ export const siteDecider: Decider<SiteCommand, SiteEvent, SiteState> = {
         return state.status === 'active' ? { ...state, published: true } : state;
       case 'SiteUnpublished':
         return state.status === 'active' ? { ...state, published: false } : state;
+      case 'SiteCustomizationUpdated':
+        return state.status === 'active' ? { ...state, customization: event.data.customization } : state;
       case 'SiteDeleted':
         return state.status === 'active' ? { status: 'deleted', ...refOf(state) } : state;
     }

@@ -4,9 +4,10 @@ import { RequiresRole } from '@app/platform/auth/requires-role';
 import { IfMatch } from '@app/platform/http/etag';
 import { id } from '@app/platform/http/ids.pipe';
 import { ReadYourWrites } from '@app/platform/projector/read-your-writes';
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query } from '@nestjs/common';
 import { SiteQueries } from '../read/sites.queries';
 import { SiteService } from '../write/site.commands';
+import { SiteCustomizationDto, SiteCustomizationQueryDto } from './customization.dto';
 import { CreateSiteDto, SiteListQueryDto, UpdateSiteDto } from './sites.dto';
 
 const organizationId = () => Param('organizationId', id('organizationId'));
@@ -69,6 +70,29 @@ export class SitesController {
   @HttpCode(200)
   unpublish(@organizationId() org: string, @siteId() id: string, @CurrentViewer() viewer: Viewer) {
     return this.views.after(this.service.unpublish(org, id, viewer), () => this.queries.get(org, id, viewer));
+  }
+
+  @RequiresRole('read')
+  @Get(':siteId/customization')
+  customization(
+    @organizationId() org: string,
+    @siteId() id: string,
+    @Query() _query: SiteCustomizationQueryDto,
+    @CurrentViewer() viewer: Viewer,
+  ) {
+    return this.queries.customization(org, id, viewer);
+  }
+
+  @RequiresRole('admin')
+  @Put(':siteId/customization')
+  customize(
+    @organizationId() org: string,
+    @siteId() id: string,
+    @Body() body: SiteCustomizationDto,
+    @CurrentViewer() viewer: Viewer,
+  ) {
+    const write = this.service.customize(org, id, { ...body }, viewer);
+    return this.views.after(write, () => this.queries.customization(org, id, viewer));
   }
 
   @RequiresRole('admin')

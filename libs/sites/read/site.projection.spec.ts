@@ -73,6 +73,24 @@ describe('site projection', () => {
       ]);
   });
 
+  it('keeps its customization and when it was set', async () => {
+    const customized = recorded(
+      'SiteCustomizationUpdated',
+      { ...ref, customization: { title: 'Docs' }, updatedAt: '2026-01-05T00:00:00.000Z' },
+      inStream,
+    );
+    await sites.given(created(), customized).thenDocuments(SITES, [
+      {
+        ...doc,
+        title: 'Docs',
+        published: false,
+        customization: { settings: { title: 'Docs' }, updatedAt: '2026-01-05T00:00:00.000Z' },
+        updatedAt: '2026-01-01T00:00:00.000Z',
+        streamRevision: 1,
+      },
+    ]);
+  });
+
   it('forgets a deleted site', async () => {
     const deleted = recorded('SiteDeleted', { ...ref, deletedAt: '2026-01-05T00:00:00.000Z' }, inStream);
     await sites.given(created(), deleted).thenDocuments(SITES, []);

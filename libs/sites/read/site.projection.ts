@@ -1,10 +1,13 @@
 import { documents, projection } from '@app/platform/projector/projection';
 import { collectionName, type Doc } from '@app/platform/readstore/read-store.port';
 import { applyChanges, type SiteEvent, type SiteSettings } from '../domain/site.decider';
+import type { SiteCustomization } from '../domain/site-customization';
 
 export interface SiteDoc extends Doc, SiteSettings {
   organization: string;
   published: boolean;
+  /** Its customization and when it was set; absent until set. */
+  customization?: { settings: SiteCustomization; updatedAt: string };
   /** How many site spaces the site has. */
   siteSpaces: number;
   createdAt: string;
@@ -52,6 +55,14 @@ export const siteProjection = projection<SiteEvent>(
     SiteUnpublished: sites.update(
       (e) => e.data.siteId,
       (doc, e) => ({ ...doc, published: false, updatedAt: e.data.unpublishedAt, streamRevision: e.revision }),
+    ),
+    SiteCustomizationUpdated: sites.update(
+      (e) => e.data.siteId,
+      (doc, e) => ({
+        ...doc,
+        customization: { settings: e.data.customization, updatedAt: e.data.updatedAt },
+        streamRevision: e.revision,
+      }),
     ),
     SiteDeleted: sites.delete((e) => e.data.siteId),
   },

@@ -13,6 +13,7 @@ import { READ_STORE, type ReadStore, type Scalar } from '@app/platform/readstore
 import { arg, Remote } from '@app/platform/rpc/remote-method';
 import { Inject, Injectable } from '@nestjs/common';
 import type { SiteType } from '../domain/site.decider';
+import { DEFAULT_CUSTOMIZATION } from '../domain/site-customization';
 import { SitePresenter } from './site.presenter';
 import { SITES, type SiteDoc } from './site.projection';
 
@@ -44,6 +45,15 @@ export class SiteQueries {
     const role = await this.access.member(organization, viewer, 'Organization');
     const doc = await siteIn(this.views, organization, siteId);
     return withEtag(this.presenter.present(doc, role), doc.streamRevision);
+  }
+
+  /** GitBook's `SiteCustomizationSettings`: the defaults, without `updatedAt`, until it is set. */
+  @Remote(arg.id('organization'), arg.id('siteId'), arg.viewer())
+  async customization(organization: string, siteId: string, viewer: Viewer) {
+    await this.access.member(organization, viewer, 'Organization');
+    const doc = await siteIn(this.views, organization, siteId);
+    if (!doc.customization) return DEFAULT_CUSTOMIZATION;
+    return { ...doc.customization.settings, updatedAt: doc.customization.updatedAt };
   }
 
   @Remote(arg.id('organization'), arg.object<SiteListQuery>('query'), arg.viewer())

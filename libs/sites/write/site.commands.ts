@@ -8,6 +8,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { siteAggregate } from '../domain/site.aggregate';
 import type { CreateSiteInput, SiteCommand, UpdateSiteInput } from '../domain/site.decider';
+import type { SiteCustomization } from '../domain/site-customization';
 import { siteIn } from '../read/sites.queries';
 
 export type { CreateSiteInput, UpdateSiteInput };
@@ -65,6 +66,21 @@ export class SiteService {
   async unpublish(organization: string, siteId: string, viewer: Viewer) {
     await siteIn(this.views, organization, siteId);
     return this.run(siteId, { type: 'UnpublishSite', organization, at: this.runner.now() }, viewer);
+  }
+
+  /** Replaces the site's customization whole (its settings were checked against GitBook's schema). */
+  @Remote(arg.id('organization'), arg.id('siteId'), arg.object<SiteCustomization>('body'), arg.viewer())
+  async customize(organization: string, siteId: string, body: SiteCustomization, viewer: Viewer) {
+    await siteIn(this.views, organization, siteId);
+    // Only the settings given: a DTO's absent optional fields are not part of the customization.
+    const customization = Object.fromEntries(Object.entries(body).filter(([, value]) => value !== undefined));
+    const command: SiteCommand = {
+      type: 'UpdateSiteCustomization',
+      organization,
+      customization,
+      at: this.runner.now(),
+    };
+    return this.run(siteId, command, viewer);
   }
 
   @Remote(arg.id('organization'), arg.id('siteId'), arg.viewer(), arg.optional(arg.int('ifMatch')))
