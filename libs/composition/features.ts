@@ -13,6 +13,7 @@ import type { PlacedView } from '@app/platform/feature/placed-view';
 import type { RouteScope } from '@app/platform/feature/route-scope';
 import type { Projection } from '@app/platform/projector/projection';
 import { searchFeature } from '@app/search/search.feature';
+import { sitesFeature } from '@app/sites/sites.feature';
 import { spacesFeature } from '@app/spaces/spaces.feature';
 import { ssoFeature } from '@app/sso/sso.feature';
 import { teamsFeature } from '@app/teams/teams.feature';
@@ -39,6 +40,7 @@ export const FEATURES: readonly FeatureManifest[] = [
   translationsFeature,
   ssoFeature,
   auditFeature,
+  sitesFeature,
 ];
 
 /** Every read model of the product; the projector, the rebuild CLI and the tests all use this list. */

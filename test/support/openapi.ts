@@ -33,6 +33,13 @@ const SPEC_ID = 'gitbook-openapi-strict.json';
  * seeds name.
  */
 export const EXTRA_PROPERTIES: Record<string, Record<string, { schema: Json; reason: string }>> = {
+  Site: {
+    agentsContext: {
+      schema: { type: 'string', enum: ['excluded', 'included'] },
+      reason:
+        'the seeds give a site `agentsContext` (required): `excluded` or `included`, whether agents may read it',
+    },
+  },
   OrganizationSAMLProvider: {
     ssoURL: {
       schema: { type: 'string', maxLength: 2048, anyOf: [{ format: 'uri' }, { const: '' }] },

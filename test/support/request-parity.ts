@@ -75,6 +75,14 @@ const MEANT: Record<string, string> = {
   url: 'https://example.com/docs',
 };
 
+/** Values for strings of a pattern the generic sample does not match, by the pattern. */
+const OF_PATTERN: Record<string, string> = {
+  // GitBook's `Color`.
+  '^#(?:[0-9a-fA-F]{3}){1,2}$': '#346DDB',
+  // GitBook's `SiteProxyOrigin`: a host and a path.
+  '^([\\w-]+\\.)*[\\w-]+\\.[a-zA-Z]{2,}(\\/[\\w-]+)+$': 'example.com/docs',
+};
+
 /** One value per thing an alternative allows; `depth` bounds the objects nested in objects. */
 export function samples(schema: Json, depth = 0, name?: string): unknown[] {
   if (name && MEANT[name] !== undefined && schema.type === 'string') return [MEANT[name]];
@@ -111,7 +119,7 @@ function sampleString(schema: Json): string {
     date: '2026-01-01',
     email: 'someone@example.com',
   };
-  const value = formats[schema.format as string] ?? 'sample';
+  const value = OF_PATTERN[schema.pattern as string] ?? formats[schema.format as string] ?? 'sample';
   const min = typeof schema.minLength === 'number' ? schema.minLength : 0;
   return value.length >= min ? value : value.padEnd(min, 'x');
 }
@@ -119,7 +127,7 @@ function sampleString(schema: Json): string {
 /** An object with its required properties, each its first sample. */
 export function sampleObject(schema: Json, depth = 0): Json {
   const object: Json = {};
-  if (depth > 3) return object;
+  if (depth > 6) return object;
   for (const name of (schema.required as string[] | undefined) ?? []) {
     const [first] = alternatives(schema.properties?.[name]);
     if (first) object[name] = samples(first, depth + 1, name)[0];

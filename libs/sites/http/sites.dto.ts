@@ -1,0 +1,132 @@
+import { ID_PATTERN } from '@app/platform/domain/ids';
+import { BooleanQuery, NotServed, QueryList, Text } from '@app/platform/http/fields';
+import { ListQueryDto } from '@app/platform/http/pagination';
+import { IsAbsentOr } from '@app/platform/http/validation';
+import { Type } from 'class-transformer';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsBoolean,
+  IsIn,
+  IsObject,
+  IsString,
+  Matches,
+  MaxLength,
+  MinLength,
+  ValidateIf,
+  ValidateNested,
+} from 'class-validator';
+import {
+  AGENTS_CONTEXTS,
+  type AgentsContext,
+  BASENAME_MAX,
+  PROXY_MAX,
+  PROXY_PATTERN,
+  SITE_TYPES,
+  SITE_VISIBILITIES,
+  type SiteType,
+  type SiteVisibility,
+  TITLE_MAX,
+  TITLE_MIN,
+} from '../domain/site.decider';
+import type { SiteListQuery } from '../read/sites.queries';
+import type { CreateSiteInput, UpdateSiteInput } from '../write/site.commands';
+
+export class CreateSiteDto implements CreateSiteInput {
+  @IsAbsentOr()
+  @IsIn(SITE_TYPES)
+  type?: SiteType;
+
+  @IsAbsentOr()
+  @Text(TITLE_MAX)
+  @MinLength(TITLE_MIN)
+  title?: string;
+
+  @IsAbsentOr()
+  @IsIn(SITE_VISIBILITIES)
+  visibility?: SiteVisibility;
+
+  /** Spaces to add as site spaces: site spaces are not served yet, so only an empty list is taken. */
+  @IsAbsentOr()
+  @IsArray()
+  @ArrayMaxSize(0, { message: 'spaces must be empty: adding spaces to a site is not served yet' })
+  spaces?: string[];
+}
+
+export class AdaptiveContentDto {
+  @IsBoolean()
+  enabled: boolean;
+}
+
+const siblingId = (what: string) => Matches(ID_PATTERN, { message: `$property must be the id of a ${what}` });
+
+export class UpdateSiteDto implements UpdateSiteInput {
+  @IsAbsentOr()
+  @Text(TITLE_MAX)
+  @MinLength(TITLE_MIN)
+  title?: string;
+
+  @IsAbsentOr()
+  @IsIn(SITE_VISIBILITIES)
+  visibility?: SiteVisibility;
+
+  @IsAbsentOr()
+  @Text(BASENAME_MAX)
+  @MinLength(1)
+  basename?: string;
+
+  @IsAbsentOr()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => AdaptiveContentDto)
+  adaptiveContent?: AdaptiveContentDto;
+
+  @IsAbsentOr()
+  @IsIn(AGENTS_CONTEXTS)
+  agentsContext?: AgentsContext;
+
+  /** One of the site's site spaces (checked by the site: 400 naming the field otherwise). */
+  @IsAbsentOr()
+  @IsString()
+  @siblingId('site space')
+  defaultSiteSpace?: string;
+
+  /** One of the site's sections (checked by the site: 400 naming the field otherwise). */
+  @IsAbsentOr()
+  @IsString()
+  @siblingId('site section')
+  defaultSiteSection?: string;
+
+  /** A host and a path (`company.com/docs`) to serve the site at; null removes it. */
+  @ValidateIf((_o, value) => value !== undefined && value !== null)
+  @IsString()
+  @MaxLength(PROXY_MAX)
+  @Matches(PROXY_PATTERN, { message: 'proxy must be a host and a path, such as company.com/docs' })
+  proxy?: string | null;
+
+  /** GitBook's default level of a site's members: access to sites follows the organization role here. */
+  @NotServed("access to a site follows each member's organization role here; a site has no level of its own")
+  defaultLevel?: unknown;
+
+  /** GitBook's style guide space of a site. */
+  @NotServed('style guides are not served here')
+  styleguide?: unknown;
+}
+
+export class SiteListQueryDto extends ListQueryDto implements SiteListQuery {
+  @IsAbsentOr()
+  @IsString()
+  @MaxLength(TITLE_MAX)
+  title?: string;
+
+  @BooleanQuery()
+  published?: boolean;
+
+  @IsAbsentOr()
+  @QueryList(SITE_TYPES, SITE_TYPES.length)
+  type?: SiteType[];
+
+  /** Sites holding a space as a site space: site spaces are not served yet, so no site holds one. */
+  @NotServed('site spaces are not served yet, so no site would match; an empty list would read as an answer')
+  space?: unknown;
+}

@@ -1,0 +1,21 @@
+import type { FeatureManifest } from '@app/platform/feature/feature';
+import { siteAggregate } from './domain/site.aggregate';
+import { siteAuditSubjects } from './domain/site.audit';
+import { siteProjection } from './read/site.projection';
+
+/** Docs sites of an organization: their settings, and whether they are published. */
+export const sitesFeature: FeatureManifest = {
+  name: 'sites',
+  module: async () => (await import('./sites.module')).SitesModule,
+  aggregates: [siteAggregate],
+  projections: [siteProjection],
+  audited: siteAuditSubjects,
+  fixtures: {
+    siteId: async ({ call, ids, label }) =>
+      (
+        (await call('POST', `/v1/orgs/${ids.organizationId}/sites`, { title: `${label} site` })) as {
+          id: string;
+        }
+      ).id,
+  },
+};

@@ -1,0 +1,48 @@
+import { SiteVisibility } from '@gitbook/api';
+import type { FeatureTour } from '../../test/support/endpoint-tour';
+
+/**
+ * Every route of sites, for the endpoint tour (test/support/endpoint-tour.ts finds this file by its
+ * name), through GitBook's client: each write checked by a following read, each 2xx body by its schema.
+ */
+export const tour: FeatureTour = async ({ api, http, org }) => {
+  const { data: created } = await api.orgs.createSite(org, {
+    title: 'Tour site',
+    visibility: SiteVisibility.Unlisted,
+  });
+  expect(created).toMatchObject({ object: 'site', title: 'Tour site', type: 'basic', published: false });
+  const listed = await api.orgs.listSites(org, { published: false });
+  expect(listed.data.items.map((site) => site.id)).toContain(created.id);
+
+  const { data: updated } = await api.orgs.updateSiteById(org, created.id, {
+    title: 'Tour site renamed',
+    basename: 'tour',
+    proxy: 'company.com/docs',
+  });
+  expect(updated).toMatchObject({
+    title: 'Tour site renamed',
+    basename: 'tour',
+    proxy: { origin: 'company.com/docs' },
+  });
+  expect((await api.orgs.getSiteById(org, created.id)).data).toMatchObject({ title: 'Tour site renamed' });
+
+  const { data: published } = await api.orgs.publishSite(org, created.id);
+  expect(published).toMatchObject({ published: true, urls: { published: 'https://company.com/docs' } });
+  const { data: unpublished } = await api.orgs.unpublishSite(org, created.id);
+  expect(unpublished).toMatchObject({ published: false });
+
+  const defaults = (await api.orgs.getSiteCustomizationById(org, created.id)).data;
+  expect(defaults).not.toHaveProperty('updatedAt');
+  const customized = (
+    await api.orgs.updateSiteCustomizationById(org, created.id, {
+      ...defaults,
+      title: 'Tour docs',
+      styling: { ...defaults.styling, primaryColor: { light: '#FF0000', dark: '#00FF00' } },
+    })
+  ).data;
+  expect(customized).toMatchObject({ title: 'Tour docs', updatedAt: expect.any(String) });
+  expect((await api.orgs.getSiteCustomizationById(org, created.id)).data).toEqual(customized);
+
+  expect((await http('DELETE', `/v1/orgs/${org}/sites/${created.id}`)).status).toBe(205);
+  expect((await http('GET', `/v1/orgs/${org}/sites/${created.id}`)).status).toBe(404);
+};
