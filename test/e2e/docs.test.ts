@@ -1,6 +1,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { restOfPathName } from '@app/platform/http/rest-of-path';
+import { addGitBookFormats } from '@app/platform/openapi/strict-schema';
 import gitbook from '@gitbook/api/spec/openapi.json';
 import { RequestMethod, type Type } from '@nestjs/common';
 import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
@@ -9,7 +10,6 @@ import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { chromium, type Page } from 'playwright-core';
 import { type TestApp, useTestApp } from '../support/app-harness';
-import { addGitBookFormats } from '../support/openapi';
 import { tempDir } from '../support/temp-dir';
 
 // Not in e2e-mongo: the API document and its page are made from the controllers, not from the views.

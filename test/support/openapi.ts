@@ -1,4 +1,4 @@
-import { isEmoji } from '@app/platform/domain/emoji';
+import { addGitBookFormats, isObject, mapValues, strictSchema } from '@app/platform/openapi/strict-schema';
 import spec from '@gitbook/api/spec/openapi.json';
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
@@ -115,71 +115,14 @@ for (const [name, { schema }] of Object.entries(SEED_SCHEMAS)) {
   ALL_SCHEMAS[name] = schema;
 }
 
-function isObject(node: unknown): node is Json {
-  return typeof node === 'object' && node !== null && !Array.isArray(node);
-}
-
-/** Whether an instance the schema accepts may be an object (so its properties are worth checking). */
-function mayBeObject(node: Json): boolean {
-  if (node.enum !== undefined || node.const !== undefined) return false;
-  if (node.type === undefined) return true;
-  return (Array.isArray(node.type) ? node.type : [node.type]).includes('object');
-}
-
-const mapValues = (record: unknown, f: (v: unknown) => unknown) =>
-  Object.fromEntries(Object.entries(record as Json).map(([k, v]) => [k, f(v)]));
-
-/** The strict copy of a schema; `asValue` when it describes a value on its own (see above). */
-function strict(node: unknown, asValue: boolean): unknown {
-  if (!isObject(node)) return node;
-  const out: Json = {};
-  for (const [key, value] of Object.entries(node)) {
-    switch (key) {
-      case 'properties':
-      case 'patternProperties':
-        out[key] = mapValues(value, (s) => strict(s, true));
-        break;
-      case 'additionalProperties':
-      case 'items':
-      case 'contains':
-      case 'unevaluatedItems':
-        out[key] = strict(value, true);
-        break;
-      case 'prefixItems':
-        out[key] = (value as unknown[]).map((s) => strict(s, true));
-        break;
-      case 'allOf':
-      case 'anyOf':
-      case 'oneOf':
-        out[key] = (value as unknown[]).map((s) => strict(s, false));
-        break;
-      case 'if':
-      case 'then':
-      case 'else':
-        out[key] = strict(value, false);
-        break;
-      case 'dependentSchemas':
-        out[key] = mapValues(value, (s) => strict(s, false));
-        break;
-      default:
-        // `not` stays as it is (strictness under a negation would loosen), and so do annotations.
-        out[key] = value;
-    }
-  }
-  if (asValue && mayBeObject(node) && node.unevaluatedProperties === undefined) {
-    out.unevaluatedProperties = false;
-  }
-  return out;
-}
-
 function strictComponents(): Json {
-  const schemas = mapValues(ALL_SCHEMAS, (s) => strict(s, false)) as Record<string, Json>;
+  const schemas = mapValues(ALL_SCHEMAS, (s) => strictSchema(s, false)) as Record<string, Json>;
   for (const [name, extra] of Object.entries(EXTRA_PROPERTIES)) {
     const schema = schemas[name];
     if (!schema) throw new Error(`EXTRA_PROPERTIES names ${name}, which the OpenAPI document lacks`);
     schema.properties = {
       ...(schema.properties as Json | undefined),
-      ...mapValues(extra, (e) => strict((e as { schema: Json }).schema, true)),
+      ...mapValues(extra, (e) => strictSchema((e as { schema: Json }).schema, true)),
     };
   }
   repairUnsatisfiable(schemas);
@@ -218,15 +161,6 @@ function deref(node: unknown): Json | undefined {
   let at = node;
   for (let hops = 0; isObject(at) && typeof at.$ref === 'string' && hops < 32; hops++) at = resolve(at.$ref);
   return isObject(at) ? at : undefined;
-}
-
-/** GitBook's own string formats: `emoji`, and `icon` names (`gear`, `book-open`: lowercase words and dashes). */
-export function addGitBookFormats(validator: Ajv2020): void {
-  validator.addFormat('emoji', { type: 'string', validate: isEmoji });
-  validator.addFormat('icon', {
-    type: 'string',
-    validate: (name: string) => /^[a-z0-9]+(?:-[a-z0-9]+)*$/.test(name),
-  });
 }
 
 const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true });
@@ -314,7 +248,7 @@ const cache = new Map<string, Validate>();
 function validator(key: string, schema: () => unknown): Validate {
   let validate = cache.get(key);
   if (!validate) {
-    validate = ajv.compile(rebase(strict(schema(), true)) as Json);
+    validate = ajv.compile(rebase(strictSchema(schema(), true)) as Json);
     cache.set(key, validate);
   }
   return validate;

@@ -1,40 +1,29 @@
 import { describedRule } from '@app/platform/openapi/described-rule';
+import { gitbookSchemaProblem } from '@app/platform/openapi/gitbook-schema-check';
 import { ValidateBy, ValidateIf } from 'class-validator';
-import { type Schema, schemaProblem } from '../domain/schema-check';
 
-type Components = Record<string, Schema>;
+const BASE = '#/components/schemas/SiteCustomizationSettingsBase';
 
-let components: Components | undefined;
+let settings: { properties: Record<string, unknown>; required: string[] } | undefined;
 
-/**
- * GitBook's component schemas, read from its published document (`@gitbook/api`) the first time a
- * customization is checked: the customization has some sixty schemas, kept there rather than copied.
- */
-function gitbookSchemas(): Components {
-  if (!components) {
-    // Loaded on first use, not when the module loads: the document is 1.7 MB.
-    const spec = require('@gitbook/api/spec/openapi.json') as { components: { schemas: Components } };
-    components = spec.components.schemas;
+/** The settings GitBook's `SiteCustomizationSettingsBase` lists, read from its document on first use. */
+function settingsBase() {
+  if (!settings) {
+    const spec = require('@gitbook/api/spec/openapi.json') as {
+      components: { schemas: Record<string, { properties: Record<string, unknown>; required?: string[] }> };
+    };
+    const base = spec.components.schemas.SiteCustomizationSettingsBase;
+    settings = { properties: base.properties, required: base.required ?? [] };
   }
-  return components;
+  return settings;
 }
-
-const resolve = (ref: string): Schema => {
-  const name = ref.replace('#/components/schemas/', '');
-  const schema = gitbookSchemas()[name];
-  if (!schema) throw new Error(`no schema ${name} in GitBook's document`);
-  return schema;
-};
-
-const INPUT = '#/components/schemas/SiteCustomizationSettingsBase';
 
 /** The problem of a setting of a site's customization, by GitBook's `SiteCustomizationSettingsInput`. */
 export function customizationProblem(key: string, value: unknown): string | null {
-  const base = resolve(INPUT);
-  const schema = (base.properties as Record<string, Schema>)[key];
-  if (!schema) return `${key} is not a known property`;
-  if (value === undefined) return (base.required as string[]).includes(key) ? `${key} is required` : null;
-  return schemaProblem(schema, value, key, resolve);
+  const { properties, required } = settingsBase();
+  if (!(key in properties)) return `${key} is not a known property`;
+  if (value === undefined) return required.includes(key) ? `${key} is required` : null;
+  return gitbookSchemaProblem(`${BASE}/properties/${key}`, value, key);
 }
 
 /**
