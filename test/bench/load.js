@@ -10,6 +10,7 @@
  *   mode patch-one     PATCH /v1/spaces/{spaceId} with a unique title from every connection
  *   mode get-paths     GET a random path of `paths` (page reads, searches: test/bench/content.js)
  *   mode member-search GET /v1/orgs/{org}/members?search={a random one of `searches`, letters in random case}
+ *   mode post-comment  POST /v1/spaces/{spaceId}/comments, a unique one-sentence Markdown body each
  *
  * For the PATCH modes every write is recorded (space, title, send and answer time, status) and, with
  * recordFile, summarized per space: the titles one of which a following GET must show (the writes not
@@ -80,6 +81,20 @@ function requestsFor(mode) {
       return [patchRequest(() => pick(config.ids))];
     case 'patch-one':
       return [patchRequest(() => config.spaceId)];
+    case 'post-comment':
+      headers['content-type'] = 'application/json';
+      return [
+        {
+          method: 'POST',
+          path: `/v1/spaces/${config.spaceId}/comments`,
+          setupRequest: (req) => ({
+            ...req,
+            body: JSON.stringify({
+              body: { markdown: `Comment ${config.tag}-${seq++}: please check this.` },
+            }),
+          }),
+        },
+      ];
     default:
       throw new Error(`unknown mode ${mode}`);
   }

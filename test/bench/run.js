@@ -30,6 +30,7 @@ const { sidesTable } = require('./rebuild-split');
 const profiles = require('./profile');
 const content = require('./content');
 const access = require('./access');
+const comments = require('./comments');
 
 const { ROOT, log } = L;
 const env = process.env;
@@ -132,6 +133,7 @@ const NAMES = {
   RSS: 'idle RSS after start-up / RSS during B1',
   ...access.NAMES,
   ...content.NAMES,
+  ...comments.NAMES,
 };
 const TARGETS = {
   B1: '≥ 50% of bare Fastify req/s; p99 ≤ 25 ms',
@@ -144,6 +146,7 @@ const TARGETS = {
   RSS: '≤ 200 MB / ≤ 400 MB',
   ...access.TARGETS,
   ...content.TARGETS,
+  ...comments.TARGETS,
 };
 const ORDER = Object.keys(NAMES);
 
@@ -921,6 +924,7 @@ function evaluate(results) {
   }
   access.evaluateAccess(results, row);
   content.evaluateContent(results, row);
+  comments.evaluateComments(results, row);
   return rows.sort((a, b) => ORDER.indexOf(a.id) - ORDER.indexOf(b.id));
 }
 
@@ -1050,6 +1054,7 @@ function report(results, rows, elapsedMs) {
     `  ${CFG.jobRuns} pairs.`,
     ...access.method(),
     ...content.method(CFG),
+    ...comments.method(),
     '',
   ];
   if (CFG.seconds < 10 || CFG.runs < 3) {
@@ -1094,6 +1099,8 @@ function report(results, rows, elapsedMs) {
     ...content.contentDetails(results),
     ...httpDetails('B12', results.B12),
     ...httpDetails('B13', results.B13),
+    ...httpDetails('B14', results.B14),
+    ...httpDetails('B15', results.B15),
   );
   if (results.B5) {
     lines.push(
@@ -1227,6 +1234,10 @@ async function main() {
   if (wants(...Object.keys(content.NAMES))) {
     const helpers = { startApp, startBare, stop, scenario, attempt, quiet, wants, work, CFG };
     await attempt(results, Object.keys(content.NAMES), () => content.contentScenarios(results, helpers));
+  }
+  if (wants(...Object.keys(comments.NAMES))) {
+    const helpers = { startApp, startBare, stop, scenario, attempt, quiet, wants, work, CFG };
+    await attempt(results, Object.keys(comments.NAMES), () => comments.commentScenarios(results, helpers));
   }
   results.loadEnd = os.loadavg();
   rows = evaluate(results);
