@@ -1,19 +1,19 @@
 import { DEFAULT_CONVERSIONS } from '@app/platform/config/config';
 import { DomainError } from '@app/platform/domain/decider';
-import { PooledConversions } from './conversions';
+import { CONVERSION_DEPTH, PooledConversions } from './conversions';
 
 describe('conversion threads', () => {
   const pool = new PooledConversions({ ...DEFAULT_CONVERSIONS, threads: 1, maxWaiting: 1 });
   afterAll(() => pool.onModuleDestroy());
 
   it('refuses a conversion with 503 (unavailable) when as many wait as allowed, and converts the others', async () => {
-    // Handed over in one turn: the first runs, the second waits, the third finds the queue full.
-    const conversions = ['# One', '# Two', '# Three'].map((markdown) => pool.markdownToJson(markdown));
-    const [one, two, three] = await Promise.allSettled(conversions);
-    expect(one.status).toBe('fulfilled');
-    expect(two.status).toBe('fulfilled');
-    expect(three).toMatchObject({ status: 'rejected', reason: expect.any(DomainError) });
-    expect((three as PromiseRejectedResult).reason).toMatchObject({
+    // Handed over in one turn: the thread takes CONVERSION_DEPTH, one waits, the last finds the queue full.
+    const markdowns = Array.from({ length: CONVERSION_DEPTH + 2 }, (_, i) => `# Heading ${i}`);
+    const outcomes = await Promise.allSettled(markdowns.map((markdown) => pool.markdownToJson(markdown)));
+    const refused = outcomes.pop();
+    expect(outcomes.map((o) => o.status)).toEqual(markdowns.slice(1).map(() => 'fulfilled'));
+    expect(refused).toMatchObject({ status: 'rejected', reason: expect.any(DomainError) });
+    expect((refused as PromiseRejectedResult).reason).toMatchObject({
       kind: 'unavailable',
       message: expect.stringMatching(/retry shortly/),
     });

@@ -39,6 +39,13 @@ export interface WorkerPoolOptions {
    * minutes of work, holding its request and its input's memory meanwhile.
    */
   maxWaiting: number;
+  /**
+   * Tasks handed to one thread ahead of its answers (1 when absent). A thread runs them one at a time;
+   * handing it the next before its answer is read keeps it busy while the serving thread is, rather
+   * than idle until the serving thread reads the answer and sends the next: with small tasks (a
+   * comment's Markdown) under load, that wait is most of a task's time.
+   */
+  depth?: number;
 }
 
 interface Task<In, Out> {
@@ -50,7 +57,8 @@ interface Task<In, Out> {
 
 interface Slot<In, Out> {
   worker: Worker;
-  task?: Task<In, Out>;
+  /** Handed to the thread, in order; the first is the one it runs, timed by `timer`. */
+  tasks: Task<In, Out>[];
   timer?: NodeJS.Timeout;
 }
 
@@ -99,8 +107,7 @@ export class WorkerPool<In, Out> {
     const workers: Worker[] = [];
     for (const slot of this.slots) {
       clearTimeout(slot.timer);
-      slot.task?.reject(failure());
-      slot.task = undefined;
+      for (const task of slot.tasks.splice(0)) task.reject(failure());
       workers.push(slot.worker);
     }
     this.slots.clear();
@@ -109,18 +116,29 @@ export class WorkerPool<In, Out> {
 
   private dispatch(): void {
     while (this.queue.length > 0 && !this.closed) {
-      const slot = this.idle() ?? (this.slots.size < this.options.size ? this.spawn() : undefined);
+      const slot = this.leastBusy() ?? (this.slots.size < this.options.size ? this.spawn() : undefined);
       if (!slot) return;
       const task = this.queue.shift() as Task<In, Out>;
-      slot.task = task;
-      slot.timer = setTimeout(() => this.end(slot, 'timeout'), this.options.timeoutMs);
+      slot.tasks.push(task);
+      if (slot.tasks.length === 1) this.time(slot);
       slot.worker.postMessage({ id: task.id, input: task.input } satisfies PoolRequest<In>);
     }
   }
 
-  private idle(): Slot<In, Out> | undefined {
-    for (const slot of this.slots) if (!slot.task) return slot;
-    return undefined;
+  /** A thread without a task, else (once every thread is started) the one with fewest, below the depth. */
+  private leastBusy(): Slot<In, Out> | undefined {
+    let best: Slot<In, Out> | undefined;
+    for (const slot of this.slots) if (!best || slot.tasks.length < best.tasks.length) best = slot;
+    if (best?.tasks.length === 0) return best;
+    if (this.slots.size < this.options.size) return undefined;
+    return best && best.tasks.length < (this.options.depth ?? 1) ? best : undefined;
+  }
+
+  /** Times the task the thread runs now: from when it became the first of the thread's tasks. */
+  private time(slot: Slot<In, Out>): void {
+    clearTimeout(slot.timer);
+    slot.timer =
+      slot.tasks.length > 0 ? setTimeout(() => this.end(slot, 'timeout'), this.options.timeoutMs) : undefined;
   }
 
   private spawn(): Slot<In, Out> {
@@ -130,7 +148,7 @@ export class WorkerPool<In, Out> {
     });
     // An idle thread does not keep the process alive.
     worker.unref();
-    const slot: Slot<In, Out> = { worker };
+    const slot: Slot<In, Out> = { worker, tasks: [] };
     this.slots.add(slot);
     worker.on('message', (reply: PoolReply<Out>) => this.answered(slot, reply));
     worker.on('error', (error: Error & { code?: string }) =>
@@ -141,22 +159,25 @@ export class WorkerPool<In, Out> {
   }
 
   private answered(slot: Slot<In, Out>, reply: PoolReply<Out>): void {
-    const task = slot.task;
+    const task = slot.tasks[0];
     if (!task || task.id !== reply.id) return;
-    clearTimeout(slot.timer);
-    slot.task = undefined;
+    slot.tasks.shift();
+    this.time(slot);
     if (reply.ok) task.resolve(reply.output);
     else task.reject(new TaskFailed('failed', reply.message));
     this.dispatch();
   }
 
-  /** Ends a slot's thread, refusing its task with `reason`, and goes on with the queue on another. */
+  /**
+   * Ends a slot's thread, refusing the task it ran with `reason`; the tasks handed to it behind that one
+   * never started, and go back to the front of the queue for another thread.
+   */
   private end(slot: Slot<In, Out>, reason: Exclude<TaskFailure, 'closed'>, message?: string): void {
     if (!this.slots.delete(slot)) return;
     clearTimeout(slot.timer);
-    const task = slot.task;
-    slot.task = undefined;
+    const [task, ...unstarted] = slot.tasks.splice(0);
     void slot.worker.terminate();
+    this.queue.unshift(...unstarted);
     task?.reject(new TaskFailed(reason, message ?? `over its ${reason} budget`));
     this.dispatch();
   }
@@ -164,7 +185,7 @@ export class WorkerPool<In, Out> {
 
 /**
  * The loop of a pool's worker script: answers each request with `work(input)` (or what it resolves to)
- * or its failure. The pool hands a thread one task at a time.
+ * or its failure, one request at a time in the order they came (the pool may hand a thread several).
  */
 export function servePoolTasks<In, Out>(
   port: {
@@ -173,13 +194,16 @@ export function servePoolTasks<In, Out>(
   },
   work: (input: In) => Out | Promise<Out>,
 ): void {
-  port.on('message', async ({ id, input }) => {
-    let reply: PoolReply<Out>;
-    try {
-      reply = { id, ok: true, output: await work(input) };
-    } catch (error) {
-      reply = { id, ok: false, message: error instanceof Error ? error.message : String(error) };
-    }
-    port.postMessage(reply);
+  let previous: Promise<void> = Promise.resolve();
+  port.on('message', ({ id, input }) => {
+    previous = previous.then(async () => {
+      let reply: PoolReply<Out>;
+      try {
+        reply = { id, ok: true, output: await work(input) };
+      } catch (error) {
+        reply = { id, ok: false, message: error instanceof Error ? error.message : String(error) };
+      }
+      port.postMessage(reply);
+    });
   });
 }
