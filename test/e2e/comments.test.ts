@@ -1,0 +1,341 @@
+import type { Comment, CommentReply, Space } from '@gitbook/api';
+import { addOrganization, addUser, useTestApp } from '../support/app-harness';
+
+type Envelope = { error: { code: number; message: string } };
+
+describe('space comments over HTTP', () => {
+  const current = useTestApp();
+
+  const space = async () => {
+    const app = current();
+    return (await app.api().orgs.createSpace(app.organizationId, { title: 'Commented' })).data as Space;
+  };
+  const openComments = async (spaceId: string) =>
+    (await current().api().spaces.getSpaceById(spaceId)).data.comments;
+  const post = async (spaceId: string, markdown: string, token?: string) => {
+    const reply = await current().api(token).spaces.postCommentInSpace(spaceId, { body: { markdown } });
+    expect(reply.status).toBe(200);
+    return reply.data as Comment;
+  };
+  const member = (role: 'read' | 'comment' | 'edit' | 'admin') =>
+    addUser(current(), { organizationId: current().organizationId, role });
+
+  it('posts a comment in Markdown or as a document, gets it in either format, and counts it open', async () => {
+    const app = current();
+    const { id: spaceId, revision } = await space();
+    const comment = await post(spaceId, 'Is this **right**?');
+    expect(comment).toMatchObject({
+      object: 'comment',
+      status: 'open',
+      postedBy: { id: app.userId },
+      reactions: [],
+      replies: 0,
+      repliers: [],
+      body: { markdown: 'Is this **right**?\n' },
+      target: { space: spaceId, revision },
+      permissions: { view: true, edit: true, reply: true, delete: true },
+    });
+    expect(comment.urls.location).toMatch(new RegExp(`/v1/spaces/${spaceId}/comments/${comment.id}$`));
+    const asDocument = await app.api().spaces.getCommentInSpace(spaceId, comment.id, { format: 'document' });
+    expect(asDocument.data.body).toMatchObject({ document: { object: 'document' } });
+    const document = (asDocument.data.body as { document: unknown }).document;
+    const second = await app.api().spaces.postCommentInSpace(spaceId, {
+      body: { document } as never,
+      page: 'p1',
+      node: 'n1',
+      tableCell: { record: 'r1', definition: 'd1' },
+    });
+    expect(second.data).toMatchObject({
+      body: { markdown: 'Is this **right**?\n' },
+      target: { page: { id: 'p1' }, node: { id: 'n1' }, tableCell: { record: 'r1', definition: 'd1' } },
+    });
+    expect((await app.api().spaces.getCommentInSpace(spaceId, comment.id)).data).toEqual(comment);
+    expect(await openComments(spaceId)).toBe(2);
+  });
+
+  it('refuses a missing, empty, malformed or oversized body, naming it, and changes nothing', async () => {
+    const app = current();
+    const { id: spaceId } = await space();
+    const cases: [unknown, number][] = [
+      [{}, 400],
+      [{ body: {} }, 400],
+      [{ body: { markdown: 1 } }, 400],
+      [{ body: { document: { object: 'nope' } } }, 400],
+      [{ body: { markdown: 'x'.repeat(70 * 1024) } }, 400],
+      [{ body: { markdown: 'ok' }, page: 'not a page id' }, 400],
+    ];
+    for (const [body, status] of cases) {
+      const reply = await app.http('POST', `/v1/spaces/${spaceId}/comments`, { body });
+      expect([reply.status, JSON.stringify(reply.body)]).toEqual([
+        status,
+        expect.stringMatching(/body|page/),
+      ]);
+    }
+    expect((await app.api().spaces.listCommentsInSpace(spaceId)).data.count).toBe(0);
+    expect(await openComments(spaceId)).toBe(0);
+  });
+
+  it('resolves and reopens, keeping the open count exact', async () => {
+    const app = current();
+    const { id: spaceId } = await space();
+    const comment = await post(spaceId, 'Resolve me');
+    const resolved = await app.api().spaces.updateCommentInSpace(spaceId, comment.id, { resolved: true });
+    expect(resolved.data).toMatchObject({ status: 'resolved', resolvedBy: { id: app.userId } });
+    expect(resolved.data).toHaveProperty('resolvedAt');
+    expect(await openComments(spaceId)).toBe(0);
+    // Resolving again changes nothing.
+    await app.api().spaces.updateCommentInSpace(spaceId, comment.id, { resolved: true });
+    expect(await openComments(spaceId)).toBe(0);
+    const reopened = await app.api().spaces.updateCommentInSpace(spaceId, comment.id, { resolved: false });
+    expect(reopened.data.status).toBe('open');
+    expect(reopened.data).not.toHaveProperty('resolvedBy');
+    expect(await openComments(spaceId)).toBe(1);
+  });
+
+  it('edits a body (editedAt) and aggregates reactions per emoji, one per user', async () => {
+    const app = current();
+    const { id: spaceId } = await space();
+    const other = await member('comment');
+    const comment = await post(spaceId, 'First');
+    const edited = await app.api().spaces.updateCommentInSpace(spaceId, comment.id, {
+      body: { markdown: 'Second' },
+      addedReactions: ['👍'],
+    });
+    expect(edited.data).toMatchObject({ body: { markdown: 'Second\n' } });
+    expect(edited.data).toHaveProperty('editedAt');
+    await app
+      .api(other.token)
+      .spaces.updateCommentInSpace(spaceId, comment.id, { addedReactions: ['👍', '🎉'] });
+    await app.api(other.token).spaces.updateCommentInSpace(spaceId, comment.id, { addedReactions: ['👍'] });
+    const { data } = await app.api().spaces.getCommentInSpace(spaceId, comment.id);
+    expect(data.reactions.map((r) => [r.emoji, r.count, r.users.map((u) => u.user.id)])).toEqual([
+      ['👍', 2, [app.userId, other.userId]],
+      ['🎉', 1, [other.userId]],
+    ]);
+    const removed = await app.api(other.token).spaces.updateCommentInSpace(spaceId, comment.id, {
+      removedReactions: ['👍'],
+    });
+    expect(removed.data.reactions.map((r) => [r.emoji, r.count])).toEqual([
+      ['👍', 1],
+      ['🎉', 1],
+    ]);
+    const bad = await app.http('PUT', `/v1/spaces/${spaceId}/comments/${comment.id}`, {
+      body: { addedReactions: ['smile'] },
+    });
+    expect(bad.status).toBe(400);
+    expect((bad.body as Envelope).error.message).toMatch(/addedReactions/);
+  });
+
+  it('lists with status, order, authors, targetPage and pages', async () => {
+    const app = current();
+    const { id: spaceId } = await space();
+    const other = await member('comment');
+    const a = await post(spaceId, 'a');
+    app.clock.advance(1000);
+    const b = await post(spaceId, 'b', other.token);
+    app.clock.advance(1000);
+    const c = (await app.api().spaces.postCommentInSpace(spaceId, { body: { markdown: 'c' }, page: 'p9' }))
+      .data;
+    await app.api().spaces.updateCommentInSpace(spaceId, a.id, { resolved: true });
+    const ids = async (query: Parameters<ReturnType<typeof app.api>['spaces']['listCommentsInSpace']>[1]) =>
+      (await app.api().spaces.listCommentsInSpace(spaceId, query)).data.items.map((item) => item.id);
+    expect(await ids({})).toEqual([c.id, b.id, a.id]);
+    expect(await ids({ order: 'asc' })).toEqual([a.id, b.id, c.id]);
+    expect(await ids({ status: 'open' })).toEqual([c.id, b.id]);
+    expect(await ids({ status: 'resolved' })).toEqual([a.id]);
+    expect(await ids({ authors: [other.userId] })).toEqual([b.id]);
+    expect(await ids({ authors: [other.userId, app.userId], order: 'asc' })).toEqual([a.id, b.id, c.id]);
+    expect(await ids({ targetPage: 'p9' })).toEqual([c.id]);
+    const first = await app.api().spaces.listCommentsInSpace(spaceId, { limit: 2 });
+    expect(first.data.count).toBe(3);
+    const rest = await app
+      .api()
+      .spaces.listCommentsInSpace(spaceId, { limit: 2, page: first.data.next?.page });
+    expect([...first.data.items, ...rest.data.items].map((item) => item.id)).toEqual([c.id, b.id, a.id]);
+    const bad = await app.http('GET', `/v1/spaces/${spaceId}/comments?status=closed`);
+    expect(bad.status).toBe(400);
+  });
+
+  it('replies: post, list, get, edit, react, delete; the comment counts them and their authors', async () => {
+    const app = current();
+    const { id: spaceId } = await space();
+    const other = await member('comment');
+    const comment = await post(spaceId, 'Thread');
+    const reply = await app.api(other.token).spaces.postCommentReplyInSpace(spaceId, comment.id, {
+      body: { markdown: 'Reply' },
+    });
+    expect(reply.status).toBe(200);
+    expect(reply.data).toMatchObject({
+      object: 'comment-reply',
+      postedBy: { id: other.userId },
+      body: { markdown: 'Reply\n' },
+      reactions: [],
+      permissions: { edit: true, delete: true },
+    });
+    const r = reply.data as CommentReply;
+    expect((await app.api().spaces.getCommentReplyInSpace(spaceId, comment.id, r.id)).data).toMatchObject({
+      id: r.id,
+      permissions: { edit: true, delete: true },
+    });
+    const listed = await app.api().spaces.listCommentRepliesInSpace(spaceId, comment.id);
+    expect(listed.data.items.map((item) => item.id)).toEqual([r.id]);
+    const parent = (await app.api().spaces.getCommentInSpace(spaceId, comment.id)).data;
+    expect(parent).toMatchObject({ replies: 1, repliers: [{ user: { id: other.userId }, count: 1 }] });
+    const edited = await app.api(other.token).spaces.updateCommentReplyInSpace(spaceId, comment.id, r.id, {
+      body: { markdown: 'Edited' },
+      addedReactions: ['👀'],
+    });
+    expect(edited.data).toMatchObject({
+      body: { markdown: 'Edited\n' },
+      reactions: [{ emoji: '👀', count: 1 }],
+    });
+    expect(edited.data).toHaveProperty('editedAt');
+    const refused = await app.http('PUT', `/v1/spaces/${spaceId}/comments/${comment.id}/replies/${r.id}`, {
+      body: { body: { markdown: 'Not mine' } },
+    });
+    expect(refused.status).toBe(200); // the space's admin may edit any reply
+    const deleted = await app.api(other.token).spaces.deleteCommentReplyInSpace(spaceId, comment.id, r.id);
+    expect(deleted.status).toBe(205);
+    expect(
+      (await app.http('GET', `/v1/spaces/${spaceId}/comments/${comment.id}/replies/${r.id}`)).status,
+    ).toBe(404);
+    expect((await app.api().spaces.getCommentInSpace(spaceId, comment.id)).data).toMatchObject({
+      replies: 0,
+      repliers: [],
+    });
+  });
+
+  it('deletes a comment with its replies (205), the open count following', async () => {
+    const app = current();
+    const { id: spaceId } = await space();
+    const open = await post(spaceId, 'Open');
+    const resolved = await post(spaceId, 'Resolved');
+    await app.api().spaces.postCommentReplyInSpace(spaceId, open.id, { body: { markdown: 'r' } });
+    await app.api().spaces.updateCommentInSpace(spaceId, resolved.id, { resolved: true });
+    expect(await openComments(spaceId)).toBe(1);
+    expect((await app.api().spaces.deleteCommentInSpace(spaceId, resolved.id)).status).toBe(205);
+    expect(await openComments(spaceId)).toBe(1);
+    expect((await app.api().spaces.deleteCommentInSpace(spaceId, open.id)).status).toBe(205);
+    expect(await openComments(spaceId)).toBe(0);
+    expect((await app.http('GET', `/v1/spaces/${spaceId}/comments/${open.id}`)).status).toBe(404);
+    expect((await app.http('GET', `/v1/spaces/${spaceId}/comments/${open.id}/replies`)).status).toBe(404);
+    expect((await app.http('DELETE', `/v1/spaces/${spaceId}/comments/${open.id}`)).status).toBe(404);
+  });
+
+  it('keeps mentions in the body and lists them on the audit entry; every change is an audited action', async () => {
+    const app = current();
+    const org = app.organizationId;
+    const { id: spaceId } = await space();
+    const mentioned = await member('read');
+    const document = {
+      object: 'document',
+      data: {},
+      nodes: [
+        {
+          object: 'block',
+          type: 'paragraph',
+          data: {},
+          nodes: [
+            { object: 'text', leaves: [{ object: 'leaf', text: 'Ask ', marks: [] }] },
+            {
+              object: 'inline',
+              type: 'mention',
+              isVoid: true,
+              data: { ref: { kind: 'user', user: mentioned.userId } },
+            },
+          ],
+        },
+      ],
+    };
+    const comment = (await app.api().spaces.postCommentInSpace(spaceId, { body: { document } as never }))
+      .data;
+    const kept = await app.api().spaces.getCommentInSpace(spaceId, comment.id, { format: 'document' });
+    expect(JSON.stringify(kept.data.body)).toContain(mentioned.userId);
+    const reply = (
+      await app.api().spaces.postCommentReplyInSpace(spaceId, comment.id, { body: { markdown: 'ok' } })
+    ).data;
+    await app
+      .api()
+      .spaces.updateCommentInSpace(spaceId, comment.id, { resolved: true, addedReactions: ['👍'] });
+    await app.api().spaces.deleteCommentReplyInSpace(spaceId, comment.id, reply.id);
+    await app.api().spaces.deleteCommentInSpace(spaceId, comment.id);
+    const { data } = await app.api().orgs.listOrganizationAuditEvents(org, { target: comment.id } as never);
+    expect(data.items.map((e) => e.action).reverse()).toEqual([
+      'comment.created',
+      'comment.reply_created',
+      'comment.reaction_added',
+      'comment.resolved',
+      'comment.reply_deleted',
+      'comment.deleted',
+    ]);
+    const created = data.items.find((e) => e.action === 'comment.created');
+    const details = await app.api().orgs.getOrganizationAuditEvent(org, created?.id ?? '');
+    expect(details.data).toMatchObject({ target: { type: 'comment', id: comment.id } });
+    expect((details.data as unknown as { payload: { mentions: string[] } }).payload.mentions).toEqual([
+      mentioned.userId,
+    ]);
+  });
+
+  it('per role: read reads only, comment comments and changes its own, admin changes any, outsiders see nothing', async () => {
+    const app = current();
+    const { id: spaceId } = await space();
+    const reader = await member('read');
+    const commenter = await member('comment');
+    const editor = await member('edit');
+    const outsider = await addUser(app, { organizationId: await addOrganization(app), role: 'admin' });
+    const mine = await post(spaceId, 'By the admin');
+    const path = `/v1/spaces/${spaceId}/comments`;
+    const body = { body: { markdown: 'x' } };
+
+    // read: lists and gets, with nothing to change; may not comment, reply or react.
+    const seen = (await app.api(reader.token).spaces.getCommentInSpace(spaceId, mine.id)).data;
+    expect(seen.permissions).toEqual({ view: true, edit: false, reply: false, delete: false });
+    expect((await app.http('POST', path, { token: reader.token, body })).status).toBe(403);
+    expect((await app.http('POST', `${path}/${mine.id}/replies`, { token: reader.token, body })).status).toBe(
+      403,
+    );
+    expect(
+      (await app.http('PUT', `${path}/${mine.id}`, { token: reader.token, body: { resolved: true } })).status,
+    ).toBe(403);
+
+    // comment: comments, replies and resolves; edits and deletes only its own.
+    const own = await post(spaceId, 'Mine', commenter.token);
+    expect(own.permissions).toEqual({ view: true, edit: true, reply: true, delete: true });
+    expect(
+      (await app.api(commenter.token).spaces.getCommentInSpace(spaceId, mine.id)).data.permissions,
+    ).toEqual({
+      view: true,
+      edit: false,
+      reply: true,
+      delete: false,
+    });
+    const resolve = await app.http('PUT', `${path}/${mine.id}`, {
+      token: commenter.token,
+      body: { resolved: true },
+    });
+    expect(resolve.status).toBe(200);
+    const edit = await app.http('PUT', `${path}/${mine.id}`, { token: commenter.token, body });
+    expect(edit.status).toBe(403);
+    expect((await app.http('DELETE', `${path}/${mine.id}`, { token: commenter.token })).status).toBe(403);
+    expect((await app.http('DELETE', `${path}/${mine.id}`, { token: editor.token })).status).toBe(403);
+    expect((await app.http('PUT', `${path}/${own.id}`, { token: commenter.token, body })).status).toBe(200);
+
+    // Outsiders get 404 for everything.
+    for (const [method, at] of [
+      ['GET', path],
+      ['GET', `${path}/${mine.id}`],
+      ['POST', path],
+      ['DELETE', `${path}/${mine.id}`],
+    ] as const) {
+      expect(
+        (await app.http(method, at, { token: outsider.token, body: method === 'POST' ? body : undefined }))
+          .status,
+      ).toBe(404);
+    }
+
+    // admin: deletes anyone's; the author deletes their own.
+    expect((await app.http('DELETE', `${path}/${own.id}`, { token: commenter.token })).status).toBe(205);
+    expect((await app.api().spaces.deleteCommentInSpace(spaceId, mine.id)).status).toBe(205);
+    expect(await openComments(spaceId)).toBe(0);
+  });
+});
