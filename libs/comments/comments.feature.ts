@@ -23,5 +23,19 @@ export const commentsFeature: FeatureManifest = {
           body: { markdown: `${label} reply` },
         }),
       ),
+    changeRequestCommentId: async ({ call, ids, label }) =>
+      created(
+        await call('POST', `/v1/spaces/${ids.spaceId}/change-requests/${ids.changeRequestId}/comments`, {
+          body: { markdown: `${label} comment` },
+        }),
+      ),
+    changeRequestCommentReplyId: async ({ call, ids, label }) =>
+      created(
+        await call(
+          'POST',
+          `/v1/spaces/${ids.spaceId}/change-requests/${ids.changeRequestId}/comments/${ids.changeRequestCommentId}/replies`,
+          { body: { markdown: `${label} reply` } },
+        ),
+      ),
   },
 };

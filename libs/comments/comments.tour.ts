@@ -32,6 +32,29 @@ export const tour: FeatureTour = async ({ api, org }) => {
   expect((await spaces.deleteCommentReplyInSpace(space, comment.id, reply.id)).status).toBe(205);
   expect((await spaces.getCommentInSpace(space, comment.id)).data.replies).toBe(0);
 
+  expect((await spaces.listCommentersInSpace(space)).data.items).toHaveLength(1);
   expect((await spaces.deleteCommentInSpace(space, comment.id)).status).toBe(205);
   expect((await spaces.listCommentsInSpace(space)).data.count).toBe(0);
+
+  // A change request's, and who commented.
+  const cr = (await spaces.createChangeRequest(space, { subject: 'Tour comments' })).data.id;
+  const inCr = (await spaces.postCommentInChangeRequest(space, cr, { body: { markdown: 'On the change' } }))
+    .data;
+  expect((await spaces.listCommentsInChangeRequest(space, cr)).data.items.map((c) => c.id)).toEqual([
+    inCr.id,
+  ]);
+  await spaces.updateCommentInChangeRequest(space, cr, inCr.id, { resolved: true });
+  expect((await spaces.getCommentInChangeRequest(space, cr, inCr.id)).data.status).toBe('resolved');
+  const crReply = (
+    await spaces.postCommentReplyInChangeRequest(space, cr, inCr.id, { body: { markdown: 'Agreed' } })
+  ).data;
+  expect((await spaces.listCommentRepliesInChangeRequest(space, cr, inCr.id)).data.count).toBe(1);
+  await spaces.updateCommentReplyInChangeRequest(space, cr, inCr.id, crReply.id, { addedReactions: ['🎉'] });
+  expect(
+    (await spaces.getCommentReplyInChangeRequest(space, cr, inCr.id, crReply.id)).data.reactions[0].count,
+  ).toBe(1);
+  expect((await spaces.listCommentersInChangeRequest(space, cr)).data.count).toBe(1);
+  expect((await spaces.deleteCommentReplyInChangeRequest(space, cr, inCr.id, crReply.id)).status).toBe(205);
+  expect((await spaces.deleteCommentInChangeRequest(space, cr, inCr.id)).status).toBe(205);
+  expect((await spaces.listCommentersInChangeRequest(space, cr)).data.count).toBe(0);
 };

@@ -339,3 +339,128 @@ describe('space comments over HTTP', () => {
     expect(await openComments(spaceId)).toBe(0);
   });
 });
+
+describe('change request comments and commenters over HTTP', () => {
+  const current = useTestApp();
+
+  const setup = async () => {
+    const app = current();
+    const space = (await app.api().orgs.createSpace(app.organizationId, { title: 'Reviewed' })).data as Space;
+    const cr = (await app.api().spaces.createChangeRequest(space.id, { subject: 'Edit' })).data;
+    return { space: space.id, cr };
+  };
+  const counts = async (space: string, cr: string) => {
+    const { spaces } = current().api();
+    return [
+      (await spaces.getSpaceById(space)).data.comments,
+      (await spaces.getChangeRequestById(space, cr)).data.comments,
+    ];
+  };
+
+  it('comments, replies, reacts, resolves and deletes in a change request, by id or number, counting apart from the space', async () => {
+    const app = current();
+    const { spaces } = app.api();
+    const { space, cr } = await setup();
+    const comment = (
+      await spaces.postCommentInChangeRequest(space, cr.id, { body: { markdown: 'In the CR' } })
+    ).data;
+    expect(comment).toMatchObject({
+      object: 'comment',
+      status: 'open',
+      target: { space, changeRequest: cr.id, revision: cr.revision },
+    });
+    expect(comment.urls.location).toMatch(
+      new RegExp(`/spaces/${space}/change-requests/${cr.id}/comments/${comment.id}$`),
+    );
+    expect(await counts(space, cr.id)).toEqual([0, 1]);
+    // Not a comment of the space, nor of another change request.
+    expect((await app.http('GET', `/v1/spaces/${space}/comments/${comment.id}`)).status).toBe(404);
+    const other = (await spaces.createChangeRequest(space, { subject: 'Other' })).data;
+    expect(
+      (await app.http('GET', `/v1/spaces/${space}/change-requests/${other.id}/comments/${comment.id}`))
+        .status,
+    ).toBe(404);
+    expect((await spaces.listCommentsInSpace(space)).data.count).toBe(0);
+
+    const byNumber = String(cr.number);
+    expect((await spaces.getCommentInChangeRequest(space, byNumber, comment.id)).data.id).toBe(comment.id);
+    expect(
+      (await spaces.listCommentsInChangeRequest(space, cr.id, { status: 'open' })).data.items,
+    ).toHaveLength(1);
+
+    const reply = (
+      await spaces.postCommentReplyInChangeRequest(space, cr.id, comment.id, { body: { markdown: 'Reply' } })
+    ).data;
+    expect(
+      (await spaces.listCommentRepliesInChangeRequest(space, cr.id, comment.id)).data.items.map((r) => r.id),
+    ).toEqual([reply.id]);
+    const edited = await spaces.updateCommentReplyInChangeRequest(space, cr.id, comment.id, reply.id, {
+      body: { markdown: 'Edited' },
+      addedReactions: ['👍'],
+    });
+    expect(edited.data).toMatchObject({
+      body: { markdown: 'Edited\n' },
+      reactions: [{ emoji: '👍', count: 1 }],
+    });
+    expect((await spaces.getCommentReplyInChangeRequest(space, cr.id, comment.id, reply.id)).data.id).toBe(
+      reply.id,
+    );
+    // A reply has no status to resolve (GitBook's document gives its update the comment's body).
+    const resolveReply = await app.http(
+      'PUT',
+      `/v1/spaces/${space}/change-requests/${cr.id}/comments/${comment.id}/replies/${reply.id}`,
+      { body: { resolved: true } },
+    );
+    expect(resolveReply.status).toBe(400);
+    expect((resolveReply.body as Envelope).error.message).toMatch(/resolved/);
+
+    const resolved = await spaces.updateCommentInChangeRequest(space, cr.id, comment.id, { resolved: true });
+    expect(resolved.data.status).toBe('resolved');
+    expect(await counts(space, cr.id)).toEqual([0, 0]);
+    await spaces.updateCommentInChangeRequest(space, cr.id, comment.id, { resolved: false });
+    expect(await counts(space, cr.id)).toEqual([0, 1]);
+
+    expect((await spaces.deleteCommentReplyInChangeRequest(space, cr.id, comment.id, reply.id)).status).toBe(
+      205,
+    );
+    expect((await spaces.deleteCommentInChangeRequest(space, cr.id, comment.id)).status).toBe(205);
+    expect(await counts(space, cr.id)).toEqual([0, 0]);
+  });
+
+  it('keeps the change request count through a merge', async () => {
+    const app = current();
+    const { spaces } = app.api();
+    const { space, cr } = await setup();
+    await spaces.postCommentInChangeRequest(space, cr.id, { body: { markdown: 'One' } });
+    await spaces.postCommentInChangeRequest(space, cr.id, { body: { markdown: 'Two' } });
+    await spaces.postCommentInSpace(space, { body: { markdown: 'On the space' } });
+    expect((await spaces.mergeChangeRequest(space, cr.id)).data.result).toBe('merge');
+    expect(await counts(space, cr.id)).toEqual([1, 2]);
+  });
+
+  it('lists who commented or replied, each once, in the order they first did, paged', async () => {
+    const app = current();
+    const { spaces } = app.api();
+    const { space, cr } = await setup();
+    const a = await addUser(app, { organizationId: app.organizationId, role: 'comment' });
+    const b = await addUser(app, { organizationId: app.organizationId, role: 'comment' });
+    const first = (await app.api(a.token).spaces.postCommentInSpace(space, { body: { markdown: '1' } })).data;
+    app.clock.advance(1000);
+    await spaces.postCommentReplyInSpace(space, first.id, { body: { markdown: '2' } });
+    app.clock.advance(1000);
+    await app.api(a.token).spaces.postCommentInSpace(space, { body: { markdown: '3' } });
+    await app.api(b.token).spaces.postCommentInChangeRequest(space, cr.id, { body: { markdown: 'cr' } });
+
+    const inSpace = await spaces.listCommentersInSpace(space);
+    expect(inSpace.data.count).toBe(2);
+    expect(inSpace.data.items.map((m) => m.user.id)).toEqual([a.userId, app.userId]);
+    expect(inSpace.data.items[0]).toMatchObject({ object: 'member', role: 'comment' });
+    const paged = await spaces.listCommentersInSpace(space, { limit: 1 });
+    expect(paged.data.items.map((m) => m.user.id)).toEqual([a.userId]);
+    const next = await spaces.listCommentersInSpace(space, { limit: 1, page: paged.data.next?.page });
+    expect(next.data.items.map((m) => m.user.id)).toEqual([app.userId]);
+
+    const inCr = await spaces.listCommentersInChangeRequest(space, cr.id);
+    expect(inCr.data.items.map((m) => m.user.id)).toEqual([b.userId]);
+  });
+});
