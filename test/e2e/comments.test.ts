@@ -276,6 +276,28 @@ describe('space comments over HTTP', () => {
     ]);
   });
 
+  it('keeps comments and their count with a space transferred to another organization, audited there', async () => {
+    const app = current();
+    const { id: spaceId } = await space();
+    const comment = await post(spaceId, 'Before');
+    await post(spaceId, 'Also before');
+    const destination = await addOrganization(app, 'Destination');
+    const moved = await app.http('POST', `/v1/spaces/${spaceId}/transfer`, {
+      body: { organization: destination },
+    });
+    expect(moved.status).toBe(200);
+    expect(await openComments(spaceId)).toBe(2);
+    await app.api().spaces.updateCommentInSpace(spaceId, comment.id, { resolved: true });
+    expect(await openComments(spaceId)).toBe(1);
+    expect((await app.api().spaces.getCommentInSpace(spaceId, comment.id)).data.status).toBe('resolved');
+    const audited = async (org: string) =>
+      (await app.api().orgs.listOrganizationAuditEvents(org, { target: comment.id } as never)).data.items.map(
+        (e) => e.action,
+      );
+    expect(await audited(app.organizationId)).toEqual(['comment.created']);
+    expect(await audited(destination)).toEqual(['comment.resolved']);
+  });
+
   it('per role: read reads only, comment comments and changes its own, admin changes any, outsiders see nothing', async () => {
     const app = current();
     const { id: spaceId } = await space();

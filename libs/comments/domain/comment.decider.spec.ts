@@ -182,6 +182,22 @@ describe('comment decider', () => {
       .thenThrows('not_found');
   });
 
+  it('names the organization the space is in now, after a transfer', () => {
+    comment
+      .given([created])
+      .when({
+        type: 'UpdateComment',
+        place: { ...place, organization: 'o2' },
+        resolved: true,
+        changes: {},
+        actor: other,
+        at: AT,
+      })
+      .thenEmits([
+        { type: 'CommentResolved', data: { ...on, organization: 'o2', resolvedBy: 'u2', resolvedAt: ISO } },
+      ]);
+  });
+
   it('answers not found for a comment of another place, or none', () => {
     const elsewhere = { ...place, changeRequestId: 'cr1' };
     comment

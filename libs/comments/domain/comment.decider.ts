@@ -163,10 +163,11 @@ function live(state: CommentState, place: CommentPlace): CommentFacts {
   return state;
 }
 
-function on(facts: CommentFacts): On {
+/** What an event names: the comment, and its place with the organization the space is in now (it may have moved). */
+function on(facts: CommentFacts, place: CommentPlace): On {
   return {
     commentId: facts.id,
-    organization: facts.organization,
+    organization: place.organization,
     spaceId: facts.spaceId,
     ...(facts.changeRequestId ? { changeRequestId: facts.changeRequestId } : {}),
   };
@@ -229,7 +230,7 @@ const decisions: Decisions<CommentCommand, CommentEvent, CommentState> = {
   UpdateComment(command, state) {
     const comment = live(state, command.place);
     const { changes, actor, at } = command;
-    const base = on(comment);
+    const base = on(comment, command.place);
     const events: CommentEvent[] = [];
     if (changes.body !== undefined) {
       mayChange(comment.postedBy, actor, 'edit a comment');
@@ -268,7 +269,7 @@ const decisions: Decisions<CommentCommand, CommentEvent, CommentState> = {
     return [
       {
         type: 'CommentDeleted',
-        data: { ...on(comment), open: !comment.resolved, deletedAt: iso(command.at) },
+        data: { ...on(comment, command.place), open: !comment.resolved, deletedAt: iso(command.at) },
       },
     ];
   },
@@ -280,7 +281,7 @@ const decisions: Decisions<CommentCommand, CommentEvent, CommentState> = {
       {
         type: 'CommentReplyCreated',
         data: {
-          ...on(comment),
+          ...on(comment, command.place),
           replyId: command.replyId,
           body: command.body,
           mentions: mentionsOf(command.body),
@@ -296,7 +297,7 @@ const decisions: Decisions<CommentCommand, CommentEvent, CommentState> = {
     const reply = comment.replies[command.replyId];
     if (!reply) throw notFound('Comment reply not found');
     const { changes, actor, at } = command;
-    const base = { ...on(comment), replyId: command.replyId };
+    const base = { ...on(comment, command.place), replyId: command.replyId };
     const events: CommentEvent[] = [];
     if (changes.body !== undefined) {
       mayChange(reply.postedBy, actor, 'edit a reply');
@@ -327,7 +328,7 @@ const decisions: Decisions<CommentCommand, CommentEvent, CommentState> = {
     return [
       {
         type: 'CommentReplyDeleted',
-        data: { ...on(comment), replyId: command.replyId, deletedAt: iso(command.at) },
+        data: { ...on(comment, command.place), replyId: command.replyId, deletedAt: iso(command.at) },
       },
     ];
   },

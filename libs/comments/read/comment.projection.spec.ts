@@ -37,7 +37,6 @@ describe('comment projection', () => {
     await scenario.thenDocuments(COMMENTS, [
       {
         id: 'c1',
-        organization: 'o1',
         space: 's1',
         changeRequest: null,
         revision: 'r1',

@@ -13,7 +13,6 @@ export interface Replier {
 }
 
 export interface CommentDoc extends Doc {
-  organization: string;
   space: string;
   /** null for a comment on the space itself. */
   changeRequest: string | null;
@@ -89,10 +88,9 @@ export const commentProjection = projection<CommentEvent>(
   ],
   {
     CommentCreated: async (e, ctx) => {
-      const { commentId, organization, spaceId, changeRequestId, mentions: _m, ...rest } = e.data;
+      const { commentId, organization: _o, spaceId, changeRequestId, mentions: _m, ...rest } = e.data;
       await ctx.put(COMMENTS, {
         id: commentId,
-        organization,
         space: spaceId,
         changeRequest: changeRequestId ?? null,
         ...rest,
