@@ -17,6 +17,26 @@ describe('space comments over HTTP', () => {
     expect(reply.status).toBe(200);
     return reply.data as Comment;
   };
+  /** Applies content changes to a space through a change request merged at once; answers the pages each made. */
+  const change = async (spaceId: string, changes: Record<string, unknown>[]) => {
+    const app = current();
+    const cr = (await app.api().spaces.createChangeRequest(spaceId, { subject: 'Pages' })).data;
+    const edit = await app.http(
+      'POST',
+      `/v1/spaces/${spaceId}/change-requests/${cr.id}/content?compat=false`,
+      {
+        body: { changes },
+      },
+    );
+    expect(edit.status).toBe(200);
+    await app.api().spaces.mergeChangeRequest(spaceId, cr.id);
+    return (edit.body as { changes: { page: { id: string } }[] }).changes.map((c) => c.page?.id);
+  };
+  const withPage = async (title: string, markdown: string) => {
+    const { id: spaceId } = await space();
+    const [pageId] = await change(spaceId, [{ operation: 'insert_page', title, document: { markdown } }]);
+    return { spaceId, pageId };
+  };
   const member = (role: 'read' | 'comment' | 'edit' | 'admin') =>
     addUser(current(), { organizationId: current().organizationId, role });
 
@@ -41,16 +61,59 @@ describe('space comments over HTTP', () => {
     const document = (asDocument.data.body as { document: unknown }).document;
     const second = await app.api().spaces.postCommentInSpace(spaceId, {
       body: { document } as never,
-      page: 'p1',
-      node: 'n1',
       tableCell: { record: 'r1', definition: 'd1' },
     });
     expect(second.data).toMatchObject({
       body: { markdown: 'Is this **right**?\n' },
-      target: { page: { id: 'p1' }, node: { id: 'n1' }, tableCell: { record: 'r1', definition: 'd1' } },
+      target: { tableCell: { record: 'r1', definition: 'd1' } },
     });
     expect((await app.api().spaces.getCommentInSpace(spaceId, comment.id)).data).toEqual(comment);
     expect(await openComments(spaceId)).toBe(2);
+  });
+
+  it('targets a page and a block of it: the page as it is now, outdated once its body changed or it is gone', async () => {
+    const app = current();
+    const { spaceId, pageId } = await withPage('Guide', 'First paragraph.\n\nSecond paragraph.\n');
+    const page = await app.http('GET', `/v1/spaces/${spaceId}/content/page/${pageId}?format=document`);
+    const blocks = (page.body as { document: { nodes: { key: string }[] } }).document.nodes;
+    const comment = (
+      await app.api().spaces.postCommentInSpace(spaceId, {
+        body: { markdown: 'About this' },
+        page: pageId,
+        node: blocks[1].key,
+      })
+    ).data;
+    expect(comment.target).toMatchObject({
+      page: { id: pageId, title: 'Guide', path: 'guide', outdated: false },
+      node: { id: blocks[1].key, preview: 'Second paragraph.' },
+    });
+    for (const [body, field] of [
+      [{ body: { markdown: 'x' }, page: 'missingpage' }, /page/],
+      [{ body: { markdown: 'x' }, page: pageId, node: 'missingnode' }, /node/],
+      [{ body: { markdown: 'x' }, node: blocks[1].key }, /node/],
+    ] as const) {
+      const refused = await app.http('POST', `/v1/spaces/${spaceId}/comments`, { body });
+      expect([refused.status, (refused.body as Envelope).error.message]).toEqual([
+        400,
+        expect.stringMatching(field),
+      ]);
+    }
+
+    // Renamed: the title as it is now, not outdated; edited: outdated.
+    await change(spaceId, [{ operation: 'update_page', page: pageId, title: 'Guide renamed' }]);
+    const renamed = (await app.api().spaces.getCommentInSpace(spaceId, comment.id)).data;
+    expect(renamed.target).toMatchObject({ page: { title: 'Guide renamed', outdated: false } });
+    await change(spaceId, [
+      { operation: 'update_page', page: pageId, document: { markdown: 'Rewritten.\n' } },
+    ]);
+    const edited = (await app.api().spaces.getCommentInSpace(spaceId, comment.id)).data;
+    expect(edited.target).toMatchObject({ page: { title: 'Guide renamed', outdated: true } });
+
+    // Deleted: still answered, outdated, as the page was when commented on.
+    await change(spaceId, [{ operation: 'delete_page', page: pageId }]);
+    const gone = (await app.api().spaces.getCommentInSpace(spaceId, comment.id)).data;
+    expect(gone.target).toMatchObject({ page: { id: pageId, title: 'Guide', outdated: true } });
+    expect((await app.api().spaces.listCommentsInSpace(spaceId, { targetPage: pageId })).data.count).toBe(1);
   });
 
   it('refuses a missing, empty, malformed or oversized body, naming it, and changes nothing', async () => {
@@ -128,13 +191,13 @@ describe('space comments over HTTP', () => {
 
   it('lists with status, order, authors, targetPage and pages', async () => {
     const app = current();
-    const { id: spaceId } = await space();
+    const { spaceId, pageId } = await withPage('Listed', 'Text.\n');
     const other = await member('comment');
     const a = await post(spaceId, 'a');
     app.clock.advance(1000);
     const b = await post(spaceId, 'b', other.token);
     app.clock.advance(1000);
-    const c = (await app.api().spaces.postCommentInSpace(spaceId, { body: { markdown: 'c' }, page: 'p9' }))
+    const c = (await app.api().spaces.postCommentInSpace(spaceId, { body: { markdown: 'c' }, page: pageId }))
       .data;
     await app.api().spaces.updateCommentInSpace(spaceId, a.id, { resolved: true });
     const ids = async (query: Parameters<ReturnType<typeof app.api>['spaces']['listCommentsInSpace']>[1]) =>
@@ -145,7 +208,7 @@ describe('space comments over HTTP', () => {
     expect(await ids({ status: 'resolved' })).toEqual([a.id]);
     expect(await ids({ authors: [other.userId] })).toEqual([b.id]);
     expect(await ids({ authors: [other.userId, app.userId], order: 'asc' })).toEqual([a.id, b.id, c.id]);
-    expect(await ids({ targetPage: 'p9' })).toEqual([c.id]);
+    expect(await ids({ targetPage: pageId })).toEqual([c.id]);
     const first = await app.api().spaces.listCommentsInSpace(spaceId, { limit: 2 });
     expect(first.data.count).toBe(3);
     const rest = await app

@@ -113,7 +113,7 @@ async function populateComments(app: TestApp): Promise<void> {
   const space = await send('POST', `/v1/orgs/${app.organizationId}/spaces`, { title: 'Commented' });
   const comments = `/v1/spaces/${space.id}/comments`;
   for (let i = 0; i < 4; i++) {
-    const comment = await send('POST', comments, { body: { markdown: `Comment ${i}` }, page: `p${i}` });
+    const comment = await send('POST', comments, { body: { markdown: `Comment ${i}` } });
     const reply = await send('POST', `${comments}/${comment.id}/replies`, {
       body: { markdown: `Reply ${i}` },
     });

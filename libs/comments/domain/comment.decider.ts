@@ -10,6 +10,7 @@ import {
   notFound,
 } from '@app/platform/domain/decider';
 import { isEmoji } from '@app/platform/domain/emoji';
+import type { PageAt } from './comment-target';
 
 /** Where a comment lives: a space, or one of its change requests. */
 export interface CommentPlace {
@@ -24,8 +25,12 @@ export interface CommentAnchor {
   /** The revision of the space or change request when the comment was made. */
   revision: string;
   page?: string;
-  /** The key of the block commented on. */
+  /** The page as it was then (with `page`). */
+  pageAt?: PageAt;
+  /** The key of the block commented on, in `page`. */
   node?: string;
+  /** The block's text then (with `node`). */
+  preview?: string;
   /** A cell of a table block: its record and column (GitBook's `TableCellTarget`). */
   tableCell?: { record: string; definition: string };
   /** The review the comment was made with. */

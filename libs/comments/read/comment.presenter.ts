@@ -1,10 +1,14 @@
+import { ContentObjectStore, REVISIONS } from '@app/content/content.api';
+import { CHANGE_REQUESTS } from '@app/content/read/change-request.projection';
 import { type Document, gitbookDocument } from '@app/documents/document';
 import { DocumentConversions } from '@app/documents/document/conversions';
+import { getPage } from '@app/documents/tree/page-tree';
 import { USERS } from '@app/identity/read/identity.projection';
 import { presentUser } from '@app/identity/read/user.presenter';
 import { atLeast, type Role } from '@app/platform/domain/roles';
 import { Urls } from '@app/platform/http/urls';
 import { READ_STORE, type ReadStore } from '@app/platform/readstore/read-store.port';
+import { SPACES } from '@app/spaces/read/space.projection';
 import { Inject, Injectable } from '@nestjs/common';
 import type { Reaction } from '../domain/comment.decider';
 import type { CommentDoc, CommentReplyDoc } from './comment.projection';
@@ -25,6 +29,7 @@ export class CommentPresenter {
     private readonly urls: Urls,
     @Inject(READ_STORE) private readonly views: ReadStore,
     private readonly conversions: DocumentConversions,
+    private readonly objects: ContentObjectStore,
   ) {}
 
   private async user(id: string) {
@@ -65,6 +70,36 @@ export class CommentPresenter {
     return this.urls.api(`${place}/comments/${path}`);
   }
 
+  /**
+   * The page a comment is on as it is now in the comment's space or change request: `outdated` once its
+   * body is not the one commented on, or it is gone (then as it was).
+   */
+  private async page(doc: CommentDoc, pageId: string) {
+    const place = doc.changeRequest
+      ? await this.views.get(CHANGE_REQUESTS, doc.changeRequest)
+      : await this.views.get(SPACES, doc.space);
+    const root = place ? (await this.views.get(REVISIONS, place.revision))?.root : undefined;
+    const now = root ? await getPage(this.objects, root, pageId) : undefined;
+    const then = doc.pageAt;
+    if (!now) {
+      return {
+        id: pageId,
+        ...(then ? { title: then.title, ...(then.path !== undefined ? { path: then.path } : {}) } : {}),
+        outdated: true,
+      };
+    }
+    return {
+      id: pageId,
+      title: now.title,
+      ...(now.emoji ? { emoji: now.emoji } : {}),
+      ...(now.icon ? { icon: now.icon } : {}),
+      ...(now.createdAt ? { createdAt: now.createdAt } : {}),
+      ...(now.updatedAt ? { updatedAt: now.updatedAt } : {}),
+      ...(now.path !== undefined ? { path: now.path } : {}),
+      outdated: (now.documentId ?? null) !== (then?.documentId ?? null),
+    };
+  }
+
   async comment(doc: CommentDoc, reader: Reader, format: BodyFormat = 'markdown') {
     return {
       object: 'comment' as const,
@@ -87,8 +122,10 @@ export class CommentPresenter {
         revision: doc.revision,
         ...(doc.changeRequest ? { changeRequest: doc.changeRequest } : {}),
         ...(doc.review ? { review: doc.review } : {}),
-        ...(doc.page ? { page: { id: doc.page } } : {}),
-        ...(doc.node ? { node: { id: doc.node } } : {}),
+        ...(doc.page ? { page: await this.page(doc, doc.page) } : {}),
+        ...(doc.node
+          ? { node: { id: doc.node, ...(doc.preview !== undefined ? { preview: doc.preview } : {}) } }
+          : {}),
         ...(doc.tableCell ? { tableCell: doc.tableCell } : {}),
       },
       urls: { location: this.location(doc, doc.id) },

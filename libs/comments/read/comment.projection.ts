@@ -2,6 +2,7 @@ import type { Document } from '@app/documents/document';
 import { documents, projection } from '@app/platform/projector/projection';
 import { collectionName, type Doc } from '@app/platform/readstore/read-store.port';
 import type { CommentEvent, Reaction } from '../domain/comment.decider';
+import type { PageAt } from '../domain/comment-target';
 
 export type CommentStatus = 'open' | 'resolved';
 
@@ -18,7 +19,9 @@ export interface CommentDoc extends Doc {
   changeRequest: string | null;
   revision: string;
   page?: string;
+  pageAt?: PageAt;
   node?: string;
+  preview?: string;
   tableCell?: { record: string; definition: string };
   review?: string;
   body: Document;

@@ -1,9 +1,11 @@
+import { ContentObjectStore, REVISIONS } from '@app/content/content.api';
 import { MAX_NOTE_BYTES, readComment } from '@app/content/domain/change-request-documents';
 import { markdownOfBody } from '@app/content/domain/changes';
 import { findChangeRequest } from '@app/content/read/change-requests.queries';
 import { convertMarkdown } from '@app/content/write/convert-markdown';
 import type { Document } from '@app/documents/document';
 import { DocumentConversions } from '@app/documents/document/conversions';
+import { getDocument, getPage } from '@app/documents/tree/page-tree';
 import { Access, type Viewer } from '@app/platform/auth/access';
 import { invalid, notFound } from '@app/platform/domain/decider';
 import { newId } from '@app/platform/domain/ids';
@@ -15,7 +17,14 @@ import { SPACES } from '@app/spaces/read/space.projection';
 import { Inject, Injectable } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { commentAggregate } from '../domain/comment.aggregate';
-import type { Actor, CommentChanges, CommentCommand, CommentPlace } from '../domain/comment.decider';
+import type {
+  Actor,
+  CommentAnchor,
+  CommentChanges,
+  CommentCommand,
+  CommentPlace,
+} from '../domain/comment.decider';
+import { nodePreview } from '../domain/comment-target';
 
 /** GitBook's `PostCommentSchema` (a table cell target aside). */
 export interface PostCommentInput {
@@ -49,6 +58,7 @@ export class CommentService {
     private readonly runner: CommandRunner,
     private readonly access: Access,
     private readonly conversions: DocumentConversions,
+    private readonly objects: ContentObjectStore,
     @Inject(READ_STORE) private readonly views: ReadStore,
   ) {}
 
@@ -89,6 +99,32 @@ export class CommentService {
     };
   }
 
+  /**
+   * The page and block a comment is on, as they are in the revision it is made in: a page or block not
+   * there is a 400 naming the field. A block is found in its page, so `node` needs `page`.
+   */
+  private async target(revision: string, input: PostCommentInput): Promise<Partial<CommentAnchor>> {
+    if (input.page === undefined) {
+      if (input.node !== undefined) throw invalid('node: a block is found in its page: give page too');
+      return {};
+    }
+    const root = (await this.views.get(REVISIONS, revision))?.root;
+    const page = root ? await getPage(this.objects, root, input.page) : undefined;
+    if (!page) throw invalid(`page: there is no page ${input.page} here`);
+    const pageAt = {
+      title: page.title,
+      ...(page.path !== undefined ? { path: page.path } : {}),
+      ...(page.documentId ? { documentId: page.documentId } : {}),
+    };
+    if (input.node === undefined) return { page: page.id, pageAt };
+    const body = page.documentId
+      ? ((await getDocument(this.objects, page.documentId)) as unknown as Document)
+      : null;
+    const preview = body ? nodePreview(body, input.node) : undefined;
+    if (preview === undefined) throw invalid(`node: page ${page.id} has no block ${input.node}`);
+    return { page: page.id, pageAt, node: input.node, preview };
+  }
+
   @Remote(
     arg.id('spaceId'),
     arg.optional(arg.id('changeRequestId')),
@@ -101,8 +137,7 @@ export class CommentService {
     const commentId = newId();
     const anchor = {
       revision,
-      ...(input.page !== undefined ? { page: input.page } : {}),
-      ...(input.node !== undefined ? { node: input.node } : {}),
+      ...(await this.target(revision, input)),
       ...(input.tableCell
         ? { tableCell: { record: input.tableCell.record, definition: input.tableCell.definition } }
         : {}),
