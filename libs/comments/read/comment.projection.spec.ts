@@ -1,9 +1,10 @@
 import type { Document } from '@app/documents/document';
 import { givenProjection, recorderOf } from '@app/platform/projector/projection.testing';
+import type { SpaceEvent } from '@app/spaces/domain/space.decider';
 import { type CommentEvent, commentStream } from '../domain/comment.decider';
 import { COMMENT_AUTHORS, COMMENT_REPLIES, COMMENTS, commentProjection } from './comment.projection';
 
-const recorded = recorderOf<CommentEvent>();
+const recorded = recorderOf<CommentEvent | SpaceEvent>();
 const inStream = { stream: commentStream('c1') };
 const on = { commentId: 'c1', organization: 'o1', spaceId: 's1' };
 const body = { object: 'document', data: {}, nodes: [] } as unknown as Document;
@@ -90,6 +91,28 @@ describe('comment projection', () => {
     await all.thenDocuments(COMMENTS, []);
     await all.thenDocuments(COMMENT_REPLIES, []);
     await all.thenDocuments(COMMENT_AUTHORS, []);
+  });
+
+  it('forgets the comments of a purged space, and no other', async () => {
+    const elsewhere = recorded(
+      'CommentCreated',
+      {
+        ...on,
+        commentId: 'c2',
+        spaceId: 's2',
+        revision: 'r1',
+        body,
+        mentions: [],
+        postedBy: 'u1',
+        postedAt: T1,
+      },
+      { stream: commentStream('c2') },
+    );
+    const purged = recorded('SpacePurged', { spaceId: 's1', purgedAt: T2 }, { stream: 'space-s1' });
+    const scenario = comments.given(created(), replied('a', 'u2'), elsewhere, purged);
+    expect((await scenario.documents(COMMENTS)).map((c) => c.id)).toEqual(['c2']);
+    await scenario.thenDocuments(COMMENT_REPLIES, []);
+    await scenario.thenDocuments(COMMENT_AUTHORS, [{ id: 'c2:u1', role: 'author' }]);
   });
 
   it('changes nothing when replayed, and rebuilds to the same views', async () => {

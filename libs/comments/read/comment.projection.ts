@@ -1,6 +1,7 @@
 import type { Document } from '@app/documents/document';
-import { documents, projection } from '@app/platform/projector/projection';
+import { documents, type ProjectionContext, projection } from '@app/platform/projector/projection';
 import { collectionName, type Doc } from '@app/platform/readstore/read-store.port';
+import type { SpaceEvent } from '@app/spaces/domain/space.decider';
 import type { CommentEvent, Reaction } from '../domain/comment.decider';
 import type { PageAt } from '../domain/comment-target';
 
@@ -79,8 +80,19 @@ function repliersAfter(repliers: Replier[], userId: string, delta: number, at: s
   );
 }
 
-/** Comments and their replies; a deleted comment is gone with its replies. */
-export const commentProjection = projection<CommentEvent>(
+/** Removes a comment from the views, with its replies and their authors. */
+async function forget(ctx: ProjectionContext, commentId: string): Promise<void> {
+  const doc = await ctx.get(COMMENTS, commentId);
+  for (const reply of await ctx.find(COMMENT_REPLIES, { comment: commentId })) {
+    await ctx.delete(COMMENT_REPLIES, reply.id);
+    await ctx.delete(COMMENT_AUTHORS, authorKey(reply.id, reply.postedBy));
+  }
+  if (doc) await ctx.delete(COMMENT_AUTHORS, authorKey(commentId, doc.postedBy));
+  await ctx.delete(COMMENTS, commentId);
+}
+
+/** Comments and their replies; a deleted comment is gone with its replies, a purged space with its comments. */
+export const commentProjection = projection<CommentEvent | SpaceEvent>(
   'comments',
   [
     { collection: COMMENTS, fields: ['space', 'changeRequest', 'postedAt'] },
@@ -142,15 +154,10 @@ export const commentProjection = projection<CommentEvent>(
         streamRevision: e.revision,
       }),
     ),
-    CommentDeleted: async (e, ctx) => {
-      const { commentId } = e.data;
-      const doc = await ctx.get(COMMENTS, commentId);
-      for (const reply of await ctx.find(COMMENT_REPLIES, { comment: commentId })) {
-        await ctx.delete(COMMENT_REPLIES, reply.id);
-        await ctx.delete(COMMENT_AUTHORS, authorKey(reply.id, reply.postedBy));
-      }
-      if (doc) await ctx.delete(COMMENT_AUTHORS, authorKey(commentId, doc.postedBy));
-      await ctx.delete(COMMENTS, commentId);
+    CommentDeleted: (e, ctx) => forget(ctx, e.data.commentId),
+    SpacePurged: async (e, ctx) => {
+      for (const comment of await ctx.find(COMMENTS, { space: e.data.spaceId }))
+        await forget(ctx, comment.id);
     },
     CommentReplyCreated: async (e, ctx) => {
       const { commentId, replyId, spaceId, changeRequestId, body, postedBy, postedAt } = e.data;
