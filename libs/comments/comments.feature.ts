@@ -1,6 +1,7 @@
 import type { FeatureManifest } from '@app/platform/feature/feature';
 import { commentAggregate } from './domain/comment.aggregate';
 import { commentAuditSubjects } from './domain/comment.audit';
+import { REVIEW_COMMENT_JOB } from './domain/review-comment';
 import { commentProjection } from './read/comment.projection';
 
 const created = (reply: unknown) => (reply as { id: string }).id;
@@ -12,6 +13,7 @@ export const commentsFeature: FeatureManifest = {
   aggregates: [commentAggregate],
   projections: [commentProjection],
   audited: commentAuditSubjects,
+  jobs: [REVIEW_COMMENT_JOB],
   fixtures: {
     commentId: async ({ call, ids, label }) =>
       created(

@@ -8,6 +8,7 @@ import { CommentPresenter } from './read/comment.presenter';
 import { CommenterQueries } from './read/commenters.queries';
 import { CommentQueries } from './read/comments.queries';
 import { CommentService } from './write/comment.commands';
+import { ReviewComments } from './write/review-comment.job';
 
 @Module({})
 export class CommentsModule {
@@ -16,6 +17,7 @@ export class CommentsModule {
       controllers: [SpaceCommentsController, ChangeRequestCommentsController, CommentersController],
       commands: [CommentService],
       queries: [CommentQueries, CommentPresenter, CommenterQueries, MemberPresenter],
+      jobs: [ReviewComments],
     });
   }
 }

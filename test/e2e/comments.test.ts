@@ -1,5 +1,5 @@
 import type { Comment, CommentReply, Space } from '@gitbook/api';
-import { addOrganization, addUser, useTestApp } from '../support/app-harness';
+import { addOrganization, addUser, eventually, useTestApp } from '../support/app-harness';
 
 type Envelope = { error: { code: number; message: string } };
 
@@ -510,6 +510,34 @@ describe('change request comments and commenters over HTTP', () => {
     );
     expect((await spaces.deleteCommentInChangeRequest(space, cr.id, comment.id)).status).toBe(205);
     expect(await counts(space, cr.id)).toEqual([0, 0]);
+  });
+
+  it("makes a review's comment one of its change request's, with target.review, replied to and counted", async () => {
+    const app = current();
+    const { space, cr } = await setup();
+    const reviewer = await addUser(app, { organizationId: app.organizationId, role: 'review' });
+    const review = await app.api(reviewer.token).spaces.submitChangeRequestReview(space, cr.id, {
+      status: 'changes-requested' as never,
+      comment: { markdown: 'Please fix **the intro**.' },
+    });
+    expect(review.status).toBe(201);
+    const commentId = review.data.comment?.id ?? '';
+    const path = `/v1/spaces/${space}/change-requests/${cr.id}/comments/${commentId}`;
+    await eventually(async () => (await app.http('GET', path)).status === 200);
+    const { data } = await app.api().spaces.getCommentInChangeRequest(space, cr.id, commentId);
+    expect(data).toMatchObject({
+      postedBy: { id: reviewer.userId },
+      body: { markdown: 'Please fix **the intro**.\n' },
+      target: { space, changeRequest: cr.id, review: review.data.id },
+      status: 'open',
+    });
+    expect(await counts(space, cr.id)).toEqual([0, 1]);
+    await app
+      .api()
+      .spaces.postCommentReplyInChangeRequest(space, cr.id, commentId, { body: { markdown: 'Fixed' } });
+    await app.api().spaces.updateCommentInChangeRequest(space, cr.id, commentId, { resolved: true });
+    expect(await counts(space, cr.id)).toEqual([0, 0]);
+    expect((await app.api().spaces.getCommentInChangeRequest(space, cr.id, commentId)).data.replies).toBe(1);
   });
 
   it('keeps the change request count through a merge', async () => {

@@ -76,6 +76,10 @@ describe('comment decider', () => {
     expect(mentionsOf(doc('none'))).toEqual([]);
   });
 
+  it('posts a comment once: posting it again (a retried job) adds nothing', () => {
+    comment.given([created]).when(post).thenNothing();
+  });
+
   it('resolves an open comment and reopens a resolved one; asking again changes nothing', () => {
     const resolved: CommentEvent = {
       type: 'CommentResolved',

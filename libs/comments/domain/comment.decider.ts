@@ -214,7 +214,9 @@ function withoutReaction(reactions: Reaction[], emoji: string, userId: string): 
 }
 
 const decisions: Decisions<CommentCommand, CommentEvent, CommentState> = {
-  PostComment(command) {
+  PostComment(command, state) {
+    // Posting again (a retried job, under the id a review keeps) adds nothing.
+    if (state.status !== 'none') return [];
     const { place, anchor, body, actor, at } = command;
     return [
       {
