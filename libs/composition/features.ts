@@ -1,5 +1,6 @@
 import { auditFeature } from '@app/audit/audit.feature';
 import { collectionsFeature } from '@app/collections/collections.feature';
+import { commentsFeature } from '@app/comments/comments.feature';
 import { contentFeature } from '@app/content/content.feature';
 import { identityFeature } from '@app/identity/identity.feature';
 import { invitesFeature } from '@app/invites/invites.feature';
@@ -34,6 +35,7 @@ export const FEATURES: readonly FeatureManifest[] = [
   spacesFeature,
   permissionsFeature,
   contentFeature,
+  commentsFeature,
   searchFeature,
   pdfFeature,
   linksFeature,

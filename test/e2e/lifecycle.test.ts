@@ -68,6 +68,10 @@ describe('standalone lifecycle', () => {
     const space = (await app.http('POST', `/v1/orgs/${org}/spaces`, { body: { title: 'Doomed' } })).body as {
       id: string;
     };
+    const comment = await app.http('POST', `/v1/spaces/${space.id}/comments`, {
+      body: { body: { markdown: 'Gone too' } },
+    });
+    expect(comment.status).toBe(200);
     expect((await app.http('DELETE', `/v1/spaces/${space.id}`)).status).toBe(205);
     app.clock.advance(6 * DAY_MS);
     await new Promise((r) => setTimeout(r, 100));
@@ -81,6 +85,11 @@ describe('standalone lifecycle', () => {
     const stream = await app.built.storage.events.readStream(`space-${space.id}`);
     const types = stream.map((e) => e.type);
     expect(types).toEqual(['SpaceCreated', 'SpaceDeleted', 'SpacePurged']);
+    // Its comments leave the views with it.
+    await eventually(
+      async () =>
+        (await app.built.storage.views.get('comments', (comment.body as { id: string }).id)) === null,
+    );
     expect(stream[2].metadata).toMatchObject({
       actor: { source: 'system' },
       causationId: stream[1].id,

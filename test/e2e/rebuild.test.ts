@@ -104,6 +104,26 @@ async function populate(app: TestApp): Promise<void> {
   await populateMembers(app);
   await populateInvites(app);
   await populateGrants(app, collections);
+  await populateComments(app);
+}
+
+/** Comments resolved, reopened, reacted to, replied to and deleted: the comments' views and counters have history. */
+async function populateComments(app: TestApp): Promise<void> {
+  const send = sender(app);
+  const space = await send('POST', `/v1/orgs/${app.organizationId}/spaces`, { title: 'Commented' });
+  const comments = `/v1/spaces/${space.id}/comments`;
+  for (let i = 0; i < 4; i++) {
+    const comment = await send('POST', comments, { body: { markdown: `Comment ${i}` } });
+    const reply = await send('POST', `${comments}/${comment.id}/replies`, {
+      body: { markdown: `Reply ${i}` },
+    });
+    await send('PUT', `${comments}/${comment.id}`, { resolved: i % 2 === 0, addedReactions: ['👍', '🎉'] });
+    await send('PUT', `${comments}/${comment.id}/replies/${reply.id}`, { addedReactions: ['👀'] });
+    if (i === 0)
+      await send('PUT', `${comments}/${comment.id}`, { resolved: false, removedReactions: ['🎉'] });
+    if (i === 1) await send('DELETE', `${comments}/${comment.id}/replies/${reply.id}`);
+    if (i === 2) await send('DELETE', `${comments}/${comment.id}`);
+  }
 }
 
 /**

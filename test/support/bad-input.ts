@@ -566,8 +566,13 @@ function queryValue(field: FieldModel): fc.Arbitrary<string> {
 }
 
 /** A query list's field as one of its values, for the generators of one value. */
+/** A list's item as a field of its own: one of its values, or a string of its items' pattern (ids). */
 const itemOf = (field: FieldModel): FieldModel =>
-  field.array?.itemValues ? { ...field, array: undefined, values: field.array.itemValues } : field;
+  field.array?.itemValues
+    ? { ...field, array: undefined, values: field.array.itemValues }
+    : field.array?.itemPattern
+      ? { ...field, array: undefined, pattern: field.array.itemPattern }
+      : field;
 
 export function queryCases(model: DtoModel, category: QueryCategory): fc.Arbitrary<QueryCase> | undefined {
   const cases = categoryCases(model, category);
@@ -648,7 +653,9 @@ function categoryCases(model: DtoModel, category: QueryCategory): fc.Arbitrary<Q
           fc
             .tuple(
               queryValue(f),
-              f.array?.itemValues ? (badStrings(itemOf(f)) as fc.Arbitrary<string>) : queryValue(f),
+              f.array?.itemValues || f.array?.itemPattern
+                ? (badStrings(itemOf(f)) as fc.Arbitrary<string>)
+                : queryValue(f),
             )
             .map(
               ([a, b]): QueryCase => ({

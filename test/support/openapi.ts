@@ -50,6 +50,37 @@ export const EXTRA_PROPERTIES: Record<string, Record<string, { schema: Json; rea
 };
 
 /**
+ * Properties the seeds give an object that GitBook's schema describes inline, inside a component (so
+ * `EXTRA_PROPERTIES`, which names a component, cannot reach it): the path to that object's schema within
+ * the component, the properties (still checked, strictly) and the reason. Keep it to fields the seeds name.
+ */
+export const NESTED_EXTRA_PROPERTIES: {
+  at: (string | number)[];
+  properties: Record<string, Json>;
+  reason: string;
+}[] = [
+  {
+    at: ['Comment', 'allOf', 0, 'properties', 'target', 'properties', 'page'],
+    properties: {
+      title: { type: 'string' },
+      emoji: { type: 'string' },
+      icon: { type: 'string' },
+      createdAt: { type: 'string', format: 'date-time' },
+      updatedAt: { type: 'string', format: 'date-time' },
+      path: { type: 'string' },
+      outdated: { type: 'boolean' },
+    },
+    reason:
+      "the seeds' Comment: target.page {id, title, emoji, icon, createdAt, updatedAt, path, outdated: boolean}",
+  },
+  {
+    at: ['Comment', 'allOf', 0, 'properties', 'target', 'properties', 'node'],
+    properties: { preview: { type: 'string' } },
+    reason: "the seeds' Comment: target.node {id, preview}",
+  },
+];
+
+/**
  * Resources the specification shapes differently from GitBook's document, as schemas in its terms (checked
  * as strictly as GitBook's own): a route that answers one names it in its handler's
  * `@OwnShape(shape, schema)`. Keep it to shapes the seeds give.
@@ -124,6 +155,15 @@ function strictComponents(): Json {
       ...(schema.properties as Json | undefined),
       ...mapValues(extra, (e) => strictSchema((e as { schema: Json }).schema, true)),
     };
+  }
+  for (const { at, properties } of NESTED_EXTRA_PROPERTIES) {
+    const node = at.reduce<unknown>(
+      (inside, key) => (inside as Record<string | number, unknown>)?.[key],
+      schemas,
+    );
+    if (!isObject(node) || !isObject(node.properties))
+      throw new Error(`NESTED_EXTRA_PROPERTIES: no object schema at ${at.join('/')}`);
+    node.properties = { ...node.properties, ...mapValues(properties, (p) => strict(p, true)) };
   }
   repairUnsatisfiable(schemas);
   return { ...COMPONENTS, schemas };

@@ -25,8 +25,9 @@ export class ChangeRequestPresenter {
   }
 
   /**
-   * GitBook's `ChangeRequestReview`, its comment's body in `format`. The comment is kept with the review
-   * (change request comments are not served yet): it has no replies or reactions, and no one may edit it.
+   * GitBook's `ChangeRequestReview`, its comment's body in `format`. The comment is kept with the review as
+   * it was given; it is also a comment of the change request (libs/comments, under the same id), where it
+   * is replied to, reacted to and resolved.
    */
   async review(doc: ReviewDoc, format: DocumentFormat = 'document') {
     const location = this.urls.api(

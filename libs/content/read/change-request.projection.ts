@@ -1,4 +1,5 @@
 import type { CollectionEvent } from '@app/collections/domain/collection.decider';
+import type { CommentEvent } from '@app/comments/domain/comment.decider';
 import type { Document } from '@app/documents/document';
 import type { Hash } from '@app/documents/tree/hash';
 import { type Projection, type ProjectionContext, projection } from '@app/platform/projector/projection';
@@ -93,7 +94,7 @@ export const changeRequestProjection: Projection = {
 };
 
 function changeRequests() {
-  return projection<SpaceContentEvent | SpaceEvent | CollectionEvent>(
+  return projection<SpaceContentEvent | SpaceEvent | CollectionEvent | CommentEvent>(
     'change-requests',
     indexes,
     {
@@ -177,6 +178,13 @@ function changeRequests() {
           updatedAt: d.mergedAt,
         }));
       },
+      // The open comments of each change request; the count is no field of its ETag.
+      CommentCreated: async (e, ctx) => openComments(ctx, e.data.changeRequestId, +1),
+      CommentResolved: async (e, ctx) => openComments(ctx, e.data.changeRequestId, -1),
+      CommentReopened: async (e, ctx) => openComments(ctx, e.data.changeRequestId, +1),
+      CommentDeleted: async (e, ctx) => {
+        if (e.data.open) await openComments(ctx, e.data.changeRequestId, -1);
+      },
       SpaceTransferred: async (e, ctx) => {
         await moveOrganization(ctx, [e.data.spaceId], e.data.organization);
       },
@@ -186,6 +194,12 @@ function changeRequests() {
     },
     [CHANGE_REQUESTS, PARTICIPANTS, CONTRIBUTIONS],
   );
+}
+
+/** Moves a change request's count of open comments; a comment on the space itself has none. */
+async function openComments(ctx: Ctx, changeRequest: string | undefined, delta: number) {
+  const cr = changeRequest ? await ctx.get(CHANGE_REQUESTS, changeRequest) : null;
+  if (cr) await ctx.put(CHANGE_REQUESTS, { ...cr, comments: cr.comments + delta });
 }
 
 /** The user is no longer asked to review: they reviewed, or were removed. */

@@ -1,7 +1,9 @@
 import type { CollectionEvent } from '@app/collections/domain/collection.decider';
+import type { CommentEvent } from '@app/comments/domain/comment.decider';
 import type { SpaceContentEvent } from '@app/content/domain/space-content.decider';
 import type { DefaultLevel } from '@app/platform/domain/roles';
-import { documents, projection } from '@app/platform/projector/projection';
+import type { RecordedEvent } from '@app/platform/eventstore/event-store.port';
+import { documents, type ProjectionContext, projection } from '@app/platform/projector/projection';
 import { collectionName, type Doc } from '@app/platform/readstore/read-store.port';
 import type { SpaceLanguage } from '../domain/language';
 import type { MergeRulesConfiguration } from '../domain/merge-rules';
@@ -48,7 +50,7 @@ const spaces = documents(SPACES);
  * Spaces, including deleted ones until they are purged. The spaces a collection holds go with it to
  * another organization, and to its parent when it is deleted.
  */
-export const spaceProjection = projection<SpaceEvent | SpaceContentEvent | CollectionEvent>(
+export const spaceProjection = projection<SpaceEvent | SpaceContentEvent | CollectionEvent | CommentEvent>(
   'spaces',
   [
     { collection: SPACES, fields: ['organization', 'deleted', 'position'] },
@@ -151,6 +153,11 @@ export const spaceProjection = projection<SpaceEvent | SpaceContentEvent | Colle
         updatedAt: e.data.mergedAt,
       }),
     ),
+    // The open comments of the space itself (a change request counts its own); its stream revision stays.
+    CommentCreated: openComments(+1, (d) => !d.changeRequestId),
+    CommentResolved: openComments(-1, (d) => !d.changeRequestId),
+    CommentReopened: openComments(+1, (d) => !d.changeRequestId),
+    CommentDeleted: openComments(-1, (d) => !d.changeRequestId && d.open),
     CollectionTransferred: async (e, ctx) => {
       const { organization, contents, transferredAt } = e.data;
       for (const id of contents.spaces) {
@@ -166,6 +173,14 @@ export const spaceProjection = projection<SpaceEvent | SpaceContentEvent | Colle
     },
   },
 );
+
+/** A handler moving the space's count of open comments by `delta` for the events `counts` picks. */
+function openComments<D extends { spaceId: string }>(delta: number, counts: (data: D) => boolean) {
+  return async (e: RecordedEvent<string, D>, ctx: ProjectionContext) => {
+    if (counts(e.data))
+      await spaces.change(ctx, e.data.spaceId, (s) => ({ ...s, comments: s.comments + delta }));
+  };
+}
 
 /** The space counter of change requests in `status`, moved by `delta` (archived ones have none). */
 function statusCount(space: SpaceDoc, status: string, delta: number): Partial<SpaceDoc> {
