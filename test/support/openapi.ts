@@ -163,7 +163,7 @@ function strictComponents(): Json {
     );
     if (!isObject(node) || !isObject(node.properties))
       throw new Error(`NESTED_EXTRA_PROPERTIES: no object schema at ${at.join('/')}`);
-    node.properties = { ...node.properties, ...mapValues(properties, (p) => strict(p, true)) };
+    node.properties = { ...node.properties, ...mapValues(properties, (p) => strictSchema(p, true)) };
   }
   repairUnsatisfiable(schemas);
   return { ...COMPONENTS, schemas };
