@@ -113,8 +113,15 @@ function escapeRegExp(text: string): string {
 // ---------------------------------------------------------------------------------------------------------
 // Valid values, to build the rest of a body around the one bad part
 
+/**
+ * The pattern without its flags, for generating: fast-check generates from case-sensitive patterns only,
+ * and what matches one matches it with `i` too.
+ */
+const caseSensitive = (pattern: RegExp) => (pattern.flags ? new RegExp(pattern.source) : pattern);
+
 export function validValue(field: FieldModel): fc.Arbitrary<unknown> {
   if (field.nested) return minimalObject(field.nested);
+  if (field.schemaChecked) return fc.constant(field.schemaChecked.example);
   if (field.array) {
     const item: fc.Arbitrary<unknown> = field.array.items
       ? minimalObject(field.array.items)
@@ -140,9 +147,11 @@ export function validValue(field: FieldModel): fc.Arbitrary<unknown> {
       .map((d) => d.toISOString());
   }
   const max = field.maxLength ?? 64;
+  const min = field.minLength ?? 0;
   if (field.emoji) return fc.constantFrom('📘', '👨‍👩‍👧', '1f4d8', '');
-  if (field.pattern) return fc.stringMatching(field.pattern).filter((s) => s.length <= max);
-  if (field.isString) return fc.string({ unit: TEXT, maxLength: Math.min(max, 20) });
+  if (field.pattern)
+    return fc.stringMatching(caseSensitive(field.pattern)).filter((s) => s.length <= max && s.length >= min);
+  if (field.isString) return fc.string({ unit: TEXT, minLength: min, maxLength: Math.max(min, Math.min(max, 20)) });
   if (field.isObject) return fc.constant({});
   return fc.constant('x');
 }
@@ -212,6 +221,14 @@ function wrongTypes(field: FieldModel): fc.Arbitrary<unknown> | undefined {
   let candidates: fc.Arbitrary<unknown>[];
   // A field not served refuses every value: any JSON stands for the wrong one.
   if (field.notServed) return anyJson;
+  if (field.schemaChecked) {
+    // Another JSON type than the example's is wrong whatever the schema says in detail.
+    const { example } = field.schemaChecked;
+    if (example === undefined) return undefined;
+    const kinds = { text, number: fc.integer(), boolean: fc.boolean(), array, object };
+    const own = Array.isArray(example) ? 'array' : typeof example === 'string' ? 'text' : typeof example;
+    return fc.oneof(...Object.entries(kinds).flatMap(([kind, arbitrary]) => (kind === own ? [] : [arbitrary])));
+  }
   if (field.array) {
     const { min, max } = field.array;
     candidates = [text, fc.integer(), fc.boolean(), object];
@@ -241,9 +258,14 @@ function wrongTypes(field: FieldModel): fc.Arbitrary<unknown> | undefined {
   return fc.oneof(...candidates).filter((v) => !allowed.includes(v));
 }
 
+/** Strings longer than the field's maximum, or shorter than its minimum. */
 function overLength(field: FieldModel): fc.Arbitrary<string> | undefined {
-  if (field.maxLength === undefined) return undefined;
-  return fc.string({ unit: TEXT, minLength: field.maxLength + 1, maxLength: field.maxLength + 60 });
+  const over =
+    field.maxLength === undefined
+      ? undefined
+      : fc.string({ unit: TEXT, minLength: field.maxLength + 1, maxLength: field.maxLength + 60 });
+  const under = field.minLength ? fc.string({ unit: TEXT, maxLength: field.minLength - 1 }) : undefined;
+  return oneOf([over, under].filter(isDefined));
 }
 
 function notAllowed(field: FieldModel): fc.Arbitrary<string> | undefined {

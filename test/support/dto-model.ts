@@ -1,6 +1,7 @@
 import type { Type } from '@nestjs/common';
 import { defaultMetadataStorage } from 'class-transformer/cjs/storage';
 
+import { bodyExampleOf } from '@app/platform/openapi/body-example';
 import { getMetadataStorage, ValidationTypes } from 'class-validator';
 
 /**
@@ -21,6 +22,12 @@ export interface FieldModel {
   isObject: boolean;
   isRFC3339: boolean;
   maxLength?: number;
+  minLength?: number;
+  /**
+   * Checked against GitBook's schema for it (`@CustomizationSetting`): the value of the DTO's
+   * `@BodyExample` for the field is a valid one, and a value of another JSON type a wrong one.
+   */
+  schemaChecked?: { example: unknown };
   /** Refuses control characters but tab (`@Text`), and but line breaks too with `lines`. */
   controlFree?: 'line' | 'lines';
   /** `@Emoji`: one emoji, or its code points in hexadecimal, or "". */
@@ -54,6 +61,8 @@ const KNOWN = new Set([
   'isObject',
   'isRFC3339',
   'maxLength',
+  'minLength',
+  'customizationSetting',
   'min',
   'max',
   'matches',
@@ -150,6 +159,12 @@ export function dtoModel(type: Type): DtoModel {
           break;
         case 'maxLength':
           field.maxLength = first as number;
+          break;
+        case 'minLength':
+          field.minLength = first as number;
+          break;
+        case 'customizationSetting':
+          field.schemaChecked = { example: bodyExampleOf(type)?.[name] };
           break;
         case 'min':
           field.min = first as number;
