@@ -19,7 +19,7 @@ const { v7: uuidv7 } = require('uuid');
 const L = require('./lib');
 const text = require('./text');
 
-const { log } = L;
+const { call, log, settled } = L;
 const num = (name, fallback) => (process.env[name] ? Number(process.env[name]) : fallback);
 const SIZES = {
   trees: num('BENCH_ACCESS_TREES', 10),
@@ -105,13 +105,6 @@ function prefixes(count, members) {
 
 /* ------------------------------------------------------------------ seeding */
 
-async function call(app, method, path, body, expected = 200, token = app.token) {
-  const res = await L.request(app.port, method, path, { token, body, timeoutMs: 120_000 });
-  if (res.status !== expected)
-    throw new Error(`${method} ${path} answered ${res.status}: ${res.text.slice(0, 300)}`);
-  return res.body;
-}
-
 async function cli(h, dataDir, args) {
   const run = await L.runNode([h.CLI, ...args], {
     env: { DATA_DIR: dataDir, LOG_LEVEL: 'error' },
@@ -183,16 +176,6 @@ function newId() {
   let out = '';
   for (const b of bytes) if (b < 248 && out.length < 20) out += ALPHABET[b % 62];
   return out.length === 20 ? out : newId();
-}
-
-/** The application has projected everything in the log (its `/ready` reports the head). */
-async function settled(app) {
-  for (let i = 0; i < 1200; i++) {
-    const ready = await L.request(app.port, 'GET', '/ready');
-    if (ready.body?.log && ready.body.log.projected >= ready.body.log.head) return;
-    await L.sleep(100);
-  }
-  throw new Error('the projector did not reach the head of the log in 120 s');
 }
 
 async function seed(h, dataDir, token) {

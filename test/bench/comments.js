@@ -12,7 +12,7 @@ const { join } = require('node:path');
 const L = require('./lib');
 const text = require('./text');
 
-const { log } = L;
+const { call, log, settled } = L;
 const num = (name, fallback) => (process.env[name] ? Number(process.env[name]) : fallback);
 const SIZES = { comments: num('BENCH_COMMENTS', 10_000) };
 /** Pages of the open comments a B14 request reads (its first ones: how a client pages them). */
@@ -28,23 +28,6 @@ const TARGETS = {
   B14: '≥ 30% of bare Fastify serving the same bodies; p99 ≤ 50 ms',
   B15: "≥ 90% of B3's writes/s in the same run",
 };
-
-async function call(app, method, path, body, expected) {
-  const res = await L.request(app.port, method, path, { token: app.token, body, timeoutMs: 120_000 });
-  if (res.status !== expected)
-    throw new Error(`${method} ${path} answered ${res.status}: ${res.text.slice(0, 300)}`);
-  return res.body;
-}
-
-/** The application has projected everything it wrote (its `/ready` reports the head). */
-async function settled(app) {
-  for (let i = 0; i < 600; i++) {
-    const ready = await L.request(app.port, 'GET', '/ready');
-    if (ready.body?.log && ready.body.log.projected >= ready.body.log.head) return;
-    await L.sleep(100);
-  }
-  throw new Error('the projector did not reach the head of the log in 60 s');
-}
 
 /** A space of `count` comments with a sentence of Markdown each, every RESOLVED_EVERY-th resolved. */
 async function seed(app, count) {

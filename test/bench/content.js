@@ -17,7 +17,7 @@ const Database = require('better-sqlite3');
 const L = require('./lib');
 const text = require('./text');
 
-const { log } = L;
+const { call, log, settled } = L;
 const num = (name, fallback) => (process.env[name] ? Number(process.env[name]) : fallback);
 const SIZES = {
   pages: num('BENCH_CONTENT_PAGES', 1000),
@@ -52,13 +52,6 @@ const TARGETS = {
 };
 
 /* ------------------------------------------------------------------ filling spaces */
-
-async function call(app, method, path, body, expected) {
-  const res = await L.request(app.port, method, path, { token: app.token, body, timeoutMs: 120_000 });
-  if (res.status !== expected)
-    throw new Error(`${method} ${path} answered ${res.status}: ${res.text.slice(0, 300)}`);
-  return res.body;
-}
 
 /** One change request with `changes`, merged; the ids of the pages it inserted. */
 async function changeAndMerge(app, spaceId, changes) {
@@ -115,16 +108,6 @@ async function fillSpace(app, title, pages, seed) {
 }
 
 /* ------------------------------------------------------------------ measuring */
-
-/** The application has projected everything it wrote (its `/ready` reports the head). */
-async function settled(app) {
-  for (let i = 0; i < 600; i++) {
-    const ready = await L.request(app.port, 'GET', '/ready');
-    if (ready.body?.log && ready.body.log.projected >= ready.body.log.head) return;
-    await L.sleep(100);
-  }
-  throw new Error('the projector did not reach the head of the log in 60 s');
-}
 
 /** Where a table or index's bytes count: the log, or the view it belongs to. */
 function partOf(file, table) {

@@ -285,6 +285,24 @@ const pct = (ratio) => {
   return `${(ratio * 100).toFixed(ratio < 0.1 ? 1 : 0)}%`;
 };
 
+/** A call to a bench server (`{port, token}`) that must answer `expected`; its parsed body. */
+async function call(app, method, path, body, expected = 200, token = app.token) {
+  const res = await request(app.port, method, path, { token, body, timeoutMs: 120_000 });
+  if (res.status !== expected)
+    throw new Error(`${method} ${path} answered ${res.status}: ${res.text.slice(0, 300)}`);
+  return res.body;
+}
+
+/** Waits until the server has projected everything it wrote (its `/ready` reports the head). */
+async function settled(app, timeoutMs = 120_000) {
+  for (const started = Date.now(); Date.now() - started < timeoutMs; ) {
+    const ready = await request(app.port, 'GET', '/ready');
+    if (ready.body?.log && ready.body.log.projected >= ready.body.log.head) return;
+    await sleep(100);
+  }
+  throw new Error(`the projector did not reach the head of the log in ${timeoutMs / 1000} s`);
+}
+
 module.exports = {
   ROOT,
   log,
@@ -297,6 +315,8 @@ module.exports = {
   machineCpu,
   sampleProcess,
   request,
+  call,
+  settled,
   mapLimit,
   startProcess,
   waitForHttp,

@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { join } from 'node:path';
+import { DEFAULT_CUSTOMIZATION } from '@app/sites/domain/site-customization';
 
 /**
  * GitBook's open-source site renderer (`packages/gitbook` of GitbookIO/gitbook, a Next.js app) built
@@ -196,49 +197,10 @@ function readerToken(space: SiteSpace): string {
   return `${part({ alg: 'none', typ: 'JWT' })}.${part({ space: space.id, iat: now, exp: now + 3600 })}.unsigned`;
 }
 
-/** GitBook's `PublishedContentSite` for a site of one space, customized as GitBook's defaults are. */
+/** GitBook's `PublishedContentSite` for a site of one space, with the app's default customization. */
 function publishedSite(space: SiteSpace) {
   const published = `https://${SITE_HOST}/`;
-  const customization = {
-    title: space.title,
-    styling: {
-      theme: 'clean',
-      primaryColor: { light: '#346DDB', dark: '#346DDB' },
-      infoColor: { light: '#787878', dark: '#787878' },
-      warningColor: { light: '#FE9A00', dark: '#FE9A00' },
-      dangerColor: { light: '#FB2C36', dark: '#FB2C36' },
-      successColor: { light: '#00C950', dark: '#00C950' },
-      corners: 'rounded',
-      font: 'Inter',
-      monospaceFont: 'IBMPlexMono',
-      background: 'plain',
-      icons: 'regular',
-      links: 'default',
-      depth: 'subtle',
-      codeTheme: {
-        default: { light: 'default-light', dark: 'default-dark' },
-        openapi: { light: 'default-light', dark: 'default-dark' },
-      },
-      sidebar: { background: 'default', list: 'default' },
-      search: 'subtle',
-    },
-    internationalization: { locale: 'en' },
-    insights: { trackingCookie: false },
-    favicon: {},
-    header: { preset: 'default', links: [] },
-    footer: { groups: [] },
-    themes: { default: 'light', toggeable: true },
-    feedback: { enabled: false },
-    ai: { mode: 'none' },
-    externalLinks: { target: 'self' },
-    advancedCustomization: { enabled: true },
-    pagination: { enabled: true },
-    pageActions: { items: ['markdown'] },
-    trademark: { enabled: false },
-    privacyPolicy: {},
-    socialPreview: {},
-    socialAccounts: [],
-  };
+  const customization = { ...DEFAULT_CUSTOMIZATION, title: space.title };
   return {
     object: 'published-content-site',
     site: {
