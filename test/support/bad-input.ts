@@ -151,7 +151,8 @@ export function validValue(field: FieldModel): fc.Arbitrary<unknown> {
   if (field.emoji) return fc.constantFrom('📘', '👨‍👩‍👧', '1f4d8', '');
   if (field.pattern)
     return fc.stringMatching(caseSensitive(field.pattern)).filter((s) => s.length <= max && s.length >= min);
-  if (field.isString) return fc.string({ unit: TEXT, minLength: min, maxLength: Math.max(min, Math.min(max, 20)) });
+  if (field.isString)
+    return fc.string({ unit: TEXT, minLength: min, maxLength: Math.max(min, Math.min(max, 20)) });
   if (field.isObject) return fc.constant({});
   return fc.constant('x');
 }
@@ -227,7 +228,9 @@ function wrongTypes(field: FieldModel): fc.Arbitrary<unknown> | undefined {
     if (example === undefined) return undefined;
     const kinds = { text, number: fc.integer(), boolean: fc.boolean(), array, object };
     const own = Array.isArray(example) ? 'array' : typeof example === 'string' ? 'text' : typeof example;
-    return fc.oneof(...Object.entries(kinds).flatMap(([kind, arbitrary]) => (kind === own ? [] : [arbitrary])));
+    return fc.oneof(
+      ...Object.entries(kinds).flatMap(([kind, arbitrary]) => (kind === own ? [] : [arbitrary])),
+    );
   }
   if (field.array) {
     const { min, max } = field.array;

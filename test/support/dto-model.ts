@@ -1,7 +1,6 @@
+import { bodyExampleOf } from '@app/platform/openapi/body-example';
 import type { Type } from '@nestjs/common';
 import { defaultMetadataStorage } from 'class-transformer/cjs/storage';
-
-import { bodyExampleOf } from '@app/platform/openapi/body-example';
 import { getMetadataStorage, ValidationTypes } from 'class-validator';
 
 /**
