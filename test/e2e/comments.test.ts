@@ -523,7 +523,10 @@ describe('change request comments and commenters over HTTP', () => {
     expect(review.status).toBe(201);
     const commentId = review.data.comment?.id ?? '';
     const path = `/v1/spaces/${space}/change-requests/${cr.id}/comments/${commentId}`;
+    // The comment is posted by a job the review starts; its view and the change request's count are
+    // projected apart, so wait for both.
     await eventually(async () => (await app.http('GET', path)).status === 200);
+    await eventually(async () => (await counts(space, cr.id))[1] === 1);
     const { data } = await app.api().spaces.getCommentInChangeRequest(space, cr.id, commentId);
     expect(data).toMatchObject({
       postedBy: { id: reviewer.userId },
