@@ -25,4 +25,11 @@ describe('conversion threads', () => {
     const json = await pool.markdownToJson('# Title\n\nSome *text*.');
     expect(await pool.documentToMarkdown(JSON.parse(json).document)).toBe('# Title\n\nSome *text*.\n');
   });
+
+  it("converts Markdown and renders the document made back, in one task, as documentToMarkdown would", async () => {
+    const { json, markdown } = await pool.markdownToJsonAndBack('Some  _text_ ,\n* one\n* two');
+    const { document } = JSON.parse(json);
+    expect(markdown).toBe(await pool.documentToMarkdown(document));
+    expect(markdown).toBe('Some  *text* ,\n\n* one\n* two\n');
+  });
 });

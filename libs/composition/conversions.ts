@@ -55,16 +55,26 @@ export class PooledConversions extends DocumentConversions implements OnModuleDe
   }
 
   async markdownToJson(markdown: string): Promise<string> {
+    return (await this.fromMarkdown(markdown, false)).json;
+  }
+
+  async markdownToJsonAndBack(markdown: string): Promise<{ json: string; markdown: string }> {
+    const result = await this.fromMarkdown(markdown, true);
+    if (result.markdown === undefined) throw new Error('a conversion and back answered no Markdown');
+    return { json: result.json, markdown: result.markdown };
+  }
+
+  private async fromMarkdown(markdown: string, andBack: boolean) {
     const problem = markdownProblem(markdown, this.limits);
     if (problem) throw invalid(problem);
-    const result = await this.run({ kind: 'markdown-to-document', markdown, limits: this.limits });
+    const result = await this.run({ kind: 'markdown-to-document', markdown, limits: this.limits, andBack });
     if (!('json' in result)) throw new Error('a conversion to a document answered Markdown');
-    return result.json;
+    return result;
   }
 
   async documentToMarkdown(document: Document): Promise<string> {
     const result = await this.run({ kind: 'document-to-markdown', document, limits: this.limits });
-    if (!('markdown' in result)) throw new Error('a conversion to Markdown answered a document');
+    if ('json' in result) throw new Error('a conversion to Markdown answered a document');
     return result.markdown;
   }
 

@@ -37,7 +37,7 @@ const post: CommentCommand = {
   commentId: 'c1',
   place,
   anchor: { revision: 'r1', page: 'p1' },
-  body: doc('Hello'),
+  body: { body: doc('Hello') },
   actor: author,
   at: AT,
 };
@@ -66,10 +66,26 @@ const update = (
 describe('comment decider', () => {
   const comment = spec(commentDecider);
 
+  it("keeps a body's Markdown beside its document when the service rendered it", () => {
+    const body = { body: doc('Hello'), markdown: 'Hello\n' };
+    comment
+      .when({ ...post, body })
+      .thenEmits([{ type: 'CommentCreated', data: { ...created.data, markdown: 'Hello\n' } }]);
+    comment
+      .given([created])
+      .when(update(author, { body: { body: doc('Edited'), markdown: 'Edited\n' } }))
+      .thenEmits([
+        {
+          type: 'CommentEdited',
+          data: { ...on, body: doc('Edited'), markdown: 'Edited\n', mentions: [], editedAt: ISO },
+        },
+      ]);
+  });
+
   it('posts a comment, listing whom its body mentions', () => {
     comment.when(post).thenEmits([created]);
     comment
-      .when({ ...post, body: mentioning('u9') })
+      .when({ ...post, body: { body: mentioning('u9') } })
       .thenEmits([
         { type: 'CommentCreated', data: { ...created.data, body: mentioning('u9'), mentions: ['u9'] } },
       ]);
@@ -110,15 +126,15 @@ describe('comment decider', () => {
     };
     comment
       .given([created])
-      .when(update(author, { body: doc('Edited') }))
+      .when(update(author, { body: { body: doc('Edited') } }))
       .thenEmits([edited]);
     comment
       .given([created])
-      .when(update(admin, { body: doc('Edited') }))
+      .when(update(admin, { body: { body: doc('Edited') } }))
       .thenEmits([edited]);
     comment
       .given([created])
-      .when(update(other, { body: doc('Edited') }))
+      .when(update(other, { body: { body: doc('Edited') } }))
       .thenThrows('forbidden', /author/);
   });
 
@@ -215,7 +231,7 @@ describe('comment decider', () => {
     const reply = { ...on, replyId: 'r1' };
     comment
       .given([created])
-      .when({ type: 'PostReply', place, replyId: 'r1', body: doc('Yes'), actor: other, at: AT })
+      .when({ type: 'PostReply', place, replyId: 'r1', body: { body: doc('Yes') }, actor: other, at: AT })
       .thenEmits([replied]);
     comment
       .given([created, replied])
@@ -223,7 +239,7 @@ describe('comment decider', () => {
         type: 'UpdateReply',
         place,
         replyId: 'r1',
-        changes: { body: doc('No') },
+        changes: { body: { body: doc('No') } },
         actor: author,
         at: AT,
       })
@@ -234,7 +250,7 @@ describe('comment decider', () => {
         type: 'UpdateReply',
         place,
         replyId: 'r1',
-        changes: { body: doc('No'), addedReactions: ['🎉'] },
+        changes: { body: { body: doc('No') }, addedReactions: ['🎉'] },
         actor: other,
         at: AT,
       })

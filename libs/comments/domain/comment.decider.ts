@@ -62,6 +62,16 @@ export type CommentState =
   | ({ status: 'live' } & CommentFacts)
   | { status: 'deleted'; id: string };
 
+/**
+ * A body as a document and, as the service rendered it from that document, as Markdown: reads answer
+ * the Markdown kept rather than convert again. Absent from events logged before it was kept, and from
+ * comments made by jobs (a review's), which reads convert.
+ */
+export interface CommentBody {
+  body: Document;
+  markdown?: string;
+}
+
 /** Every event names the comment and its place: the counters and the audit log read them from it. */
 type On = CommentPlace & { commentId: string };
 type OnReply = On & { replyId: string };
@@ -69,9 +79,9 @@ type OnReply = On & { replyId: string };
 export type CommentEvent =
   | {
       type: 'CommentCreated';
-      data: On & CommentAnchor & { body: Document; mentions: string[]; postedBy: string; postedAt: string };
+      data: On & CommentAnchor & CommentBody & { mentions: string[]; postedBy: string; postedAt: string };
     }
-  | { type: 'CommentEdited'; data: On & { body: Document; mentions: string[]; editedAt: string } }
+  | { type: 'CommentEdited'; data: On & CommentBody & { mentions: string[]; editedAt: string } }
   | { type: 'CommentResolved'; data: On & { resolvedBy: string; resolvedAt: string } }
   | { type: 'CommentReopened'; data: On & { reopenedBy: string; reopenedAt: string } }
   | { type: 'CommentReactionAdded'; data: On & { emoji: string; userId: string; reactedAt: string } }
@@ -80,9 +90,9 @@ export type CommentEvent =
   | { type: 'CommentDeleted'; data: On & { open: boolean; deletedAt: string } }
   | {
       type: 'CommentReplyCreated';
-      data: OnReply & { body: Document; mentions: string[]; postedBy: string; postedAt: string };
+      data: OnReply & CommentBody & { mentions: string[]; postedBy: string; postedAt: string };
     }
-  | { type: 'CommentReplyEdited'; data: OnReply & { body: Document; mentions: string[]; editedAt: string } }
+  | { type: 'CommentReplyEdited'; data: OnReply & CommentBody & { mentions: string[]; editedAt: string } }
   | {
       type: 'CommentReplyReactionAdded';
       data: OnReply & { emoji: string; userId: string; reactedAt: string };
@@ -101,7 +111,7 @@ export interface Actor {
 
 /** An update of a comment or a reply: each part optional, reactions by emoji. */
 export interface CommentChanges {
-  body?: Document;
+  body?: CommentBody;
   addedReactions?: string[];
   removedReactions?: string[];
 }
@@ -116,7 +126,7 @@ export type CommentCommand =
       commentId: string;
       place: CommentPlace;
       anchor: CommentAnchor;
-      body: Document;
+      body: CommentBody;
       actor: Actor;
       at: number;
     }
@@ -129,7 +139,7 @@ export type CommentCommand =
       at: number;
     }
   | { type: 'DeleteComment'; place: CommentPlace; actor: Actor; at: number }
-  | { type: 'PostReply'; place: CommentPlace; replyId: string; body: Document; actor: Actor; at: number }
+  | { type: 'PostReply'; place: CommentPlace; replyId: string; body: CommentBody; actor: Actor; at: number }
   | {
       type: 'UpdateReply';
       place: CommentPlace;
@@ -155,6 +165,11 @@ export function mentionsOf(body: Document): string[] {
       : [],
   );
   return [...new Set(users)];
+}
+
+/** A body as events carry it: the document, its Markdown when kept, and whom it mentions. */
+function bodyData({ body, markdown }: CommentBody): CommentBody & { mentions: string[] } {
+  return { body, ...(markdown !== undefined ? { markdown } : {}), mentions: mentionsOf(body) };
 }
 
 function samePlace(facts: CommentFacts, place: CommentPlace): boolean {
@@ -225,8 +240,7 @@ const decisions: Decisions<CommentCommand, CommentEvent, CommentState> = {
           commentId: command.commentId,
           ...place,
           ...anchor,
-          body,
-          mentions: mentionsOf(body),
+          ...bodyData(body),
           postedBy: actor.userId,
           postedAt: iso(at),
         },
@@ -243,7 +257,7 @@ const decisions: Decisions<CommentCommand, CommentEvent, CommentState> = {
       mayChange(comment.postedBy, actor, 'edit a comment');
       events.push({
         type: 'CommentEdited',
-        data: { ...base, body: changes.body, mentions: mentionsOf(changes.body), editedAt: iso(at) },
+        data: { ...base, ...bodyData(changes.body), editedAt: iso(at) },
       });
     }
     const { add, remove } = reactionChanges(comment.reactions, changes, actor.userId);
@@ -290,8 +304,7 @@ const decisions: Decisions<CommentCommand, CommentEvent, CommentState> = {
         data: {
           ...on(comment, command.place),
           replyId: command.replyId,
-          body: command.body,
-          mentions: mentionsOf(command.body),
+          ...bodyData(command.body),
           postedBy: command.actor.userId,
           postedAt: iso(command.at),
         },
@@ -310,7 +323,7 @@ const decisions: Decisions<CommentCommand, CommentEvent, CommentState> = {
       mayChange(reply.postedBy, actor, 'edit a reply');
       events.push({
         type: 'CommentReplyEdited',
-        data: { ...base, body: changes.body, mentions: mentionsOf(changes.body), editedAt: iso(at) },
+        data: { ...base, ...bodyData(changes.body), editedAt: iso(at) },
       });
     }
     const { add, remove } = reactionChanges(reply.reactions, changes, actor.userId);
@@ -358,6 +371,10 @@ export const commentDecider: Decider<CommentCommand, CommentEvent, CommentState>
   initialState: { status: 'none' },
 
   decide: decideBy(decisions),
+
+  // A comment's id is drawn as it is posted (a review's is drawn with the review, and posted again
+  // should its job run twice: then the append finds the stream and the log decides).
+  startsStream: (command) => command.type === 'PostComment',
 
   evolve(state, event) {
     switch (event.type) {

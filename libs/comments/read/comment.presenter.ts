@@ -36,10 +36,9 @@ export class CommentPresenter {
     return presentUser(this.urls, id, await this.views.get(USERS, id));
   }
 
-  private async body(document: Document, format: BodyFormat) {
-    return format === 'document'
-      ? { document: gitbookDocument(document) }
-      : { markdown: await this.conversions.documentToMarkdown(document) };
+  private async body({ body, markdown }: { body: Document; markdown?: string }, format: BodyFormat) {
+    if (format === 'document') return { document: gitbookDocument(body) };
+    return { markdown: markdown ?? (await this.conversions.documentToMarkdown(body)) };
   }
 
   /** GitBook's `EmojiReactions`: one entry per emoji, in the order each was first given. */
@@ -116,7 +115,7 @@ export class CommentPresenter {
           updatedAt: r.updatedAt,
         })),
       ),
-      body: await this.body(doc.body, format),
+      body: await this.body(doc, format),
       target: {
         space: doc.space,
         revision: doc.revision,
@@ -148,7 +147,7 @@ export class CommentPresenter {
       postedAt: doc.postedAt,
       ...(doc.editedAt ? { editedAt: doc.editedAt } : {}),
       reactions: await this.reactions(doc.reactions),
-      body: await this.body(doc.body, format),
+      body: await this.body(doc, format),
       urls: { location: this.location(doc, `${doc.comment}/replies/${doc.id}`) },
       permissions: this.permissions(doc.postedBy, reader),
     };

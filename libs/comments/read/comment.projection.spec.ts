@@ -25,6 +25,33 @@ const replied = (replyId: string, postedBy: string) =>
 const comments = givenProjection(commentProjection);
 
 describe('comment projection', () => {
+  it("keeps a body's Markdown, and drops it for an edit logged without one", async () => {
+    const withMarkdown = (markdown: string) => ({ body, markdown });
+    const scenario = comments.given(
+      recorded(
+        'CommentCreated',
+        { ...on, revision: 'r1', ...withMarkdown('A\n'), mentions: [], postedBy: 'u1', postedAt: T1 },
+        inStream,
+      ),
+      recorded(
+        'CommentReplyCreated',
+        { ...on, replyId: 'a', ...withMarkdown('B\n'), mentions: [], postedBy: 'u2', postedAt: T2 },
+        inStream,
+      ),
+      recorded(
+        'CommentReplyEdited',
+        { ...on, replyId: 'a', ...withMarkdown('C\n'), mentions: [], editedAt: T2 },
+        inStream,
+      ),
+      recorded('CommentEdited', { ...on, body, mentions: [], editedAt: T2 }, inStream),
+    );
+    const [comment] = await scenario.documents(COMMENTS);
+    expect(comment.body).toEqual(body);
+    expect(comment).not.toHaveProperty('markdown');
+    const [reply] = await scenario.documents(COMMENT_REPLIES);
+    expect(reply).toMatchObject({ body, markdown: 'C\n' });
+  });
+
   it('records a comment, its resolution, reactions and replies, and who may delete each', async () => {
     const scenario = comments.given(
       created(),

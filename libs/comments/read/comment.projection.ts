@@ -2,7 +2,7 @@ import type { Document } from '@app/documents/document';
 import { documents, type ProjectionContext, projection } from '@app/platform/projector/projection';
 import { collectionName, type Doc } from '@app/platform/readstore/read-store.port';
 import type { SpaceEvent } from '@app/spaces/domain/space.decider';
-import type { CommentEvent, Reaction } from '../domain/comment.decider';
+import type { CommentBody, CommentEvent, Reaction } from '../domain/comment.decider';
 import type { PageAt } from '../domain/comment-target';
 
 export type CommentStatus = 'open' | 'resolved';
@@ -26,6 +26,8 @@ export interface CommentDoc extends Doc {
   tableCell?: { record: string; definition: string };
   review?: string;
   body: Document;
+  /** The body as Markdown, as written (see `CommentBody`); converted on reads when absent. */
+  markdown?: string;
   postedBy: string;
   postedAt: string;
   editedAt?: string;
@@ -45,6 +47,7 @@ export interface CommentReplyDoc extends Doc {
   space: string;
   changeRequest: string | null;
   body: Document;
+  markdown?: string;
   postedBy: string;
   postedAt: string;
   editedAt?: string;
@@ -65,6 +68,16 @@ export const authorKey = (id: string, userId: string) => `${id}:${userId}`;
 
 const comments = documents(COMMENTS);
 const replies = documents(COMMENT_REPLIES);
+
+/** A doc with the body of an edit: its Markdown as the edit kept it, or none (then converted on reads). */
+function edited<D extends { body: Document; markdown?: string }>(doc: D, edit: CommentBody): D {
+  const { markdown: _before, ...rest } = doc;
+  return {
+    ...rest,
+    body: edit.body,
+    ...(edit.markdown !== undefined ? { markdown: edit.markdown } : {}),
+  } as D;
+}
 
 const without = (reactions: Reaction[], emoji: string, userId: string) =>
   reactions.filter((r) => !(r.emoji === emoji && r.userId === userId));
@@ -119,7 +132,7 @@ export const commentProjection = projection<CommentEvent | SpaceEvent>(
     },
     CommentEdited: comments.update(
       (e) => e.data.commentId,
-      (doc, e) => ({ ...doc, body: e.data.body, editedAt: e.data.editedAt, streamRevision: e.revision }),
+      (doc, e) => ({ ...edited(doc, e.data), editedAt: e.data.editedAt, streamRevision: e.revision }),
     ),
     CommentResolved: comments.update(
       (e) => e.data.commentId,
@@ -160,13 +173,14 @@ export const commentProjection = projection<CommentEvent | SpaceEvent>(
         await forget(ctx, comment.id);
     },
     CommentReplyCreated: async (e, ctx) => {
-      const { commentId, replyId, spaceId, changeRequestId, body, postedBy, postedAt } = e.data;
+      const { commentId, replyId, spaceId, changeRequestId, body, markdown, postedBy, postedAt } = e.data;
       await ctx.put(COMMENT_REPLIES, {
         id: replyId,
         comment: commentId,
         space: spaceId,
         changeRequest: changeRequestId ?? null,
         body,
+        ...(markdown !== undefined ? { markdown } : {}),
         postedBy,
         postedAt,
         reactions: [],
@@ -182,7 +196,7 @@ export const commentProjection = projection<CommentEvent | SpaceEvent>(
     },
     CommentReplyEdited: replies.update(
       (e) => e.data.replyId,
-      (doc, e) => ({ ...doc, body: e.data.body, editedAt: e.data.editedAt, streamRevision: e.revision }),
+      (doc, e) => ({ ...edited(doc, e.data), editedAt: e.data.editedAt, streamRevision: e.revision }),
     ),
     CommentReplyReactionAdded: replies.update(
       (e) => e.data.replyId,

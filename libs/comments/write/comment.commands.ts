@@ -20,6 +20,7 @@ import { commentAggregate } from '../domain/comment.aggregate';
 import type {
   Actor,
   CommentAnchor,
+  CommentBody,
   CommentChanges,
   CommentCommand,
   CommentPlace,
@@ -83,12 +84,18 @@ export class CommentService {
     };
   }
 
-  /** A body (`{markdown}` or `{document}`) as a document, its Markdown converted off the serving thread. */
-  private async body(input: unknown, path = 'body'): Promise<Document> {
-    const converted = await convertMarkdown(this.conversions, markdownOfBody(input, MAX_NOTE_BYTES));
+  /**
+   * A body (`{markdown}` or `{document}`) in both forms (`CommentBody`), converted off the serving
+   * thread: Markdown to a document and back in one task, a document to Markdown.
+   */
+  private async body(input: unknown, path = 'body'): Promise<CommentBody> {
+    const markdown = markdownOfBody(input, MAX_NOTE_BYTES);
+    const converted = await convertMarkdown(this.conversions, markdown, { andBack: true });
     const document = readComment(input, path, converted);
     if (!document) throw invalid(`${path}: must be {markdown} or {document}, not empty`);
-    return document;
+    const done = markdown.length === 1 ? converted.get(markdown[0]) : undefined;
+    const rendered = done && 'markdown' in done ? done.markdown : undefined;
+    return { body: document, markdown: rendered ?? (await this.conversions.documentToMarkdown(document)) };
   }
 
   private async changes(body: UpdateCommentInput): Promise<CommentChanges> {

@@ -71,7 +71,7 @@ export class ReviewComments extends JobPerEvent<ReviewCommentData> {
             commentId: comment.id,
             place: { organization: space.organization, spaceId, changeRequestId },
             anchor: { revision: review.revision, review: review.reviewId },
-            body: comment.body,
+            body: { body: comment.body },
             actor: { userId: review.reviewer, admin: false },
             at: Number.isNaN(at) ? this.clock.now() : at,
           },

@@ -14,15 +14,21 @@ const PER_REQUEST = 4;
 export async function convertMarkdown(
   conversions: DocumentConversions,
   markdown: readonly string[],
+  { andBack = false } = {},
 ): Promise<ConvertedMarkdown> {
   const distinct = [...new Set(markdown)];
-  const converted = new Map<string, { json: string } | { refused: string }>();
+  const converted = new Map<string, { json: string; markdown?: string } | { refused: string }>();
   let next = 0;
   const convertNext = async (): Promise<void> => {
     for (let i = next++; i < distinct.length; i = next++) {
       const text = distinct[i];
       try {
-        converted.set(text, { json: await conversions.markdownToJson(text) });
+        converted.set(
+          text,
+          andBack
+            ? await conversions.markdownToJsonAndBack(text)
+            : { json: await conversions.markdownToJson(text) },
+        );
       } catch (error) {
         if (!(error instanceof DomainError && error.kind === 'invalid')) throw error;
         converted.set(text, { refused: error.message });

@@ -7,14 +7,15 @@ import { documentToMarkdown } from './to-markdown';
 
 /** A conversion, as handed to a thread that runs it (`runConversion`). */
 export type ConversionTask =
-  | { kind: 'markdown-to-document'; markdown: string; limits: MarkdownLimits }
+  | { kind: 'markdown-to-document'; markdown: string; limits: MarkdownLimits; andBack?: boolean }
   | { kind: 'document-to-markdown'; document: Document; limits: MarkdownLimits };
 
 /**
  * What a conversion answers: Markdown, or a document with its frontmatter as JSON (the JSON of a
- * `MarkdownDocument`), which crosses threads as one string and is parsed anew for each use.
+ * `MarkdownDocument`), which crosses threads as one string and is parsed anew for each use; asked
+ * `andBack`, also that document's own Markdown (what reads answer for it).
  */
-export type ConversionResult = { markdown: string } | { json: string };
+export type ConversionResult = { markdown: string } | { json: string; markdown?: string };
 
 /**
  * Conversions of page bodies, run within a time and memory budget off the thread that serves requests
@@ -24,6 +25,11 @@ export type ConversionResult = { markdown: string } | { json: string };
 export abstract class DocumentConversions {
   /** The JSON of the `MarkdownDocument` (document and frontmatter) that `markdown` makes. */
   abstract markdownToJson(markdown: string): Promise<string>;
+  /**
+   * `markdownToJson` with the Markdown of the document made, rendered in the same task: for bodies kept
+   * in both forms (comments), one trip to a thread instead of two.
+   */
+  abstract markdownToJsonAndBack(markdown: string): Promise<{ json: string; markdown: string }>;
   abstract documentToMarkdown(document: Document): Promise<string>;
 }
 
@@ -42,7 +48,8 @@ export function runConversion(task: ConversionTask): ConversionResult {
     if (problem) throw invalid(problem);
     const converted = markdownToDocument(task.markdown);
     documentShape(converted.document, task.limits);
-    return { json: JSON.stringify(converted) };
+    const json = JSON.stringify(converted);
+    return task.andBack ? { json, markdown: documentToMarkdown(converted.document) } : { json };
   } catch (error) {
     if (error instanceof RangeError && /call stack/i.test(error.message))
       throw invalid('is nested too deeply to convert');

@@ -6,6 +6,12 @@ export interface Decider<Command, Event extends DomainEvent, State> {
   initialState: State;
   evolve(state: State, event: Event): State;
   decide(command: Command, state: State): Event[];
+  /**
+   * Whether a command makes its stream under an id just drawn (a new comment): it is decided on the
+   * initial state without reading the log first. Should the stream exist after all, its append (no
+   * stream expected) fails and the command is decided again on what the log holds.
+   */
+  startsStream?(command: Command): boolean;
 }
 
 /**

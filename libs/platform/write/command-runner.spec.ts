@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { ManualClock } from '../clock/clock';
 import { conflict, type Decider, type DomainEvent } from '../domain/decider';
 import { newEventId } from '../eventstore/event-id';
+import type { ExpectedRevision } from '../eventstore/event-store.port';
 import { SqliteEventStore } from '../eventstore/sqlite-event-store';
 import { createObservability, type Observability } from '../observability/observability';
 import type { CommandContext } from './command-context';
@@ -43,7 +44,7 @@ describe('CommandRunner', () => {
   let reads: number;
 
   /** Another process writing the stream behind this runner's back. */
-  const appendElsewhere = (event: Event, expected: number) =>
+  const appendElsewhere = (event: Event, expected: ExpectedRevision) =>
     store.append(
       'counter-1',
       [{ id: newEventId(), type: event.type, data: event.data, metadata: {} as never }],
@@ -72,6 +73,19 @@ describe('CommandRunner', () => {
     const result = await runner.run(counter, 'counter-1', { type: 'Set', value: 2 }, ctx);
     expect(reads).toBe(0);
     expect(result).toMatchObject({ revision: 1, state: { value: 2 } });
+  });
+
+  it('decides a command that starts its stream without reading it, and on the log should it exist', async () => {
+    const starting = { ...counter, startsStream: (command: Command) => command.type === 'Set' };
+    const fresh = await runner.run(starting, 'counter-2', { type: 'Set', value: 1 }, ctx);
+    expect(reads).toBe(0);
+    expect(fresh).toMatchObject({ revision: 0, state: { value: 1 } });
+    // Written elsewhere (this runner never folded it): the append finds it, the log decides.
+    await appendElsewhere({ type: 'ValueSet', data: { value: 5 } }, 'no_stream');
+    const existing = await runner.run(starting, 'counter-1', { type: 'Set', value: 5 }, ctx);
+    expect(existing).toMatchObject({ revision: 0, state: { value: 5 }, events: [] });
+    expect(reads).toBe(1);
+    expect((await store.readStream('counter-1')).map((e) => e.data)).toEqual([{ value: 5 }]);
   });
 
   it('decides again on the stored stream when another process wrote it since', async () => {

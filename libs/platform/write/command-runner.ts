@@ -212,7 +212,7 @@ export class CommandRunner {
     command: CommandOf<C, S>,
     ctx: CommandContext,
   ): Promise<Outcome<S, E>> {
-    let folded = this.cached<S>(decider, stream);
+    let folded = this.cached<S>(decider, stream) ?? this.unwritten(decider, command);
     for (let conflicts = 0; ; ) {
       const trusted = folded !== undefined;
       const { state, revision, position } = folded ?? (await this.load(decider, stream));
@@ -412,6 +412,15 @@ export class CommandRunner {
   }
 
   /** The state last folded for `stream` by this decider, if kept. */
+  /** The state a stream the command starts has before its first event (see `Decider.startsStream`). */
+  private unwritten<C, S>(
+    decider: Decider<C, DomainEvent, S>,
+    command: CommandOf<C, S>,
+  ): Loaded<S> | undefined {
+    if (typeof command === 'function' || !decider.startsStream?.(command)) return undefined;
+    return { state: decider.initialState, revision: -1, position: 0 };
+  }
+
   private cached<S>(decider: unknown, stream: string): Loaded<S> | undefined {
     const folded = this.folded.get(stream);
     return folded?.decider === decider ? (folded as Loaded<S>) : undefined;

@@ -20,9 +20,13 @@ export type PageBody =
 
 /**
  * Markdown converted ahead, off the thread that serves requests (`DocumentConversions`), by its text:
- * the JSON of the document it makes, or why it was refused (the end of a sentence about the field).
+ * the JSON of the document it makes (with that document's own Markdown when asked for), or why it was
+ * refused (the end of a sentence about the field).
  */
-export type ConvertedMarkdown = ReadonlyMap<string, { json: string } | { refused: string }>;
+export type ConvertedMarkdown = ReadonlyMap<
+  string,
+  { json: string; markdown?: string } | { refused: string }
+>;
 
 /**
  * A page body. Its Markdown is read from `converted` when given (a refusal there is this body's, named
