@@ -26,7 +26,7 @@ describe('conversion threads', () => {
     expect(await pool.documentToMarkdown(JSON.parse(json).document)).toBe('# Title\n\nSome *text*.\n');
   });
 
-  it("converts Markdown and renders the document made back, in one task, as documentToMarkdown would", async () => {
+  it('converts Markdown and renders the document made back, in one task, as documentToMarkdown would', async () => {
     const { json, markdown } = await pool.markdownToJsonAndBack('Some  _text_ ,\n* one\n* two');
     const { document } = JSON.parse(json);
     expect(markdown).toBe(await pool.documentToMarkdown(document));
