@@ -4,7 +4,9 @@ import {
   type ConversionTask,
   DocumentConversions,
 } from '@app/documents/document/conversions';
+import { plainTextDocument } from '@app/documents/document/from-markdown';
 import { type MarkdownLimits, markdownProblem } from '@app/documents/document/markdown-limits';
+import { documentToMarkdown } from '@app/documents/document/to-markdown';
 import { type ConversionConfig, DEFAULT_CONVERSIONS } from '@app/platform/config/config';
 import { DomainError, invalid } from '@app/platform/domain/decider';
 import { requiredScript } from '@app/platform/threads/compiled-script';
@@ -64,7 +66,16 @@ export class PooledConversions extends DocumentConversions implements OnModuleDe
     return { json: result.json, markdown: result.markdown };
   }
 
-  private async fromMarkdown(markdown: string, andBack: boolean) {
+  /** Plain text (a sentence) is read where it is asked for, in microseconds; anything else on a thread. */
+  private async fromMarkdown(
+    markdown: string,
+    andBack: boolean,
+  ): Promise<{ json: string; markdown?: string }> {
+    const plain = plainTextDocument(markdown);
+    if (plain) {
+      const json = JSON.stringify(plain);
+      return andBack ? { json, markdown: documentToMarkdown(plain.document) } : { json };
+    }
     const problem = markdownProblem(markdown, this.limits);
     if (problem) throw invalid(problem);
     const result = await this.run({ kind: 'markdown-to-document', markdown, limits: this.limits, andBack });

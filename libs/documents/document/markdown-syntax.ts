@@ -50,11 +50,7 @@ function htmlRest(markdown: string, budget: HtmlSplitBudget): RootContent[] {
 }
 
 export function serializeMarkdown(root: Root): string {
-  return toMarkdown(root, {
-    extensions: [gfmToMarkdown(), frontmatterToMarkdown(['yaml']), liquidTagToMarkdown(), mathToMarkdown()],
-    join: [spreadWhereForced, apartFromLazyText],
-    unsafe: INVISIBLE.map((character) => ({ character, inConstruct: 'phrasing' as const })),
-  });
+  return toMarkdown(root, WRITING);
 }
 
 /**
@@ -119,3 +115,14 @@ function blankLinesBetween(
   }
   return 1;
 }
+
+/**
+ * The writer's options, made once: the library compiles each unsafe pattern into a regular expression
+ * kept on the pattern, so options made anew for each call compiled them all again (most of the cost
+ * of writing a sentence). They hold no state of a call.
+ */
+const WRITING: Parameters<typeof toMarkdown>[1] = {
+  extensions: [gfmToMarkdown(), frontmatterToMarkdown(['yaml']), liquidTagToMarkdown(), mathToMarkdown()],
+  join: [spreadWhereForced, apartFromLazyText],
+  unsafe: INVISIBLE.map((character) => ({ character, inConstruct: 'phrasing' as const })),
+};
