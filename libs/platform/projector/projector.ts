@@ -24,7 +24,7 @@ import {
   type ViewContext,
 } from './projection';
 import { RebuildBuffer } from './rebuild-buffer';
-import { UnitOfWork } from './unit-of-work';
+import { type Spill, UnitOfWork } from './unit-of-work';
 import {
   type ChangedCollections,
   ChangeListeners,
@@ -64,6 +64,17 @@ export interface RebuildOptions {
 export type RebuildProgress = (position: number, head: number, applied: number) => void;
 
 /** What one commit to the live views changed, as the projector publishes it. */
+export interface ProjectorOptions {
+  /** What a live batch's writes may weigh before they are written out ahead of its end (`Spill`). */
+  spillWeight?: number;
+}
+
+/**
+ * A live batch's writes held at most (`weightOf`) before they are written out: far above what a batch
+ * of ordinary writes weighs (kilobytes), well below what one large merge makes (1,800 pages: 31 MB).
+ */
+const SPILL_WEIGHT = 8 * 1024 * 1024;
+
 export interface CommittedViews {
   /** The log position the views include now. */
   position: number;
@@ -135,14 +146,15 @@ async function applyEvents(
   }
 }
 
-/** Applies events through one unit of work and returns its writes. */
+/** Applies events through one unit of work and returns its writes (those it did not spill). */
 async function project(
   reads: Pick<ReadStore, 'get' | 'find'>,
   log: LogReads,
   events: RecordedEvent[],
   route: Route,
+  spill?: Spill,
 ): Promise<Write[]> {
-  const uow = new UnitOfWork(reads);
+  const uow = new UnitOfWork(reads, spill);
   await applyEvents(events, route, (event) => uow.forEvent(event), log);
   return uow.writes();
 }
@@ -174,6 +186,7 @@ export class Projector implements LiveProjector {
     private readonly events: EventStore,
     private readonly views: ReadStore,
     private readonly projections: Projection[],
+    private readonly options: ProjectorOptions = {},
   ) {
     this.byType = byType(projections);
     this.collectionsByType = collectionsByType(projections);
@@ -423,7 +436,15 @@ export class Projector implements LiveProjector {
   private async applyFresh(events: RecordedEvent[]): Promise<void> {
     const last = events[events.length - 1].position;
     const route: Route = (event) => this.byType.get(event.type) ?? [];
-    const writes = await project(this.views, this.log, events, route);
+    const writes = await project(this.views, this.log, events, route, {
+      maxWeight: this.options.spillWeight ?? SPILL_WEIGHT,
+      // Written ahead of the checkpoint, announced as any commit: caches must not keep what they replace.
+      write: async (spilled) => {
+        await this.views.commit(spilled);
+        const changed = new Set(spilled.map((write) => write.collection));
+        this.publish({ position: this.position, changed, writes: spilled });
+      },
+    });
     const checkpoint = {
       name: CHECKPOINT,
       position: last,

@@ -1,5 +1,5 @@
 import type { RecordedEvent } from '../eventstore/event-store.port';
-import type { Doc, ReadStore } from '../readstore/read-store.port';
+import type { Doc, ReadStore, Write } from '../readstore/read-store.port';
 import { committedMessage } from '../threads/storage-thread';
 import { UnitOfWork } from './unit-of-work';
 
@@ -34,6 +34,36 @@ describe('UnitOfWork', () => {
       ['spaces', 's2', true],
       ['audit', 'e0', undefined],
     ]);
+  });
+
+  it('writes out what it holds past its spill weight, reads it back, and guards replays as before', async () => {
+    const docs: Record<string, Doc[]> = { spaces: [{ id: 's1', title: 'old', _pos: 3 }] };
+    const spilled: Write[][] = [];
+    const store = storeOf(docs);
+    const uow = new UnitOfWork(store, {
+      maxWeight: 200,
+      write: async (writes) => {
+        spilled.push(writes);
+        for (const { collection, id, doc } of writes) {
+          const list = (docs[collection] ?? []).filter((d) => d.id !== id);
+          docs[collection] = doc ? [...list, doc] : list;
+        }
+      },
+    });
+    const ctx = uow.forEvent(at(10));
+    await ctx.put('spaces', { id: 's1', title: 'new' });
+    await ctx.put('pages', { id: 'p1', text: 'x'.repeat(300) });
+    expect(spilled.map((writes) => writes.map((w) => [w.id, w.created]))).toEqual([
+      [
+        ['s1', undefined],
+        ['p1', true],
+      ],
+    ]);
+    // Read back from the store; a later event's write lands, a replay of this one does not.
+    expect(await ctx.get('pages', 'p1')).toMatchObject({ text: 'x'.repeat(300), _pos: 10 });
+    await ctx.put('spaces', { id: 's1', title: 'again' });
+    await uow.forEvent(at(11)).put('pages', { id: 'p1', text: 'short' });
+    expect(uow.writes().map((w) => [w.id, w.doc?._pos, w.created])).toEqual([['p1', 11, undefined]]);
   });
 
   it('skips a write the stored document already includes (a replay after a crash)', async () => {
