@@ -1,21 +1,30 @@
 import type { FeatureManifest } from '@app/platform/feature/feature';
+import { shareLinkAggregate } from './domain/share-link.aggregate';
+import { shareLinkAuditSubjects } from './domain/share-link.audit';
 import { siteAggregate } from './domain/site.aggregate';
 import { siteAuditSubjects } from './domain/site.audit';
+import { shareLinkProjection } from './read/share-link.projection';
 import { siteProjection } from './read/site.projection';
 
 /** Docs sites of an organization: their settings, and whether they are published. */
 export const sitesFeature: FeatureManifest = {
   name: 'sites',
   module: async () => (await import('./sites.module')).SitesModule,
-  aggregates: [siteAggregate],
-  projections: [siteProjection],
-  audited: siteAuditSubjects,
+  aggregates: [siteAggregate, shareLinkAggregate],
+  projections: [siteProjection, shareLinkProjection],
+  audited: { ...siteAuditSubjects, ...shareLinkAuditSubjects },
   fixtures: {
     siteId: async ({ call, ids, label }) =>
       (
         (await call('POST', `/v1/orgs/${ids.organizationId}/sites`, { title: `${label} site` })) as {
           id: string;
         }
+      ).id,
+    shareLinkId: async ({ call, ids, label }) =>
+      (
+        (await call('POST', `/v1/orgs/${ids.organizationId}/sites/${ids.siteId}/share-links`, {
+          name: `${label} link`,
+        })) as { id: string }
       ).id,
   },
 };

@@ -1,17 +1,22 @@
 import { featureModule, type ServiceRole } from '@app/platform/rpc/feature-module';
 import { type DynamicModule, Module } from '@nestjs/common';
+import { ShareLinksController } from './http/share-links.controller';
 import { SitesController } from './http/sites.controller';
+import { ShareLinkKeys } from './read/share-link.keys';
+import { ShareLinkPresenter } from './read/share-link.presenter';
+import { ShareLinkQueries } from './read/share-links.queries';
 import { SitePresenter } from './read/site.presenter';
 import { SiteQueries } from './read/sites.queries';
+import { ShareLinkService } from './write/share-link.commands';
 import { SiteService } from './write/site.commands';
 
 @Module({})
 export class SitesModule {
   static forRole(role: ServiceRole): DynamicModule {
     return featureModule(SitesModule, role, {
-      controllers: [SitesController],
-      commands: [SiteService],
-      queries: [SiteQueries, SitePresenter],
+      controllers: [SitesController, ShareLinksController],
+      commands: [SiteService, ShareLinkService, ShareLinkKeys],
+      queries: [SiteQueries, SitePresenter, ShareLinkQueries, ShareLinkPresenter, ShareLinkKeys],
     });
   }
 }
