@@ -1,0 +1,172 @@
+import { shareLinkStream } from '@app/sites/domain/share-link.decider';
+import { ShareLinkQueries } from '@app/sites/read/share-links.queries';
+import { addOrganization, addUser, type TestApp, useTestApp } from '../support/app-harness';
+
+/** The key in a link's published URL, and the site it opens through the lookup. */
+const keyOf = (url: string | undefined) => new URL(url ?? 'http://none').searchParams.get('shareKey') ?? '';
+const resolve = (app: TestApp, key: string) => app.built.app.get(ShareLinkQueries).resolve(key);
+
+describe('share links over HTTP', () => {
+  const current = useTestApp();
+
+  const publishedSite = async (app: TestApp, org: string) => {
+    const { data: site } = await app.api().orgs.createSite(org, { title: 'Shared' });
+    await app.api().orgs.publishSite(org, site.id);
+    return site.id;
+  };
+
+  it('creates a link whose URL carries an unguessable key, lists, renames, deactivates and deletes it', async () => {
+    const app = current();
+    const org = app.organizationId;
+    const site = await publishedSite(app, org);
+
+    const reply = await app.api().orgs.createSiteShareLink(org, site, { name: 'Reviewers' });
+    expect(reply.status).toBe(201);
+    const created = reply.data;
+    expect(created).toEqual({
+      object: 'share-link',
+      id: expect.any(String),
+      createdAt: expect.any(String),
+      name: 'Reviewers',
+      active: true,
+      urls: { published: expect.stringMatching(/^http:\/\/docs\.test\/app\/o\/.+\/published\?shareKey=/) },
+    });
+    const key = keyOf(created.urls.published);
+    // base64url: 6 bits a character.
+    expect(key.length * 6).toBeGreaterThanOrEqual(128);
+    expect(await resolve(app, key)).toEqual({ organization: org, siteId: site, shareLinkId: created.id });
+    // The key is derived, never stored: the log holds only its hash.
+    const log = await app.built.storage.events.readStream(shareLinkStream(created.id));
+    expect(JSON.stringify(log)).not.toContain(key);
+
+    const other = (await app.api().orgs.createSiteShareLink(org, site, { name: 'Partners' })).data;
+    expect(keyOf(other.urls.published)).not.toBe(key);
+    const listed = (await app.api().orgs.listSiteShareLinks(org, site)).data;
+    expect(listed.items).toEqual([created, other]);
+    expect(listed.count).toBe(2);
+    const found = (await app.api().orgs.listSiteShareLinks(org, site, { search: 'partn' })).data.items;
+    expect(found.map((l) => l.id)).toEqual([other.id]);
+    const byKey = (await app.api().orgs.listSiteShareLinks(org, site, { search: key })).data.items;
+    expect(byKey.map((l) => l.id)).toEqual([created.id]);
+
+    const renamed = (
+      await app.api().orgs.updateSiteShareLinkById(org, site, created.id, { name: 'Beta readers' })
+    ).data;
+    expect(renamed).toEqual({ ...created, name: 'Beta readers' });
+
+    const off = (await app.api().orgs.updateSiteShareLinkById(org, site, created.id, { active: false })).data;
+    expect(off).toMatchObject({ active: false, urls: created.urls });
+    const types = (await app.built.storage.events.readStream(shareLinkStream(created.id))).map((e) => e.type);
+    expect(types).toEqual(['ShareLinkCreated', 'ShareLinkRenamed', 'ShareLinkDeactivated']);
+    expect(await resolve(app, key)).toBeNull();
+    await app.api().orgs.updateSiteShareLinkById(org, site, created.id, { active: true });
+    expect(await resolve(app, key)).toMatchObject({ shareLinkId: created.id });
+
+    const deleted = await app.http('DELETE', `/v1/orgs/${org}/sites/${site}/share-links/${created.id}`);
+    expect(deleted.status).toBe(205);
+    expect(await resolve(app, key)).toBeNull();
+    const again = await app.http('PATCH', `/v1/orgs/${org}/sites/${site}/share-links/${created.id}`, {
+      body: { active: true },
+    });
+    expect(again.status).toBe(404);
+    expect((await app.http('DELETE', `/v1/orgs/${org}/sites/${site}/share-links/${created.id}`)).status).toBe(
+      404,
+    );
+    const left = (await app.api().orgs.listSiteShareLinks(org, site)).data.items.map((l) => l.id);
+    expect(left).toEqual([other.id]);
+    expect(await resolve(app, 'A'.repeat(43))).toBeNull();
+  });
+
+  it('gives no published URL while the site is unpublished, as the site itself', async () => {
+    const app = current();
+    const org = app.organizationId;
+    const { data: site } = await app.api().orgs.createSite(org, { title: 'Draft' });
+    const { data: link } = await app.api().orgs.createSiteShareLink(org, site.id, { name: 'Early' });
+    expect(link.urls).toEqual({});
+    await app.api().orgs.publishSite(org, site.id);
+    const [listed] = (await app.api().orgs.listSiteShareLinks(org, site.id)).data.items;
+    expect(keyOf(listed.urls.published)).toMatch(/^[A-Za-z0-9_-]{43}$/);
+  });
+
+  it('refuses a name over 50 characters, naming it', async () => {
+    const app = current();
+    const org = app.organizationId;
+    const site = await publishedSite(app, org);
+    const base = `/v1/orgs/${org}/sites/${site}/share-links`;
+    for (const body of [{ name: 'x'.repeat(51) }, {}, { name: 7 }]) {
+      const reply = await app.http('POST', base, { body });
+      expect(reply.status).toBe(400);
+      expect(reply.body).toMatchObject({ error: { code: 400, message: expect.stringContaining('name') } });
+    }
+    const { data: link } = await app.api().orgs.createSiteShareLink(org, site, { name: 'x'.repeat(50) });
+    const renamed = await app.http('PATCH', `${base}/${link.id}`, { body: { name: 'y'.repeat(51) } });
+    expect(renamed.status).toBe(400);
+    expect(renamed.body).toMatchObject({ error: { message: expect.stringContaining('name') } });
+    const toggled = await app.http('PATCH', `${base}/${link.id}`, { body: { active: 'no' } });
+    expect(toggled.status).toBe(400);
+    expect(toggled.body).toMatchObject({ error: { message: expect.stringContaining('active') } });
+  });
+
+  it("finds no link of another organization's site, nor through another site", async () => {
+    const app = current();
+    const org = app.organizationId;
+    const site = await publishedSite(app, org);
+    const { data: link } = await app.api().orgs.createSiteShareLink(org, site, { name: 'Ours' });
+    const elsewhere = await addOrganization(app, 'Share links elsewhere');
+    const theirs = await publishedSite(app, elsewhere);
+    expect((await app.http('GET', `/v1/orgs/${elsewhere}/sites/${site}/share-links`)).status).toBe(404);
+    const wrongOrg = `/v1/orgs/${elsewhere}/sites/${theirs}/share-links/${link.id}`;
+    expect((await app.http('PATCH', wrongOrg, { body: { name: 'Theirs' } })).status).toBe(404);
+    expect((await app.http('DELETE', wrongOrg)).status).toBe(404);
+    const other = await publishedSite(app, org);
+    const wrongSite = `/v1/orgs/${org}/sites/${other}/share-links/${link.id}`;
+    expect((await app.http('PATCH', wrongSite, { body: { active: false } })).status).toBe(404);
+    expect((await app.api().orgs.listSiteShareLinks(org, other)).data.items).toEqual([]);
+    const outsider = await addUser(app, { organizationId: elsewhere, role: 'admin' });
+    const seen = await app.http('GET', `/v1/orgs/${org}/sites/${site}/share-links`, {
+      token: outsider.token,
+    });
+    expect(seen.status).toBe(404);
+  });
+
+  it('leaves share links to admins: a member without the role is refused', async () => {
+    const app = current();
+    const org = app.organizationId;
+    const site = await publishedSite(app, org);
+    const { data: link } = await app.api().orgs.createSiteShareLink(org, site, { name: 'Admins only' });
+    const base = `/v1/orgs/${org}/sites/${site}/share-links`;
+    for (const role of ['create', 'read'] as const) {
+      const { token } = await addUser(app, { organizationId: org, role });
+      const replies = await Promise.all([
+        app.http('GET', base, { token }),
+        app.http('POST', base, { token, body: { name: 'Mine' } }),
+        app.http('PATCH', `${base}/${link.id}`, { token, body: { active: false } }),
+        app.http('DELETE', `${base}/${link.id}`, { token }),
+      ]);
+      expect(replies.map((r) => r.status)).toEqual([403, 403, 403, 403]);
+    }
+    expect(await resolve(app, keyOf(link.urls.published))).toMatchObject({ shareLinkId: link.id });
+  });
+
+  it('records each change in the audit log, without the key', async () => {
+    const app = current();
+    const org = app.organizationId;
+    const site = await publishedSite(app, org);
+    const { data: link } = await app.api().orgs.createSiteShareLink(org, site, { name: 'Audited' });
+    await app.api().orgs.updateSiteShareLinkById(org, site, link.id, { name: 'Audited 2' });
+    await app.api().orgs.updateSiteShareLinkById(org, site, link.id, { active: false });
+    await app.api().orgs.updateSiteShareLinkById(org, site, link.id, { active: true });
+    await app.api().orgs.deleteSiteShareLinkById(org, site, link.id);
+    const reply = await app.http('GET', `/v1/orgs/${org}/audit-events?limit=100`);
+    const events = reply.body as { items: { action: string; target?: { id: string } }[] };
+    const actions = events.items.filter((e) => e.target?.id === link.id).map((e) => e.action);
+    expect(actions.sort()).toEqual([
+      'share_link.activated',
+      'share_link.created',
+      'share_link.deactivated',
+      'share_link.deleted',
+      'share_link.renamed',
+    ]);
+    expect(JSON.stringify(reply.body)).not.toContain(keyOf(link.urls.published));
+  });
+});
