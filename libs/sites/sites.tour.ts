@@ -43,6 +43,16 @@ export const tour: FeatureTour = async ({ api, http, org }) => {
   expect(customized).toMatchObject({ title: 'Tour docs', updatedAt: expect.any(String) });
   expect((await api.orgs.getSiteCustomizationById(org, created.id)).data).toEqual(customized);
 
+  const { data: link } = await api.orgs.createSiteShareLink(org, created.id, { name: 'Tour link' });
+  expect(link).toMatchObject({ object: 'share-link', name: 'Tour link', active: true });
+  const links = await api.orgs.listSiteShareLinks(org, created.id);
+  expect(links.data.items.map((l) => l.id)).toEqual([link.id]);
+  const { data: off } = await api.orgs.updateSiteShareLinkById(org, created.id, link.id, { active: false });
+  expect(off).toMatchObject({ active: false });
+  const linkPath = `/v1/orgs/${org}/sites/${created.id}/share-links/${link.id}`;
+  expect((await http('DELETE', linkPath)).status).toBe(205);
+  expect((await http('PATCH', linkPath, { active: true })).status).toBe(404);
+
   expect((await http('DELETE', `/v1/orgs/${org}/sites/${created.id}`)).status).toBe(205);
   expect((await http('GET', `/v1/orgs/${org}/sites/${created.id}`)).status).toBe(404);
 };
