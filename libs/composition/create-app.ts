@@ -1,6 +1,8 @@
+import { randomBytes } from 'node:crypto';
 import { Access } from '@app/platform/auth/access';
 import { type Clock, SystemClock } from '@app/platform/clock/clock';
 import type { Config } from '@app/platform/config/config';
+import { keptSecret } from '@app/platform/config/kept-secret';
 import { ResponseCache } from '@app/platform/http/response-cache';
 import type { LogDestination } from '@app/platform/observability/logger';
 import { createObservability, observeStorage } from '@app/platform/observability/observability';
@@ -24,11 +26,20 @@ export interface StandaloneOptions {
 }
 
 /** Builds the standalone application (not yet listening). */
+/** Where a standalone server without `SIGNING_KEY` keeps the one it drew: share links' keys derive from it. */
+export const SIGNING_KEY_FILE = 'signing-key';
+
 export async function createStandaloneApp(
-  config: Config,
+  given: Config,
   clock: Clock = new SystemClock(),
   options: StandaloneOptions = {},
 ) {
+  const config = given.signingKeyDrawn
+    ? {
+        ...given,
+        signingKey: keptSecret(given.dataDir, SIGNING_KEY_FILE, () => randomBytes(32).toString('base64url')),
+      }
+    : given;
   const observability = createObservability({
     level: config.logLevel,
     service: 'standalone',

@@ -199,8 +199,8 @@ function viewFileBytes(dataDir) {
 /**
  * IMPORT, one run: what a large import costs the server in memory, on a server of its own: its RSS idle,
  * at its peak while the pages are written (a request of 50 in flight at a time), and at its peak while
- * the change request is merged and the merge projected, one batch of the projector holding every view
- * the change makes (its size: what the views' files grew by, an upper estimate of the bytes written).
+ * the change request is merged and the merge projected; in flight, at most, every view the change makes
+ * (what the views' files grew by, an upper estimate of the bytes written).
  */
 async function importRun(h, run) {
   const token = `bench_${randomBytes(24).toString('hex')}`;
@@ -560,8 +560,9 @@ function method(CFG) {
     "  use in its SQLite files (each table's and index's, from SQLite's dbstat) are compared, by part; divided by the merges.",
     `- Import: a fresh server; ${L.fmtInt(SIZES.importPages)} pages of about 2 KB of Markdown inserted into one change request, 50 a`,
     '  request, then merged (as `import:gitsync` writes a repository). Idle RSS 3 s after the space is created; the peak',
-    '  while writing and the peak from the merge until the views hold it, whose projection is one batch holding every',
-    "  view the change makes (its size: what the views' SQLite files grew by). The median of the runs by the merge's peak.",
+    '  while writing and the peak from the merge until the views hold it; in flight, at most, every view the change',
+    "  makes (what the views' SQLite files grew by; its projection holds 8 MB of them at most before writing them out).",
+    "  The median of the runs by the merge's peak.",
   ];
 }
 

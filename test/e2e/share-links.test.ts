@@ -1,6 +1,14 @@
 import { shareLinkStream } from '@app/sites/domain/share-link.decider';
 import { ShareLinkQueries } from '@app/sites/read/share-links.queries';
-import { addOrganization, addUser, type TestApp, useTestApp } from '../support/app-harness';
+import {
+  addOrganization,
+  addUser,
+  removeDir,
+  startTestApp,
+  type TestApp,
+  tempDataDir,
+  useTestApp,
+} from '../support/app-harness';
 
 /** The key in a link's published URL, and the site it opens through the lookup. */
 const keyOf = (url: string | undefined) => new URL(url ?? 'http://none').searchParams.get('shareKey') ?? '';
@@ -168,5 +176,32 @@ describe('share links over HTTP', () => {
       'share_link.renamed',
     ]);
     expect(JSON.stringify(reply.body)).not.toContain(keyOf(link.urls.published));
+  });
+});
+
+describe('share links of a server without SIGNING_KEY', () => {
+  it('keep their keys across a restart: the key they derive from is kept in the data directory', async () => {
+    const dataDir = tempDataDir();
+    // Each start draws another key, as loadConfig does without SIGNING_KEY; the kept one wins.
+    const start = (drawn: string) =>
+      startTestApp({ dataDir, config: { signingKey: drawn.padEnd(43, '0'), signingKeyDrawn: true } });
+    try {
+      const first = await start('first');
+      const org = first.organizationId;
+      const { data: site } = await first.api().orgs.createSite(org, { title: 'Kept' });
+      await first.api().orgs.publishSite(org, site.id);
+      const link = (await first.api().orgs.createSiteShareLink(org, site.id, { name: 'Kept' })).data;
+      await first.close();
+      const second = await start('second');
+      try {
+        const again = (await second.api().orgs.listSiteShareLinks(org, site.id)).data.items;
+        expect(again.map((l) => l.urls.published)).toEqual([link.urls.published]);
+        expect(await resolve(second, keyOf(link.urls.published))).toMatchObject({ shareLinkId: link.id });
+      } finally {
+        await second.close();
+      }
+    } finally {
+      removeDir(dataDir);
+    }
   });
 });

@@ -1,8 +1,6 @@
-import { randomUUID } from 'node:crypto';
-import { chmodSync, existsSync, linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Config } from '@app/platform/config/config';
 import { CONFIG } from '@app/platform/config/config.module';
+import { keptSecret } from '@app/platform/config/kept-secret';
 import { Inject, Injectable } from '@nestjs/common';
 import {
   type ClaimsKey,
@@ -38,23 +36,7 @@ export class VisitorClaimsKeys {
         throw new Error(`Invalid configuration: VISITOR_CLAIMS_KEYS ${(error as Error).message}`);
       }
     }
-    const file = join(this.config.dataDir, DEV_KEY_FILE);
-    if (!existsSync(file)) {
-      mkdirSync(this.config.dataDir, { recursive: true });
-      // Written aside, then linked into place, which fails if the file exists: of two processes sharing
-      // the directory, the second reads the first one's key, and never a file still being written.
-      const drawn = `${file}.${randomUUID()}.tmp`;
-      writeFileSync(drawn, newClaimsKeyPem(), { mode: 0o600 });
-      try {
-        linkSync(drawn, file);
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      } finally {
-        rmSync(drawn, { force: true });
-      }
-      chmodSync(file, 0o600);
-    }
-    return parseClaimsKeys(readFileSync(file, 'utf8'));
+    return parseClaimsKeys(keptSecret(this.config.dataDir, DEV_KEY_FILE, newClaimsKeyPem));
   }
 
   /** Signed claims about a member of an organization, for the hosted content to trust. */

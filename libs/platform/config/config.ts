@@ -50,10 +50,13 @@ export interface Config {
    */
   storageThread?: boolean;
   /**
-   * Signs the temporary download links handed out (PDF exports). Every process of a cluster needs the
-   * same one; unset, each process draws its own, so its links work only on it and until it restarts.
+   * Signs the temporary download links handed out (PDF exports) and derives share links' keys. Every
+   * process of a cluster needs the same one; unset, a standalone server keeps one it drew in its data
+   * directory (`SIGNING_KEY_FILE`), and any other process draws its own (`signingKeyDrawn`).
    */
   signingKey: string;
+  /** The signing key was drawn at start, not configured. */
+  signingKeyDrawn?: boolean;
   /**
    * Private keys that sign the visitor claims a ping answers (PEM blocks, or a JWKS of private JWKs):
    * the first signs, all are published. Unset, a key kept in the data directory is used.
@@ -263,6 +266,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: trustProxy(env),
     storageThread: integer(env, 'STORAGE_THREAD', 1, 0, 1) === 1,
     signingKey,
+    ...(env.SIGNING_KEY ? {} : { signingKeyDrawn: true }),
     visitorClaimsKeys: env.VISITOR_CLAIMS_KEYS || undefined,
     conversions: conversionConfig(env),
     pdf: pdfConfig(env),
