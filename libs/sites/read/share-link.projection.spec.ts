@@ -1,8 +1,10 @@
 import { givenProjection, recorderOf } from '@app/platform/projector/projection.testing';
 import { type ShareLinkEvent, shareLinkStream } from '../domain/share-link.decider';
+import type { SiteEvent } from '../domain/site.decider';
 import { SHARE_LINKS, shareLinkProjection } from './share-link.projection';
 
 const recorded = recorderOf<ShareLinkEvent>();
+const recordedSite = recorderOf<SiteEvent>();
 const inStream = { stream: shareLinkStream('l1') };
 const ref = { shareLinkId: 'l1', siteId: 'w1', organization: 'o1' };
 const created = () =>
@@ -48,6 +50,22 @@ describe('share link projection', () => {
   it('forgets a deleted link', async () => {
     const deleted = recorded('ShareLinkDeleted', { ...ref, deletedAt: '2026-01-05T00:00:00.000Z' }, inStream);
     await links.given(created(), deleted).thenDocuments(SHARE_LINKS, []);
+  });
+
+  it('forgets the links of a deleted site, and only those', async () => {
+    const other = recorded(
+      'ShareLinkCreated',
+      { ...ref, shareLinkId: 'l2', siteId: 'w2', name: 'Other', keyHash: 'h2', createdAt: doc.createdAt },
+      { stream: shareLinkStream('l2') },
+    );
+    const siteDeleted = recordedSite('SiteDeleted', {
+      siteId: 'w1',
+      organization: 'o1',
+      deletedAt: doc.createdAt,
+    });
+    const [kept] = await links.given(created(), other, siteDeleted).documents(SHARE_LINKS);
+    expect(kept).toMatchObject({ id: 'l2', siteId: 'w2' });
+    expect(await links.given(created(), other, siteDeleted).documents(SHARE_LINKS)).toHaveLength(1);
   });
 
   it('changes nothing when replayed, and rebuilds to the same views', async () => {

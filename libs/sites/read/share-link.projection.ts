@@ -1,6 +1,7 @@
 import { documents, projection } from '@app/platform/projector/projection';
 import { collectionName, type Doc } from '@app/platform/readstore/read-store.port';
 import type { ShareLinkEvent } from '../domain/share-link.decider';
+import type { SiteEvent } from '../domain/site.decider';
 
 export interface ShareLinkDoc extends Doc {
   organization: string;
@@ -26,8 +27,8 @@ const touched = (doc: ShareLinkDoc, at: string, revision: number, change: Partia
   streamRevision: revision,
 });
 
-/** Share links of sites, listed by site; a deleted one is gone from the views. */
-export const shareLinkProjection = projection<ShareLinkEvent>(
+/** Share links of sites, listed by site; a deleted one, or one of a deleted site, is gone from the views. */
+export const shareLinkProjection = projection<ShareLinkEvent | SiteEvent>(
   'share-links',
   [
     { collection: SHARE_LINKS, fields: ['siteId', 'createdAt'] },
@@ -58,5 +59,9 @@ export const shareLinkProjection = projection<ShareLinkEvent>(
       (doc, e) => touched(doc, e.data.deactivatedAt, e.revision, { active: false }),
     ),
     ShareLinkDeleted: links.delete((e) => e.data.shareLinkId),
+    SiteDeleted: async (e, ctx) => {
+      for (const link of await ctx.find(SHARE_LINKS, { siteId: e.data.siteId }))
+        await ctx.delete(SHARE_LINKS, link.id);
+    },
   },
 );
