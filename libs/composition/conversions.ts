@@ -4,7 +4,7 @@ import {
   type ConversionTask,
   DocumentConversions,
 } from '@app/documents/document/conversions';
-import { plainTextDocument } from '@app/documents/document/from-markdown';
+import { plainTextDocument, plainTextMarkdown } from '@app/documents/document/from-markdown';
 import { type MarkdownLimits, markdownProblem } from '@app/documents/document/markdown-limits';
 import { documentToMarkdown } from '@app/documents/document/to-markdown';
 import { type ConversionConfig, DEFAULT_CONVERSIONS } from '@app/platform/config/config';
@@ -74,7 +74,8 @@ export class PooledConversions extends DocumentConversions implements OnModuleDe
     const plain = plainTextDocument(markdown);
     if (plain) {
       const json = JSON.stringify(plain);
-      return andBack ? { json, markdown: documentToMarkdown(plain.document) } : { json };
+      if (!andBack) return { json };
+      return { json, markdown: plainTextMarkdown(markdown) ?? documentToMarkdown(plain.document) };
     }
     const problem = markdownProblem(markdown, this.limits);
     if (problem) throw invalid(problem);

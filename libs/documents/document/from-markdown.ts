@@ -84,6 +84,14 @@ const PLAIN_MAX_CHARS = 2000;
  * `markdownToDocument` makes of it, for a fraction of the work (a one-sentence comment is most of
  * what reviewers write). Undefined for anything else.
  */
+/**
+ * What the writer (`documentToMarkdown`) makes of the document of a plain line: the line itself, unless
+ * it holds a `w.` that the writer escapes (GFM's `www.` autolinks); then undefined, for the writer to say.
+ */
+export function plainTextMarkdown(line: string): string | undefined {
+  return /[Ww]\./.test(line) ? undefined : `${line}\n`;
+}
+
 export function plainTextDocument(markdown: string): MarkdownDocument | undefined {
   if (markdown.length > PLAIN_MAX_CHARS || !PLAIN_LINE.test(markdown)) return undefined;
   if (/^\d+[.)]/.test(markdown) || /www\./i.test(markdown)) return undefined;

@@ -1,4 +1,5 @@
-import { markdownToDocument, plainTextDocument } from './from-markdown';
+import { markdownToDocument, plainTextDocument, plainTextMarkdown } from './from-markdown';
+import { documentToMarkdown } from './to-markdown';
 
 /** A small deterministic generator (mulberry32): the same strings on every run. */
 function random(seed: number) {
@@ -12,7 +13,7 @@ function random(seed: number) {
 }
 
 /** Characters that make plain text, mostly, and some that start or make constructs around them. */
-const PLAIN = [...'aw W1 9.,;:!?\'"()-é漢'];
+const PLAIN = [...'awWps 1 9.,;:!?\'"()-é漢xX'];
 const OTHER = [...'_*`#>[]<&\\~|$%{}/@+=\t\n'];
 const pick = (next: () => number, list: string[]) => list[Math.floor(next() * list.length)];
 
@@ -27,6 +28,9 @@ describe('plain text read without the parser', () => {
       if (fast === undefined) continue;
       taken++;
       expect({ line, ...fast }).toEqual({ line, ...markdownToDocument(line) });
+      const written = plainTextMarkdown(line);
+      if (written !== undefined)
+        expect({ line, written }).toEqual({ line, written: documentToMarkdown(fast.document) });
     }
     expect(taken).toBeGreaterThan(2_000);
   });
