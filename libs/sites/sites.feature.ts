@@ -1,8 +1,11 @@
 import type { FeatureManifest } from '@app/platform/feature/feature';
+import { publishingAuthAggregate } from './domain/publishing-auth.aggregate';
+import { publishingAuthAuditSubjects } from './domain/publishing-auth.audit';
 import { shareLinkAggregate } from './domain/share-link.aggregate';
 import { shareLinkAuditSubjects } from './domain/share-link.audit';
 import { siteAggregate } from './domain/site.aggregate';
 import { siteAuditSubjects } from './domain/site.audit';
+import { publishingAuthProjection } from './read/publishing-auth.projection';
 import { shareLinkProjection } from './read/share-link.projection';
 import { siteProjection } from './read/site.projection';
 
@@ -10,9 +13,9 @@ import { siteProjection } from './read/site.projection';
 export const sitesFeature: FeatureManifest = {
   name: 'sites',
   module: async () => (await import('./sites.module')).SitesModule,
-  aggregates: [siteAggregate, shareLinkAggregate],
-  projections: [siteProjection, shareLinkProjection],
-  audited: { ...siteAuditSubjects, ...shareLinkAuditSubjects },
+  aggregates: [siteAggregate, shareLinkAggregate, publishingAuthAggregate],
+  projections: [siteProjection, shareLinkProjection, publishingAuthProjection],
+  audited: { ...siteAuditSubjects, ...shareLinkAuditSubjects, ...publishingAuthAuditSubjects },
   fixtures: {
     siteId: async ({ call, ids, label }) =>
       (

@@ -53,6 +53,16 @@ export const tour: FeatureTour = async ({ api, http, org }) => {
   expect((await http('DELETE', linkPath)).status).toBe(205);
   expect((await http('PATCH', linkPath, { active: true })).status).toBe(404);
 
+  const { data: auth } = await api.orgs.getSitePublishingAuthById(org, created.id);
+  expect(auth).toMatchObject({ object: 'publishing-auth', backend: 'custom' });
+  const { data: withUrls } = await api.orgs.updateSitePublishingAuthById(org, created.id, {
+    backend: 'custom',
+    fallbackURL: 'https://company.com/login',
+  });
+  expect(withUrls).toMatchObject({ fallbackURL: 'https://company.com/login', privateKey: auth.privateKey });
+  const { data: regenerated } = await api.orgs.regenerateSitePublishingAuthById(org, created.id);
+  expect(regenerated.privateKey).not.toBe(auth.privateKey);
+
   expect((await http('DELETE', `/v1/orgs/${org}/sites/${created.id}`)).status).toBe(205);
   expect((await http('GET', `/v1/orgs/${org}/sites/${created.id}`)).status).toBe(404);
 };

@@ -1,4 +1,4 @@
-import { hash, randomBytes, randomFillSync } from 'node:crypto';
+import { createHmac, hash, randomBytes, randomFillSync } from 'node:crypto';
 
 const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
@@ -32,6 +32,14 @@ export function newId(length = 20): string {
 /** A secret API token: 256 random bits, with a prefix that makes leaked tokens easy to scan for. */
 export function newSecretToken(prefix = 'gb_api_'): string {
   return prefix + randomBytes(32).toString('base64url');
+}
+
+/**
+ * A secret derived from the server's signing key for `label` (256 bits, 43 base64url characters):
+ * shown on every read yet never stored, the same on every process that holds the signing key.
+ */
+export function derivedSecret(signingKey: string, label: string): string {
+  return createHmac('sha256', signingKey).update(label).digest('base64url');
 }
 
 /**

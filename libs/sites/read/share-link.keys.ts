@@ -1,7 +1,6 @@
-import { createHmac } from 'node:crypto';
 import type { Config } from '@app/platform/config/config';
 import { CONFIG } from '@app/platform/config/config.module';
-import { hashSecret } from '@app/platform/domain/ids';
+import { derivedSecret, hashSecret } from '@app/platform/domain/ids';
 import { Inject, Injectable } from '@nestjs/common';
 
 /** A key is the base64url of an HMAC-SHA256: 43 characters. */
@@ -19,9 +18,7 @@ export class ShareLinkKeys {
   constructor(@Inject(CONFIG) private readonly config: Config) {}
 
   keyOf(shareLinkId: string): string {
-    return createHmac('sha256', this.config.signingKey)
-      .update(`share-link:${shareLinkId}`)
-      .digest('base64url');
+    return derivedSecret(this.config.signingKey, `share-link:${shareLinkId}`);
   }
 
   hashOf(key: string): string {
