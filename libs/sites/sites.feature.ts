@@ -2,13 +2,14 @@ import type { FeatureManifest } from '@app/platform/feature/feature';
 import { siteAggregate } from './domain/site.aggregate';
 import { siteAuditSubjects } from './domain/site.audit';
 import { siteProjection } from './read/site.projection';
+import { siteStructureProjection } from './read/site-structure.projection';
 
 /** Docs sites of an organization: their settings, and whether they are published. */
 export const sitesFeature: FeatureManifest = {
   name: 'sites',
   module: async () => (await import('./sites.module')).SitesModule,
   aggregates: [siteAggregate],
-  projections: [siteProjection],
+  projections: [siteProjection, siteStructureProjection],
   audited: siteAuditSubjects,
   fixtures: {
     siteId: async ({ call, ids, label }) =>

@@ -56,9 +56,10 @@ const sectionAdded = (
   title: string,
   path: string,
   siteSpaces: { id: string; spaceId: string; path: string }[],
+  fromRoot?: true,
 ): SiteEvent => ({
   type: 'SiteSectionAdded',
-  data: { ...ref, section: { id, title, path, siteSpaces }, addedAt: ISO },
+  data: { ...ref, section: { id, title, path, siteSpaces }, ...(fromRoot ? { fromRoot } : {}), addedAt: ISO },
 });
 
 describe('site structure decisions', () => {
@@ -235,10 +236,16 @@ describe('site structure decisions', () => {
       .given(withTwo)
       .when(addSection('sc1', 'ss3', space('sp3', 'Reference')))
       .thenEmits([
-        sectionAdded('root-sc1', 'Docs', 'docs', [
-          { id: 'ss1', spaceId: 'sp1', path: 'guide' },
-          { id: 'ss2', spaceId: 'sp2', path: 'api' },
-        ]),
+        sectionAdded(
+          'root-sc1',
+          'Docs',
+          'docs',
+          [
+            { id: 'ss1', spaceId: 'sp1', path: 'guide' },
+            { id: 'ss2', spaceId: 'sp2', path: 'api' },
+          ],
+          true,
+        ),
         sectionAdded('sc1', 'Reference', 'reference', [{ id: 'ss3', spaceId: 'sp3', path: 'reference' }]),
       ]);
     site

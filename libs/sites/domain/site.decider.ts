@@ -173,8 +173,8 @@ export type SiteEvent =
     }
   | {
       type: 'SiteSectionAdded';
-      /** Added last, with its site spaces: new ones, or those of the root when it is the first section. */
-      data: SiteRef & { section: SectionEntry; addedAt: string };
+      /** Added last, with its site spaces: a new one, or (`fromRoot`) the root's when it is the first section. */
+      data: SiteRef & { section: SectionEntry; fromRoot?: true; addedAt: string };
     }
   | {
       type: 'SiteSectionUpdated';
@@ -503,7 +503,10 @@ const decisions: Decisions = {
           : {}),
         siteSpaces: structure.siteSpaces,
       };
-      events.push({ type: 'SiteSectionAdded', data: { ...refOf(site), section: root, addedAt } });
+      events.push({
+        type: 'SiteSectionAdded',
+        data: { ...refOf(site), section: root, fromRoot: true, addedAt },
+      });
     }
     const title = command.title === undefined ? space.title : checkedSectionTitle(command.title);
     const section: SectionEntry = {
