@@ -1,6 +1,7 @@
 import type { FeatureManifest } from '@app/platform/feature/feature';
 import { siteAggregate } from './domain/site.aggregate';
 import { siteAuditSubjects } from './domain/site.audit';
+import { DETACH_JOB } from './domain/site-structure';
 import { siteProjection } from './read/site.projection';
 import { siteStructureProjection } from './read/site-structure.projection';
 
@@ -11,6 +12,7 @@ export const sitesFeature: FeatureManifest = {
   aggregates: [siteAggregate],
   projections: [siteProjection, siteStructureProjection],
   audited: siteAuditSubjects,
+  jobs: [DETACH_JOB],
   fixtures: {
     siteId: async ({ call, ids, label }) =>
       (

@@ -1,17 +1,26 @@
 import { featureModule, type ServiceRole } from '@app/platform/rpc/feature-module';
+import { SpacePresenter } from '@app/spaces/read/space.presenter';
 import { type DynamicModule, Module } from '@nestjs/common';
+import { SiteSectionsController } from './http/site-sections.controller';
+import { SiteSpacesController } from './http/site-spaces.controller';
+import { SiteStructureController } from './http/site-structure.controller';
 import { SitesController } from './http/sites.controller';
 import { SitePresenter } from './read/site.presenter';
+import { SiteStructurePresenter } from './read/site-structure.presenter';
+import { SiteStructureQueries } from './read/site-structure.queries';
 import { SiteQueries } from './read/sites.queries';
 import { SiteService } from './write/site.commands';
+import { SiteSpaceDetacher } from './write/site-space-detach.job';
+import { SiteStructureService } from './write/site-structure.commands';
 
 @Module({})
 export class SitesModule {
   static forRole(role: ServiceRole): DynamicModule {
     return featureModule(SitesModule, role, {
-      controllers: [SitesController],
-      commands: [SiteService],
-      queries: [SiteQueries, SitePresenter],
+      controllers: [SitesController, SiteSpacesController, SiteSectionsController, SiteStructureController],
+      commands: [SiteService, SiteStructureService],
+      queries: [SiteQueries, SitePresenter, SiteStructureQueries, SiteStructurePresenter, SpacePresenter],
+      jobs: [SiteSpaceDetacher],
     });
   }
 }

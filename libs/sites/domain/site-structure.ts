@@ -35,6 +35,9 @@ export interface Position {
   after?: string;
 }
 
+/** The job that detaches a space gone from its organization from the sites publishing it. */
+export const DETACH_JOB = 'site.detach-space';
+
 export const EMPTY_STRUCTURE: Structure = { siteSpaces: [], sections: [] };
 
 /** The index an item goes to among `ids` (the siblings without it); undefined when a pointer is not one of them. */
