@@ -130,7 +130,7 @@ export class SiteListQueryDto extends ListQueryDto implements SiteListQuery {
   @QueryList(SITE_TYPES, SITE_TYPES.length)
   type?: SiteType[];
 
-  /** Sites holding a space as a site space: site spaces are not served yet, so no site holds one. */
-  @NotServed('site spaces are not served yet, so no site would match; an empty list would read as an answer')
+  /** Sites holding a space as a site space. */
+  @NotServed('listing sites by a space they publish is not served yet; an empty list would read as an answer')
   space?: unknown;
 }
