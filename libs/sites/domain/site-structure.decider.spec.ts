@@ -102,7 +102,7 @@ describe('site structure decisions', () => {
         spaces: [{ siteSpaceId: 'ss1', space: space('sp1', 'G', 'o2') }],
         at: AT,
       })
-      .thenThrows('invalid', /^spaceId/);
+      .thenThrows('invalid', /^spaces/);
     site
       .given(withTwo)
       .when({

@@ -289,9 +289,9 @@ function wanted(input: UpdateSiteInput, site: Active): Partial<SiteSettings> {
 }
 
 /** The space, when it is the site's organization's (the same refusal as a space not found). */
-function ownSpace(site: SiteRef, space: SpaceRef): SpaceRef {
+function ownSpace(site: SiteRef, space: SpaceRef, field = 'spaceId'): SpaceRef {
   if (space.organization !== site.organization)
-    throw invalid(`spaceId: the organization has no space ${space.id}`);
+    throw invalid(`${field}: the organization has no space ${space.id}`);
   return space;
 }
 
@@ -358,7 +358,10 @@ const decisions: Decisions = {
     const added: SiteEvent[] = [];
     const siteSpaces: SiteSpaceEntry[] = [];
     for (const space of command.spaces ?? []) {
-      const siteSpace = newSiteSpace(siteSpaces, { ...space, space: ownSpace(command, space.space) });
+      const siteSpace = newSiteSpace(siteSpaces, {
+        ...space,
+        space: ownSpace(command, space.space, 'spaces'),
+      });
       siteSpaces.push(siteSpace);
       added.push({ type: 'SiteSpaceAdded', data: { ...refOf(command), siteSpace, addedAt: data.createdAt } });
     }

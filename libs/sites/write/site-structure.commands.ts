@@ -14,9 +14,9 @@ import type { Position } from '../domain/site-structure';
 import { siteIn } from '../read/sites.queries';
 
 /** The live space named, as the site's decider checks it; a deleted or unknown one is refused as absent. */
-export async function spaceRef(views: ReadStore, spaceId: string): Promise<SpaceRef> {
+export async function spaceRef(views: ReadStore, spaceId: string, field = 'spaceId'): Promise<SpaceRef> {
   const space = await views.get(SPACES, spaceId);
-  if (!space || space.deleted) throw invalid(`spaceId: the organization has no space ${spaceId}`);
+  if (!space || space.deleted) throw invalid(`${field}: the organization has no space ${spaceId}`);
   return { id: space.id, organization: space.organization, title: space.title || 'Untitled' };
 }
 

@@ -46,7 +46,7 @@ export class SiteService {
     const input: SiteSettingsInput = { title: body.title, type: body.type, visibility: body.visibility };
     const spaces: NewSiteSpace[] = [];
     for (const spaceId of body.spaces ?? [])
-      spaces.push({ siteSpaceId: newId(), space: await spaceRef(this.views, spaceId) });
+      spaces.push({ siteSpaceId: newId(), space: await spaceRef(this.views, spaceId, 'spaces') });
     const command: SiteCommand = {
       type: 'CreateSite',
       siteId,
