@@ -20,5 +20,18 @@ export const sitesFeature: FeatureManifest = {
           id: string;
         }
       ).id,
+    // A site space of the site, publishing the space (spaces resolve before sites).
+    siteSpaceId: async ({ call, ids }) =>
+      (
+        (await call('POST', `/v1/orgs/${ids.organizationId}/sites/${ids.siteId}/site-spaces`, {
+          spaceId: ids.spaceId,
+        })) as { id: string }
+      ).id,
+    siteSectionId: async ({ call, ids }) =>
+      (
+        (await call('POST', `/v1/orgs/${ids.organizationId}/sites/${ids.siteId}/sections`, {
+          spaceId: ids.spaceId,
+        })) as { id: string }
+      ).id,
   },
 };

@@ -3,16 +3,7 @@ import { BooleanQuery, NotServed, Text } from '@app/platform/http/fields';
 import { ListQueryDto } from '@app/platform/http/pagination';
 import { IsAbsentOr } from '@app/platform/http/validation';
 import { Type } from 'class-transformer';
-import {
-  Equals,
-  IsIn,
-  IsObject,
-  IsString,
-  Matches,
-  MinLength,
-  ValidateIf,
-  ValidateNested,
-} from 'class-validator';
+import { IsIn, IsObject, IsString, Matches, MinLength, ValidateIf, ValidateNested } from 'class-validator';
 import { ICON_MAX, PATH_MAX, SECTION_DESCRIPTION_MAX, TITLE_MAX, TITLE_MIN } from '../domain/site.decider';
 import type { SiteSpaceListQuery } from '../read/site-structure.queries';
 import type {
@@ -170,7 +161,7 @@ export class UpdateSiteSectionDto {
 }
 
 export class SiteSpacePointerDto {
-  @Equals('site-space')
+  @IsIn(['site-space'])
   type: 'site-space';
 
   @IsString()
@@ -179,7 +170,7 @@ export class SiteSpacePointerDto {
 }
 
 export class SiteSectionPointerDto {
-  @Equals('site-section')
+  @IsIn(['site-section'])
   type: 'site-section';
 
   @IsString()
