@@ -63,6 +63,55 @@ export const tour: FeatureTour = async ({ api, http, org }) => {
   const { data: regenerated } = await api.orgs.regenerateSitePublishingAuthById(org, created.id);
   expect(regenerated.privateKey).not.toBe(auth.privateKey);
 
+  await structureTour({ api, http, org }, created.id);
+
   expect((await http('DELETE', `/v1/orgs/${org}/sites/${created.id}`)).status).toBe(205);
   expect((await http('GET', `/v1/orgs/${org}/sites/${created.id}`)).status).toBe(404);
+};
+
+/** The site's spaces, sections and structure: each write read back, the deprecated moves included. */
+const structureTour = async (
+  { api, http, org }: Pick<Parameters<FeatureTour>[0], 'api' | 'http' | 'org'>,
+  siteId: string,
+) => {
+  const spaceId = (await api.orgs.createSpace(org, { title: 'Tour guide' })).data.id;
+  const otherId = (await api.orgs.createSpace(org, { title: 'Tour API' })).data.id;
+  const siteSpace = (await api.orgs.addSpaceToSite(org, siteId, { spaceId })).data;
+  expect(siteSpace).toMatchObject({ object: 'site-space', path: 'tour-guide', default: true });
+  const patched = (await api.orgs.updateSiteSpaceById(org, siteId, siteSpace.id, { path: 'guide' })).data;
+  expect(patched.path).toBe('guide');
+  const second = (await api.orgs.addSpaceToSite(org, siteId, { spaceId: otherId })).data;
+  const base = `/v1/orgs/${org}/sites/${siteId}`;
+  const moved = await http('POST', `${base}/site-spaces/${second.id}/move`, {
+    position: { before: { type: 'site-space', siteSpace: siteSpace.id } },
+  });
+  expect(moved.body).toMatchObject({ id: second.id });
+  const listed = (await api.orgs.listSiteSpaces(org, siteId)).data.items.map((s) => s.id);
+  expect(listed).toEqual([second.id, siteSpace.id]);
+
+  const section = (await api.orgs.addSectionToSite(org, siteId, { spaceId: otherId, title: 'Tour section' }))
+    .data;
+  expect(section).toMatchObject({ object: 'site-section', title: 'Tour section' });
+  const renamed = (await api.orgs.updateSiteSectionById(org, siteId, section.id, { title: 'Tour reference' }))
+    .data;
+  expect(renamed.title).toBe('Tour reference');
+  const sections = (await api.orgs.listSiteSections(org, siteId)).data.items;
+  expect(sections.map((s) => s.id)).toContain(section.id);
+  const first = sections[0].id;
+  const sectionMoved = await http('POST', `${base}/sections/${section.id}/move`, {
+    position: { before: { type: 'site-section', siteSection: first } },
+  });
+  expect(sectionMoved.status).toBe(200);
+  const sorted = await api.orgs.sortSiteStructure(org, siteId, {
+    item: { type: 'site-section', id: section.id },
+    position: { after: { type: 'site-section', id: first } },
+  });
+  expect(sorted.data).toMatchObject({ id: section.id });
+  const structure = (await api.orgs.getSiteStructure(org, siteId)).data;
+  expect(structure.type).toBe('sections');
+  expect(structure.structure.map((s) => s.id)).toEqual([first, section.id]);
+
+  expect((await http('DELETE', `${base}/site-spaces/${siteSpace.id}`)).status).toBe(205);
+  expect((await http('DELETE', `${base}/sections/${section.id}`)).status).toBe(205);
+  expect((await api.orgs.getSiteStructure(org, siteId)).data.structure.map((s) => s.id)).toEqual([first]);
 };

@@ -15,5 +15,24 @@ export const siteAuditSubjects = auditSubjects<SiteEvent>()({
     SiteUnpublished: (d) => ({ type: 'site', id: d.siteId, organization: d.organization }),
     SiteDeleted: (d) => ({ type: 'site', id: d.siteId, organization: d.organization }),
     SiteCustomizationUpdated: (d) => ({ type: 'site', id: d.siteId, organization: d.organization }),
+    // The site's structure changes are the site's: audited as `site.space_added`, `site.section_moved`, …
+    SiteSpaceAdded: (d) => ({ type: 'site-space', id: d.siteSpace.id, organization: d.organization }),
+    SiteSpaceUpdated: (d) => ({ type: 'site-space', id: d.siteSpaceId, organization: d.organization }),
+    SiteSpaceRemoved: (d) => ({ type: 'site-space', id: d.siteSpaceId, organization: d.organization }),
+    SiteSpaceMoved: (d) => ({ type: 'site-space', id: d.siteSpaceId, organization: d.organization }),
+    SiteSectionAdded: (d) => ({
+      type: 'site-section',
+      id: d.section.id,
+      organization: d.organization,
+      label: d.section.title,
+    }),
+    SiteSectionUpdated: (d) => ({
+      type: 'site-section',
+      id: d.sectionId,
+      organization: d.organization,
+      label: d.changes.title,
+    }),
+    SiteSectionRemoved: (d) => ({ type: 'site-section', id: d.sectionId, organization: d.organization }),
+    SiteSectionMoved: (d) => ({ type: 'site-section', id: d.sectionId, organization: d.organization }),
   },
 });

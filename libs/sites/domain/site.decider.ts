@@ -1,5 +1,26 @@
 import { conflict, type Decider, decideBy, invalid, notFound } from '@app/platform/domain/decider';
 import type { SiteCustomization } from './site-customization';
+import {
+  addSection,
+  allSiteSpaces,
+  defaultOf,
+  EMPTY_STRUCTURE,
+  findSiteSpace,
+  freePath,
+  type Position,
+  placeSection,
+  placeSiteSpace,
+  type SectionEntry,
+  type SiteSpaceEntry,
+  type Structure,
+  siblingsIn,
+  slug,
+  targetIndex,
+  updateSection,
+  updateSiteSpace,
+  withoutSection,
+  withoutSiteSpace,
+} from './site-structure';
 
 /** GitBook's `SiteType`; a new site is `basic` unless it says otherwise. */
 export const SITE_TYPES = [
@@ -49,6 +70,42 @@ export interface CreateSiteInput {
   visibility?: SiteVisibility;
 }
 
+/** A space as the views show it when a command names it: whose it is, and its title (a path's source). */
+export interface SpaceRef {
+  id: string;
+  organization: string;
+  title: string;
+}
+
+/** A new site space: the id drawn for it and the space it publishes. */
+export interface NewSiteSpace {
+  siteSpaceId: string;
+  space: SpaceRef;
+}
+
+export interface UpdateSiteSpaceInput {
+  path?: string;
+  space?: SpaceRef;
+}
+
+export interface UpdateSiteSectionInput {
+  title?: string;
+  path?: string;
+  icon?: string | null;
+  description?: string | null;
+  defaultSiteSpace?: string;
+}
+
+/** What a section update records: a removed icon or description is null. */
+export type SectionChanges = Omit<UpdateSiteSectionInput, 'defaultSiteSpace'> & { defaultSiteSpace?: string };
+
+/** Why a site space left its site other than by a request: its space is gone from the organization. */
+export type DetachReason = 'space-deleted' | 'space-transferred';
+
+export const PATH_MAX = 100;
+export const SECTION_DESCRIPTION_MAX = 256;
+export const ICON_MAX = 50;
+
 /** An update sets what it names; `proxy: null` removes the proxy. */
 export interface UpdateSiteInput {
   title?: string;
@@ -72,9 +129,8 @@ export type SiteState =
       SiteSettings & {
         status: 'active';
         published: boolean;
-        /** Ids of the site's site spaces and sections: what its defaults may name. */
-        siteSpaces: string[];
-        siteSections: string[];
+        /** Its sections and site spaces, in order: what its defaults may name. */
+        structure: Structure;
         /** Absent until set: GitBook's defaults apply. */
         customization?: SiteCustomization;
       })
@@ -91,15 +147,87 @@ export type SiteEvent =
       type: 'SiteCustomizationUpdated';
       data: SiteRef & { customization: SiteCustomization; updatedAt: string };
     }
-  | { type: 'SiteDeleted'; data: SiteRef & { deletedAt: string } };
+  | { type: 'SiteDeleted'; data: SiteRef & { deletedAt: string } }
+  | {
+      type: 'SiteSpaceAdded';
+      /** Added at the end of its section's site spaces (`section`), or of the root's. */
+      data: SiteRef & { siteSpace: SiteSpaceEntry; section?: string; addedAt: string };
+    }
+  | {
+      type: 'SiteSpaceUpdated';
+      data: SiteRef & {
+        siteSpaceId: string;
+        changes: Partial<Omit<SiteSpaceEntry, 'id'>>;
+        updatedAt: string;
+      };
+    }
+  | {
+      type: 'SiteSpaceRemoved';
+      /** `reason` when its space left the organization rather than a request removing it. */
+      data: SiteRef & { siteSpaceId: string; spaceId: string; reason?: DetachReason; removedAt: string };
+    }
+  | {
+      type: 'SiteSpaceMoved';
+      /** Its index among the site spaces of `section` (or the root's) once placed. */
+      data: SiteRef & { siteSpaceId: string; section?: string; index: number; movedAt: string };
+    }
+  | {
+      type: 'SiteSectionAdded';
+      /** Added last, with its site spaces: a new one, or (`fromRoot`) the root's when it is the first section. */
+      data: SiteRef & { section: SectionEntry; fromRoot?: true; addedAt: string };
+    }
+  | {
+      type: 'SiteSectionUpdated';
+      data: SiteRef & { sectionId: string; changes: SectionChanges; updatedAt: string };
+    }
+  | {
+      type: 'SiteSectionRemoved';
+      /** The site spaces that went with it. */
+      data: SiteRef & { sectionId: string; siteSpaces: string[]; removedAt: string };
+    }
+  | {
+      type: 'SiteSectionMoved';
+      data: SiteRef & { sectionId: string; index: number; movedAt: string };
+    };
 
 export type SiteCommand =
-  | (SiteRef & { type: 'CreateSite'; input: CreateSiteInput; at: number })
+  | (SiteRef & { type: 'CreateSite'; input: CreateSiteInput; spaces?: NewSiteSpace[]; at: number })
   | { type: 'UpdateSite'; organization: string; input: UpdateSiteInput; at: number }
   | { type: 'PublishSite'; organization: string; at: number }
   | { type: 'UnpublishSite'; organization: string; at: number }
   | { type: 'UpdateSiteCustomization'; organization: string; customization: SiteCustomization; at: number }
-  | { type: 'DeleteSite'; organization: string; at: number };
+  | { type: 'DeleteSite'; organization: string; at: number }
+  | (NewSiteSpace & { type: 'AddSiteSpace'; organization: string; sectionId?: string; at: number })
+  | {
+      type: 'UpdateSiteSpace';
+      organization: string;
+      siteSpaceId: string;
+      input: UpdateSiteSpaceInput;
+      at: number;
+    }
+  | { type: 'RemoveSiteSpace'; organization: string; siteSpaceId: string; at: number }
+  | { type: 'MoveSiteSpace'; organization: string; siteSpaceId: string; position: Position; at: number }
+  | (NewSiteSpace & {
+      type: 'AddSiteSection';
+      organization: string;
+      sectionId: string;
+      /** The id of the section that takes the root's site spaces when this is the site's first. */
+      rootSectionId: string;
+      title?: string;
+      icon?: string;
+      at: number;
+    })
+  | {
+      type: 'UpdateSiteSection';
+      organization: string;
+      sectionId: string;
+      input: UpdateSiteSectionInput;
+      at: number;
+    }
+  | { type: 'RemoveSiteSection'; organization: string; sectionId: string; at: number }
+  | { type: 'MoveSiteSection'; organization: string; sectionId: string; position: Position; at: number }
+  /** From the log, not a request: the space left the organization, so its site spaces go. */
+  | { type: 'DetachSpace'; spaceId: string; reason: DetachReason; at: number };
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
@@ -107,6 +235,12 @@ function checkedTitle(title: string): string {
   if (title.trim().length < TITLE_MIN || title.length > TITLE_MAX) {
     throw invalid(`title must be ${TITLE_MIN} to ${TITLE_MAX} characters, not only spaces`);
   }
+  return title;
+}
+
+function checkedSectionTitle(title: string): string {
+  if (title.trim().length < TITLE_MIN || title.length > TITLE_MAX)
+    throw invalid(`title must be ${TITLE_MIN} to ${TITLE_MAX} characters, not only spaces`);
   return title;
 }
 
@@ -139,18 +273,65 @@ function wanted(input: UpdateSiteInput, site: Active): Partial<SiteSettings> {
   if (input.basename !== undefined) out.basename = checkedBasename(input.basename);
   if (input.adaptiveContent !== undefined) out.adaptiveContent = input.adaptiveContent.enabled;
   if (input.agentsContext !== undefined) out.agentsContext = input.agentsContext;
-  if (input.defaultSiteSpace !== undefined) {
-    if (!site.siteSpaces.includes(input.defaultSiteSpace))
+  // With sections, the default site space is that of the default section (see `UpdateSite`).
+  if (input.defaultSiteSpace !== undefined && site.structure.sections.length === 0) {
+    if (!site.structure.siteSpaces.some((s) => s.id === input.defaultSiteSpace))
       throw invalid(`defaultSiteSpace: the site has no site space ${input.defaultSiteSpace}`);
     out.defaultSiteSpace = input.defaultSiteSpace;
   }
   if (input.defaultSiteSection !== undefined) {
-    if (!site.siteSections.includes(input.defaultSiteSection))
+    if (!site.structure.sections.some((s) => s.id === input.defaultSiteSection))
       throw invalid(`defaultSiteSection: the site has no section ${input.defaultSiteSection}`);
     out.defaultSiteSection = input.defaultSiteSection;
   }
   if (input.proxy !== undefined) out.proxy = input.proxy === null ? undefined : checkedProxy(input.proxy);
   return out;
+}
+
+/** The space, when it is the site's organization's (the same refusal as a space not found). */
+function ownSpace(site: SiteRef, space: SpaceRef, field = 'spaceId'): SpaceRef {
+  if (space.organization !== site.organization)
+    throw invalid(`${field}: the organization has no space ${space.id}`);
+  return space;
+}
+
+function checkedPath(path: string): string {
+  if (path.trim().length === 0 || path.length > PATH_MAX)
+    throw invalid(`path must be 1 to ${PATH_MAX} characters, not only spaces`);
+  return path;
+}
+
+function siteSpaceOf(site: Active, siteSpaceId: string) {
+  const found = findSiteSpace(site.structure, siteSpaceId);
+  if (!found) throw notFound('Site space not found');
+  return found;
+}
+
+function sectionOf(site: Active, sectionId: string): SectionEntry {
+  const section = site.structure.sections.find((s) => s.id === sectionId);
+  if (!section) throw notFound('Site section not found');
+  return section;
+}
+
+/** A new site space at a free path among its siblings, made of its space's title. */
+function newSiteSpace(siblings: readonly SiteSpaceEntry[], added: NewSiteSpace): SiteSpaceEntry {
+  const path = freePath(
+    slug(added.space.title),
+    siblings.map((s) => s.path),
+  );
+  return { id: added.siteSpaceId, spaceId: added.space.id, path };
+}
+
+/** The index a move places an item at among its siblings; a pointer must be a sibling other than itself. */
+function moveIndex(siblings: readonly string[], itemId: string, position: Position, field: string): number {
+  const pointer = position.before ?? position.after;
+  if (pointer === itemId) throw invalid(`${field}: an item cannot be placed next to itself`);
+  const index = targetIndex(
+    siblings.filter((id) => id !== itemId),
+    position,
+  );
+  if (index === undefined) throw invalid(`${field}: ${pointer} is not an item of that level of the site`);
+  return index;
 }
 
 /** Settings hold JSON values (absent ones undefined): two are the same when they serialize the same. */
@@ -173,7 +354,18 @@ const decisions: Decisions = {
       agentsContext: 'included' as const,
       createdAt: iso(command.at),
     };
-    return [{ type: 'SiteCreated', data }];
+    // Spaces named on creation are its root's first site spaces, in the order given.
+    const added: SiteEvent[] = [];
+    const siteSpaces: SiteSpaceEntry[] = [];
+    for (const space of command.spaces ?? []) {
+      const siteSpace = newSiteSpace(siteSpaces, {
+        ...space,
+        space: ownSpace(command, space.space, 'spaces'),
+      });
+      siteSpaces.push(siteSpace);
+      added.push({ type: 'SiteSpaceAdded', data: { ...refOf(command), siteSpace, addedAt: data.createdAt } });
+    }
+    return [{ type: 'SiteCreated', data }, ...added];
   },
 
   UpdateSite: (command, state) => {
@@ -183,9 +375,26 @@ const decisions: Decisions = {
     for (const key of Object.keys(settings) as (keyof SiteSettings)[]) {
       if (!same(settings[key], site[key])) Object.assign(changes, { [key]: settings[key] });
     }
-    if (Object.keys(changes).length === 0) return [];
-    const data = { ...refOf(site), changes: nullsForRemoved(changes), updatedAt: iso(command.at) };
-    return [{ type: 'SiteUpdated', data }];
+    const events: SiteEvent[] = [];
+    if (Object.keys(changes).length > 0) {
+      const data = { ...refOf(site), changes: nullsForRemoved(changes), updatedAt: iso(command.at) };
+      events.push({ type: 'SiteUpdated', data });
+    }
+    const chosen = command.input.defaultSiteSpace;
+    if (chosen !== undefined && site.structure.sections.length > 0) {
+      // With sections the default site space is the default section's: recorded as that section's.
+      const section = defaultOf(
+        site.structure.sections,
+        settings.defaultSiteSection ?? site.defaultSiteSection,
+      );
+      if (!section.siteSpaces.some((s) => s.id === chosen))
+        throw invalid(`defaultSiteSpace: the site's default section has no site space ${chosen}`);
+      if (section.defaultSiteSpace !== chosen) {
+        const data = { ...refOf(site), sectionId: section.id, changes: { defaultSiteSpace: chosen } };
+        events.push({ type: 'SiteSectionUpdated', data: { ...data, updatedAt: iso(command.at) } });
+      }
+    }
+    return events;
   },
 
   PublishSite: (command, state) => {
@@ -210,6 +419,171 @@ const decisions: Decisions = {
   DeleteSite: (command, state) => {
     const site = live(state, command.organization);
     return [{ type: 'SiteDeleted', data: { ...refOf(site), deletedAt: iso(command.at) } }];
+  },
+
+  AddSiteSpace: (command, state) => {
+    const site = live(state, command.organization);
+    const { sections } = site.structure;
+    // Without a section named: the default section's, or the root's when the site has none.
+    let section: string | undefined;
+    if (command.sectionId !== undefined) {
+      if (!sections.some((s) => s.id === command.sectionId))
+        throw invalid(`sectionId: the site has no section ${command.sectionId}`);
+      section = command.sectionId;
+    } else if (sections.length > 0) section = defaultOf(sections, site.defaultSiteSection).id;
+    if (findSiteSpace(site.structure, command.siteSpaceId)) throw conflict('Site space already exists');
+    const space = ownSpace(site, command.space);
+    const siteSpace = newSiteSpace(siblingsIn(site.structure, section), { ...command, space });
+    const data = { ...refOf(site), siteSpace, ...(section ? { section } : {}), addedAt: iso(command.at) };
+    return [{ type: 'SiteSpaceAdded', data }];
+  },
+
+  UpdateSiteSpace: (command, state) => {
+    const site = live(state, command.organization);
+    const { entry, section } = siteSpaceOf(site, command.siteSpaceId);
+    const changes: Partial<Omit<SiteSpaceEntry, 'id'>> = {};
+    const { path, space } = command.input;
+    if (path !== undefined && path !== entry.path) {
+      const taken = siblingsIn(site.structure, section).filter((s) => s.id !== entry.id);
+      if (taken.some((s) => s.path === checkedPath(path)))
+        throw invalid(`path: another site space of its level has the path ${path}`);
+      changes.path = path;
+    }
+    if (space !== undefined && space.id !== entry.spaceId) changes.spaceId = ownSpace(site, space).id;
+    if (Object.keys(changes).length === 0) return [];
+    const data = { ...refOf(site), siteSpaceId: entry.id, changes, updatedAt: iso(command.at) };
+    return [{ type: 'SiteSpaceUpdated', data }];
+  },
+
+  RemoveSiteSpace: (command, state) => {
+    const site = live(state, command.organization);
+    const { entry } = siteSpaceOf(site, command.siteSpaceId);
+    const data = {
+      ...refOf(site),
+      siteSpaceId: entry.id,
+      spaceId: entry.spaceId,
+      removedAt: iso(command.at),
+    };
+    return [{ type: 'SiteSpaceRemoved', data }];
+  },
+
+  MoveSiteSpace: (command, state) => {
+    const site = live(state, command.organization);
+    const { entry, section: from } = siteSpaceOf(site, command.siteSpaceId);
+    // A pointer to a site space of another section moves it into that section.
+    const pointer = command.position.before ?? command.position.after;
+    const at = pointer === undefined ? undefined : findSiteSpace(site.structure, pointer);
+    if (pointer !== undefined && !at) throw invalid(`position: the site has no site space ${pointer}`);
+    const section = at ? at.section : from;
+    const siblings = siblingsIn(site.structure, section).map((s) => s.id);
+    const index = moveIndex(siblings, entry.id, command.position, 'position');
+    const current = siblingsIn(site.structure, from).findIndex((s) => s.id === entry.id);
+    if (section === from && index === current) return [];
+    const data = { ...refOf(site), siteSpaceId: entry.id, ...(section ? { section } : {}), index };
+    return [{ type: 'SiteSpaceMoved', data: { ...data, movedAt: iso(command.at) } }];
+  },
+
+  AddSiteSection: (command, state) => {
+    const site = live(state, command.organization);
+    const { structure } = site;
+    if (structure.sections.some((s) => s.id === command.sectionId))
+      throw conflict('Site section already exists');
+    const space = ownSpace(site, command.space);
+    const events: SiteEvent[] = [];
+    const paths: string[] = structure.sections.map((s) => s.path);
+    const addedAt = iso(command.at);
+    if (structure.sections.length === 0 && structure.siteSpaces.length > 0) {
+      // The site's first section: its root site spaces become a section of their own, the default.
+      const path = freePath(slug(site.title), paths);
+      paths.push(path);
+      const root: SectionEntry = {
+        id: command.rootSectionId,
+        title: site.title,
+        path,
+        ...(site.defaultSiteSpace !== undefined &&
+        structure.siteSpaces.some((s) => s.id === site.defaultSiteSpace)
+          ? { defaultSiteSpace: site.defaultSiteSpace }
+          : {}),
+        siteSpaces: structure.siteSpaces,
+      };
+      events.push({
+        type: 'SiteSectionAdded',
+        data: { ...refOf(site), section: root, fromRoot: true, addedAt },
+      });
+    }
+    const title = command.title === undefined ? space.title : checkedSectionTitle(command.title);
+    const section: SectionEntry = {
+      id: command.sectionId,
+      title,
+      path: freePath(slug(title), paths),
+      ...(command.icon !== undefined ? { icon: command.icon } : {}),
+      siteSpaces: [newSiteSpace([], { ...command, space })],
+    };
+    events.push({ type: 'SiteSectionAdded', data: { ...refOf(site), section, addedAt } });
+    return events;
+  },
+
+  UpdateSiteSection: (command, state) => {
+    const site = live(state, command.organization);
+    const section = sectionOf(site, command.sectionId);
+    const { input } = command;
+    const changes: SectionChanges = {};
+    if (input.title !== undefined && input.title !== section.title)
+      changes.title = checkedSectionTitle(input.title);
+    if (input.path !== undefined && input.path !== section.path) {
+      if (
+        site.structure.sections.some((s) => s.id !== section.id && s.path === checkedPath(input.path ?? ''))
+      )
+        throw invalid(`path: another section of the site has the path ${input.path}`);
+      changes.path = input.path;
+    }
+    if (input.icon !== undefined && input.icon !== (section.icon ?? null)) changes.icon = input.icon;
+    if (input.description !== undefined && input.description !== (section.description ?? null))
+      changes.description = input.description;
+    if (input.defaultSiteSpace !== undefined && input.defaultSiteSpace !== section.defaultSiteSpace) {
+      if (!section.siteSpaces.some((s) => s.id === input.defaultSiteSpace))
+        throw invalid(`defaultSiteSpace: the section has no site space ${input.defaultSiteSpace}`);
+      changes.defaultSiteSpace = input.defaultSiteSpace;
+    }
+    if (Object.keys(changes).length === 0) return [];
+    const data = { ...refOf(site), sectionId: section.id, changes, updatedAt: iso(command.at) };
+    return [{ type: 'SiteSectionUpdated', data }];
+  },
+
+  RemoveSiteSection: (command, state) => {
+    const site = live(state, command.organization);
+    const section = sectionOf(site, command.sectionId);
+    const siteSpaces = section.siteSpaces.map((s) => s.id);
+    const data = { ...refOf(site), sectionId: section.id, siteSpaces, removedAt: iso(command.at) };
+    return [{ type: 'SiteSectionRemoved', data }];
+  },
+
+  MoveSiteSection: (command, state) => {
+    const site = live(state, command.organization);
+    const section = sectionOf(site, command.sectionId);
+    const ids = site.structure.sections.map((s) => s.id);
+    const index = moveIndex(ids, section.id, command.position, 'position');
+    if (index === ids.indexOf(section.id)) return [];
+    const data = { ...refOf(site), sectionId: section.id, index, movedAt: iso(command.at) };
+    return [{ type: 'SiteSectionMoved', data }];
+  },
+
+  DetachSpace: (command, state) => {
+    // A site deleted meanwhile keeps nothing to detach; the command repeats with one effect.
+    if (state.status !== 'active') return [];
+    const removedAt = iso(command.at);
+    return allSiteSpaces(state.structure)
+      .filter(({ entry }) => entry.spaceId === command.spaceId)
+      .map(({ entry }) => ({
+        type: 'SiteSpaceRemoved' as const,
+        data: {
+          ...refOf(state),
+          siteSpaceId: entry.id,
+          spaceId: entry.spaceId,
+          reason: command.reason,
+          removedAt,
+        },
+      }));
   },
 };
 
@@ -240,7 +614,7 @@ export const siteDecider: Decider<SiteCommand, SiteEvent, SiteState> = {
     switch (event.type) {
       case 'SiteCreated': {
         const { createdAt: _c, ...facts } = event.data;
-        return { status: 'active', ...facts, published: false, siteSpaces: [], siteSections: [] };
+        return { status: 'active', ...facts, published: false, structure: EMPTY_STRUCTURE };
       }
       case 'SiteUpdated':
         return state.status === 'active' ? applyChanges(state, event.data.changes) : state;
@@ -252,8 +626,44 @@ export const siteDecider: Decider<SiteCommand, SiteEvent, SiteState> = {
         return state.status === 'active' ? { ...state, customization: event.data.customization } : state;
       case 'SiteDeleted':
         return state.status === 'active' ? { status: 'deleted', ...refOf(state) } : state;
+      default:
+        return state.status === 'active'
+          ? { ...state, structure: evolveStructure(state.structure, event) }
+          : state;
     }
   },
 };
+
+type StructureEvent = Extract<SiteEvent, { type: `SiteSpace${string}` | `SiteSection${string}` }>;
+
+/** The structure after one of its events: what the decider's state and the projection's views both follow. */
+export function evolveStructure(structure: Structure, event: StructureEvent): Structure {
+  switch (event.type) {
+    case 'SiteSpaceAdded': {
+      const { siteSpace, section } = event.data;
+      return placeSiteSpace(structure, siteSpace, section, siblingsIn(structure, section).length);
+    }
+    case 'SiteSpaceUpdated':
+      return updateSiteSpace(structure, event.data.siteSpaceId, event.data.changes);
+    case 'SiteSpaceRemoved':
+      return withoutSiteSpace(structure, event.data.siteSpaceId);
+    case 'SiteSpaceMoved': {
+      const found = findSiteSpace(structure, event.data.siteSpaceId);
+      return found ? placeSiteSpace(structure, found.entry, event.data.section, event.data.index) : structure;
+    }
+    case 'SiteSectionAdded':
+      return addSection(structure, event.data.section);
+    case 'SiteSectionUpdated':
+      return updateSection(structure, event.data.sectionId, (section) =>
+        applyChanges(section, event.data.changes),
+      );
+    case 'SiteSectionRemoved':
+      return withoutSection(structure, event.data.sectionId);
+    case 'SiteSectionMoved': {
+      const section = structure.sections.find((s) => s.id === event.data.sectionId);
+      return section ? placeSection(structure, section, event.data.index) : structure;
+    }
+  }
+}
 
 export const siteStream = (siteId: string) => `site-${siteId}`;

@@ -32,6 +32,9 @@ import {
 import type { SiteListQuery } from '../read/sites.queries';
 import type { CreateSiteInput, UpdateSiteInput } from '../write/site.commands';
 
+/** Spaces a site may be created with: a site's first few. */
+export const SITE_SPACES_ON_CREATE_MAX = 100;
+
 export class CreateSiteDto implements CreateSiteInput {
   @IsAbsentOr()
   @IsIn(SITE_TYPES)
@@ -46,10 +49,11 @@ export class CreateSiteDto implements CreateSiteInput {
   @IsIn(SITE_VISIBILITIES)
   visibility?: SiteVisibility;
 
-  /** Spaces to add as site spaces: site spaces are not served yet, so only an empty list is taken. */
+  /** Spaces of the organization to publish as the site's first site spaces, in order. */
   @IsAbsentOr()
-  @IsArray()
-  @ArrayMaxSize(0, { message: 'spaces must be empty: adding spaces to a site is not served yet' })
+  @IsArray({ message: 'spaces must be a list of space ids: creating new spaces with a site is not served' })
+  @ArrayMaxSize(SITE_SPACES_ON_CREATE_MAX)
+  @Matches(ID_PATTERN, { each: true, message: 'each of spaces must be the id of a space' })
   spaces?: string[];
 }
 
@@ -126,7 +130,7 @@ export class SiteListQueryDto extends ListQueryDto implements SiteListQuery {
   @QueryList(SITE_TYPES, SITE_TYPES.length)
   type?: SiteType[];
 
-  /** Sites holding a space as a site space: site spaces are not served yet, so no site holds one. */
-  @NotServed('site spaces are not served yet, so no site would match; an empty list would read as an answer')
+  /** Sites holding a space as a site space. */
+  @NotServed('listing sites by a space they publish is not served yet; an empty list would read as an answer')
   space?: unknown;
 }

@@ -1,3 +1,4 @@
+import type { RecordedEvent } from '@app/platform/eventstore/event-store.port';
 import { documents, projection } from '@app/platform/projector/projection';
 import { collectionName, type Doc } from '@app/platform/readstore/read-store.port';
 import { applyChanges, type SiteEvent, type SiteSettings } from '../domain/site.decider';
@@ -19,6 +20,14 @@ export interface SiteDoc extends Doc, SiteSettings {
 export const SITES = collectionName<SiteDoc>('sites');
 
 const sites = documents(SITES);
+
+/** A handler adding to the site's count of site spaces; its ETag follows its stream. */
+const counted = <V extends RecordedEvent>(key: (e: V) => string, by: (e: V) => number) =>
+  sites.update(key, (doc, e: V) => ({
+    ...doc,
+    siteSpaces: doc.siteSpaces + by(e),
+    streamRevision: e.revision,
+  }));
 
 /** Sites; a deleted one is gone from the views. */
 export const siteProjection = projection<SiteEvent>(
@@ -65,5 +74,39 @@ export const siteProjection = projection<SiteEvent>(
       }),
     ),
     SiteDeleted: sites.delete((e) => e.data.siteId),
+    // Its count of site spaces: a first section taking the root's site spaces adds none.
+    SiteSpaceAdded: counted(
+      (e) => e.data.siteId,
+      () => 1,
+    ),
+    SiteSpaceRemoved: counted(
+      (e) => e.data.siteId,
+      () => -1,
+    ),
+    SiteSectionAdded: counted(
+      (e) => e.data.siteId,
+      (e) => (e.data.fromRoot ? 0 : e.data.section.siteSpaces.length),
+    ),
+    // The site's stream moved on: its ETag with it.
+    SiteSpaceUpdated: counted(
+      (e) => e.data.siteId,
+      () => 0,
+    ),
+    SiteSpaceMoved: counted(
+      (e) => e.data.siteId,
+      () => 0,
+    ),
+    SiteSectionUpdated: counted(
+      (e) => e.data.siteId,
+      () => 0,
+    ),
+    SiteSectionMoved: counted(
+      (e) => e.data.siteId,
+      () => 0,
+    ),
+    SiteSectionRemoved: counted(
+      (e) => e.data.siteId,
+      (e) => -e.data.siteSpaces.length,
+    ),
   },
 );

@@ -7,11 +7,22 @@ import { CommandRunner } from '@app/platform/write/command-runner';
 import { Inject, Injectable } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { siteAggregate } from '../domain/site.aggregate';
-import type { CreateSiteInput, SiteCommand, UpdateSiteInput } from '../domain/site.decider';
+import type {
+  NewSiteSpace,
+  SiteCommand,
+  CreateSiteInput as SiteSettingsInput,
+  UpdateSiteInput,
+} from '../domain/site.decider';
 import type { SiteCustomization } from '../domain/site-customization';
 import { siteIn } from '../read/sites.queries';
+import { spaceRef } from './site-structure.commands';
 
-export type { CreateSiteInput, UpdateSiteInput };
+export type { UpdateSiteInput };
+
+/** A site's settings and the spaces (ids) it starts with. */
+export interface CreateSiteInput extends SiteSettingsInput {
+  spaces?: string[];
+}
 
 /**
  * Turns requests into site commands; the routes checked the caller's organization role (`@RequiresRole`).
@@ -32,8 +43,18 @@ export class SiteService {
   @Remote(arg.id('organization'), arg.object<CreateSiteInput>('body'), arg.viewer())
   async create(organization: string, body: CreateSiteInput, viewer: Viewer) {
     const siteId = newId();
-    const input: CreateSiteInput = { title: body.title, type: body.type, visibility: body.visibility };
-    const command: SiteCommand = { type: 'CreateSite', siteId, organization, input, at: this.runner.now() };
+    const input: SiteSettingsInput = { title: body.title, type: body.type, visibility: body.visibility };
+    const spaces: NewSiteSpace[] = [];
+    for (const spaceId of body.spaces ?? [])
+      spaces.push({ siteSpaceId: newId(), space: await spaceRef(this.views, spaceId, 'spaces') });
+    const command: SiteCommand = {
+      type: 'CreateSite',
+      siteId,
+      organization,
+      input,
+      ...(spaces.length > 0 ? { spaces } : {}),
+      at: this.runner.now(),
+    };
     return { siteId, ...(await this.run(siteId, command, viewer)) };
   }
 

@@ -1,0 +1,83 @@
+import { Access, type Viewer } from '@app/platform/auth/access';
+import { notFound } from '@app/platform/domain/decider';
+import { DEFAULT_PAGE_SIZE, type ListQuery, offsetPage } from '@app/platform/http/pagination';
+import { READ_STORE, type ReadStore } from '@app/platform/readstore/read-store.port';
+import { arg, Remote } from '@app/platform/rpc/remote-method';
+import { SPACES, type SpaceDoc } from '@app/spaces/read/space.projection';
+import { Inject, Injectable } from '@nestjs/common';
+import { allSiteSpaces, EMPTY_STRUCTURE } from '../domain/site-structure';
+import { SiteStructurePresenter, type StructureContext } from './site-structure.presenter';
+import { SITE_STRUCTURES } from './site-structure.projection';
+import { siteIn } from './sites.queries';
+
+export interface SiteSpaceListQuery extends ListQuery {
+  /** true: only the default site space; false: the others; absent: all. */
+  default?: boolean;
+}
+
+/** Members read a site's structure, its sections and its site spaces, in the site's order. */
+@Injectable()
+export class SiteStructureQueries {
+  constructor(
+    @Inject(READ_STORE) private readonly views: ReadStore,
+    private readonly access: Access,
+    private readonly presenter: SiteStructurePresenter,
+  ) {}
+
+  /** The site and its structure, with the spaces of the organization its site spaces publish. */
+  private async context(organization: string, siteId: string, viewer: Viewer): Promise<StructureContext> {
+    const role = await this.access.member(organization, viewer, 'Organization');
+    const site = await siteIn(this.views, organization, siteId);
+    const structure = (await this.views.get(SITE_STRUCTURES, siteId))?.structure ?? EMPTY_STRUCTURE;
+    const spaces = new Map<string, SpaceDoc>();
+    for (const id of new Set(allSiteSpaces(structure).map(({ entry }) => entry.spaceId))) {
+      const space = await this.views.get(SPACES, id);
+      if (space && !space.deleted && space.organization === organization) spaces.set(id, space);
+    }
+    return { site, structure, spaces, role };
+  }
+
+  @Remote(arg.id('organization'), arg.id('siteId'), arg.viewer())
+  async structure(organization: string, siteId: string, viewer: Viewer) {
+    return this.presenter.structure(await this.context(organization, siteId, viewer));
+  }
+
+  @Remote(arg.id('organization'), arg.id('siteId'), arg.object<SiteSpaceListQuery>('query'), arg.viewer())
+  async siteSpaces(organization: string, siteId: string, query: SiteSpaceListQuery, viewer: Viewer) {
+    const all = this.presenter.siteSpaces(await this.context(organization, siteId, viewer));
+    const matching = query.default === undefined ? all : all.filter((s) => s.default === query.default);
+    return listOf(matching, query);
+  }
+
+  @Remote(arg.id('organization'), arg.id('siteId'), arg.object<ListQuery>('query'), arg.viewer())
+  async sections(organization: string, siteId: string, query: ListQuery, viewer: Viewer) {
+    const context = await this.context(organization, siteId, viewer);
+    return listOf(
+      context.structure.sections.map((s) => this.presenter.section(context, s)),
+      query,
+    );
+  }
+
+  @Remote(arg.id('organization'), arg.id('siteId'), arg.id('siteSpaceId'), arg.viewer())
+  async siteSpace(organization: string, siteId: string, siteSpaceId: string, viewer: Viewer) {
+    const found = this.presenter
+      .siteSpaces(await this.context(organization, siteId, viewer))
+      .find((s) => s.id === siteSpaceId);
+    if (!found) throw notFound('Site space not found');
+    return found;
+  }
+
+  @Remote(arg.id('organization'), arg.id('siteId'), arg.id('sectionId'), arg.viewer())
+  async section(organization: string, siteId: string, sectionId: string, viewer: Viewer) {
+    const context = await this.context(organization, siteId, viewer);
+    const section = context.structure.sections.find((s) => s.id === sectionId);
+    if (!section) throw notFound('Site section not found');
+    return this.presenter.section(context, section);
+  }
+}
+
+/** A site's few items, paged in memory in the site's order. */
+function listOf<T>(items: readonly T[], query: ListQuery) {
+  const page = offsetPage(items, query, DEFAULT_PAGE_SIZE);
+  return { ...page.next, count: items.length, items: page.items };
+}
