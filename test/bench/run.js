@@ -31,6 +31,7 @@ const profiles = require('./profile');
 const content = require('./content');
 const access = require('./access');
 const comments = require('./comments');
+const sites = require('./sites');
 
 const { ROOT, log } = L;
 const env = process.env;
@@ -134,6 +135,7 @@ const NAMES = {
   ...access.NAMES,
   ...content.NAMES,
   ...comments.NAMES,
+  ...sites.NAMES,
 };
 const TARGETS = {
   B1: '≥ 50% of bare Fastify req/s; p99 ≤ 25 ms',
@@ -147,6 +149,7 @@ const TARGETS = {
   ...access.TARGETS,
   ...content.TARGETS,
   ...comments.TARGETS,
+  ...sites.TARGETS,
 };
 const ORDER = Object.keys(NAMES);
 
@@ -925,6 +928,7 @@ function evaluate(results) {
   access.evaluateAccess(results, row);
   content.evaluateContent(results, row);
   comments.evaluateComments(results, row);
+  sites.evaluateSites(results, row);
   return rows.sort((a, b) => ORDER.indexOf(a.id) - ORDER.indexOf(b.id));
 }
 
@@ -1055,6 +1059,7 @@ function report(results, rows, elapsedMs) {
     ...access.method(),
     ...content.method(CFG),
     ...comments.method(),
+    ...sites.method(),
     '',
   ];
   if (CFG.seconds < 10 || CFG.runs < 3) {
@@ -1101,6 +1106,7 @@ function report(results, rows, elapsedMs) {
     ...httpDetails('B13', results.B13),
     ...httpDetails('B14', results.B14),
     ...httpDetails('B15', results.B15),
+    ...httpDetails('B16', results.B16),
   );
   if (results.B5) {
     lines.push(
@@ -1238,6 +1244,10 @@ async function main() {
   if (wants(...Object.keys(comments.NAMES))) {
     const helpers = { startApp, startBare, stop, scenario, attempt, quiet, wants, work, CFG };
     await attempt(results, Object.keys(comments.NAMES), () => comments.commentScenarios(results, helpers));
+  }
+  if (wants(...Object.keys(sites.NAMES))) {
+    const helpers = { startApp, startBare, stop, scenario, attempt, quiet, wants, work, CFG };
+    await attempt(results, Object.keys(sites.NAMES), () => sites.siteScenarios(results, helpers));
   }
   results.loadEnd = os.loadavg();
   rows = evaluate(results);
