@@ -133,7 +133,7 @@ function evaluateComments(results, row) {
       ratio === undefined ? '—' : `${L.pct(ratio)} of B3's writes/s`,
       TARGETS.B15,
       ratio !== undefined && ratio >= 0.9 && B15.app.non2xx === 0 && B15.app.errors === 0,
-      'each a new comment of one sentence, converted from Markdown on the conversion threads',
+      'each a new comment of one sentence: plain text, read without the parser (`plainTextDocument`)',
     );
   }
 }
