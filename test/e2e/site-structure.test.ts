@@ -96,6 +96,12 @@ describe('site spaces, sections and structure over HTTP', () => {
       position: { before: { type: 'site-space', id: apiSection.siteSpaces[0].id } },
     });
     expect(sorted.data).toMatchObject({ id: inApi.id, object: 'site-space' });
+    // An item the site does not have is named in the body: a 400 naming it, nothing moved.
+    const unknown = await app.http('PATCH', `/v1/orgs/${org}/sites/${site.id}/structure/sort`, {
+      body: { item: { type: 'site-section', id: 'notASectionHere0001' }, position: {} },
+    });
+    expect(unknown.status).toBe(400);
+    expect(JSON.stringify(unknown.body)).toContain('item.id');
     const structure = (await api.getSiteStructure(org, site.id)).data;
     expect(structure.type).toBe('sections');
     const shape = (structure.structure as SiteSection[]).map((s) => [s.id, s.siteSpaces.map((x) => x.id)]);

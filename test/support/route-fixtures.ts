@@ -30,12 +30,22 @@ const PATH_FIXTURES: [string, PathFixture][] = FEATURES.flatMap((feature) =>
 );
 
 /**
- * Required body fields whose valid value is an existing resource, by field name. A required field that is
- * constrained (pattern, enumeration) and not listed here fails the authorization suite, saying so.
+ * Required body fields whose valid value is an existing resource, by field name: one of the world's
+ * organizations, or the id a feature's fixture made (`spaceId`: a space of the organization, as a site
+ * space or section is added with). A required field that is constrained (pattern, enumeration) and not
+ * listed here fails the authorization suite, saying so.
  */
-const BODY_FIXTURES: Record<string, 'organizationId' | 'otherOrganizationId'> = {
+const BODY_FIXTURES: Record<string, 'organizationId' | 'otherOrganizationId' | 'spaceId'> = {
   organization: 'otherOrganizationId',
+  spaceId: 'spaceId',
 };
+
+/** The world's resource a body fixture names. */
+function fixtureValue(world: World, fixture: (typeof BODY_FIXTURES)[string]): string {
+  const value = fixture === 'spaceId' ? world.ids.spaceId : world[fixture];
+  if (value === undefined) throw new Error(`the world has no ${fixture} for a body to name`);
+  return value;
+}
 
 /** Path parameters of these routes that no fixture can fill, as messages naming where to add one. */
 export function missingFixtures(routes: Route[]): string[] {
@@ -201,7 +211,7 @@ export function validBody(model: DtoModel, world: World, where: string): Record<
 
 function validValue(field: FieldModel, world: World, where: string): unknown {
   const fixture = BODY_FIXTURES[field.name];
-  if (fixture) return world[fixture];
+  if (fixture) return fixtureValue(world, fixture);
   if (field.nested) return validBody(field.nested, world, where);
   const allowed = field.values?.find((v) => v !== null && v !== undefined);
   if (allowed !== undefined) return allowed;
@@ -250,6 +260,6 @@ export async function bodyProblems(routes: Route[], world: World): Promise<strin
 function withWorldIds(example: Record<string, unknown>, world: World): Record<string, unknown> {
   const body = structuredClone(example);
   for (const [field, fixture] of Object.entries(BODY_FIXTURES))
-    if (field in body) body[field] = world[fixture];
+    if (field in body) body[field] = fixtureValue(world, fixture);
   return body;
 }

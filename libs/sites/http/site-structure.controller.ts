@@ -12,6 +12,18 @@ import { SiteStructureQueryDto, SortSiteStructureDto } from './site-structure.dt
 const organizationId = () => Param('organizationId', id('organizationId'));
 const siteId = () => Param('siteId', id('siteId'));
 
+/** The `type:id` of every site space and section of a structure (GitBook's `SiteStructure`). */
+function itemsOf(answer: { type: string; structure: unknown[] }): Set<string> {
+  const items = new Set<string>();
+  for (const entry of answer.structure as { object?: string; id: string; siteSpaces?: { id: string }[] }[]) {
+    if (answer.type === 'sections') {
+      items.add(`site-section:${entry.id}`);
+      for (const siteSpace of entry.siteSpaces ?? []) items.add(`site-space:${siteSpace.id}`);
+    } else items.add(`site-space:${entry.id}`);
+  }
+  return items;
+}
+
 /** GitBook's `SiteStructure` of a site, and `sortSiteStructure`, which places an item among its siblings. */
 @Controller('orgs/:organizationId/sites/:siteId/structure')
 export class SiteStructureController {
@@ -34,13 +46,16 @@ export class SiteStructureController {
 
   @RequiresRole('create')
   @Patch('sort')
-  sort(
+  async sort(
     @organizationId() org: string,
     @siteId() site: string,
     @Body() body: SortSiteStructureDto,
     @CurrentViewer() viewer: Viewer,
   ) {
     const { item } = body;
+    // The item is named in the body: one the site does not have is bad input, as a page a comment names.
+    if (!itemsOf(await this.queries.structure(org, site, viewer)).has(`${item.type}:${item.id}`))
+      throw invalid(`item.id: the site has no ${item.type} ${item.id}`);
     const pointers = [body.position.before, body.position.after].filter((p) => p !== undefined);
     if (pointers.some((p) => p.type !== item.type))
       throw invalid(`position: an item is placed among items of its own type (${item.type})`);

@@ -2,6 +2,7 @@ import { ID_PATTERN } from '@app/platform/domain/ids';
 import { BooleanQuery, NotServed, Text } from '@app/platform/http/fields';
 import { ListQueryDto } from '@app/platform/http/pagination';
 import { IsAbsentOr } from '@app/platform/http/validation';
+import { BodyExample } from '@app/platform/openapi/body-example';
 import { Type } from 'class-transformer';
 import { IsIn, IsObject, IsString, Matches, MinLength, ValidateIf, ValidateNested } from 'class-validator';
 import { ICON_MAX, PATH_MAX, SECTION_DESCRIPTION_MAX, TITLE_MAX, TITLE_MIN } from '../domain/site.decider';
@@ -253,6 +254,7 @@ export class SiteStructurePositionDto {
   after?: SiteStructurePointerDto;
 }
 
+@BodyExample({ item: { type: 'site-space', id: 'siteSpaceNotThere01' }, position: {} })
 export class SortSiteStructureDto {
   @IsObject()
   @ValidateNested()
