@@ -385,6 +385,263 @@ describe('site structure decisions', () => {
   });
 });
 
+const groupAdded = (id: string, title: string, sections: string[], icon?: string): SiteEvent => ({
+  type: 'SiteSectionGroupAdded',
+  data: { ...ref, group: { id, title, ...(icon ? { icon } : {}), sections }, addedAt: ISO },
+});
+const sectionMoved = (sectionId: string, index: number, group?: string): SiteEvent => ({
+  type: 'SiteSectionMoved',
+  data: { ...ref, sectionId, ...(group ? { group } : {}), index, movedAt: ISO },
+});
+const threeSections = [
+  created,
+  sectionAdded('sc1', 'One', 'one', [{ id: 'ss1', spaceId: 'sp1', path: 'one' }]),
+  sectionAdded('sc2', 'Two', 'two', [{ id: 'ss2', spaceId: 'sp2', path: 'two' }]),
+  sectionAdded('sc3', 'Three', 'three', [{ id: 'ss3', spaceId: 'sp3', path: 'three' }]),
+];
+const order = (state: SiteState) => {
+  const { structure } = active(state);
+  return {
+    top: structure.top ?? structure.sections.map((s) => s.id),
+    groups: Object.fromEntries((structure.groups ?? []).map((g) => [g.id, g.sections])),
+    sections: structure.sections.map((s) => s.id),
+  };
+};
+
+describe('site section groups', () => {
+  const site = spec(siteDecider);
+  const addGroup = (groupId: string, sections: string[], title = 'Guides'): SiteCommand => ({
+    type: 'AddSiteSectionGroup',
+    organization: 'o1',
+    groupId,
+    title,
+    sections,
+    at: AT,
+  });
+
+  it('adds a group at the end of the top level, taking its sections from where they were', () => {
+    const state = site
+      .given(threeSections)
+      .when(addGroup('g1', ['sc3', 'sc1', 'sc3']))
+      .thenEmits([groupAdded('g1', 'Guides', ['sc3', 'sc1'])]);
+    expect(order(state)).toEqual({
+      top: ['sc2', 'g1'],
+      groups: { g1: ['sc3', 'sc1'] },
+      sections: ['sc2', 'sc3', 'sc1'],
+    });
+    const again = site
+      .given([...threeSections, groupAdded('g1', 'Guides', ['sc3', 'sc1'])])
+      .when(addGroup('g2', ['sc1']))
+      .thenEmits([groupAdded('g2', 'Guides', ['sc1'])]);
+    // A section is in one group at most: the new one takes it.
+    expect(order(again).groups).toEqual({ g1: ['sc3'], g2: ['sc1'] });
+    site
+      .given(threeSections)
+      .when(addGroup('g1', []))
+      .thenEmits([groupAdded('g1', 'Guides', [])]);
+  });
+
+  it('refuses a section the site has not, naming the field, a title of nothing, and a group twice', () => {
+    site
+      .given(threeSections)
+      .when(addGroup('g1', ['sc1', 'sc9']))
+      .thenThrows('invalid', /^sections: /);
+    site
+      .given(threeSections)
+      .when(addGroup('g1', [], '  '))
+      .thenThrows('invalid', /^title/);
+    site
+      .given(threeSections)
+      .when(addGroup('g1', [], 'x'.repeat(101)))
+      .thenThrows('invalid', /^title/);
+    site
+      .given([...threeSections, groupAdded('g1', 'Guides', [])])
+      .when(addGroup('g1', []))
+      .thenThrows('conflict');
+  });
+
+  it('updates its title and icon, null removing the icon, and records nothing for the same', () => {
+    const withGroup = [...threeSections, groupAdded('g1', 'Guides', ['sc1'], 'book')];
+    const update = (
+      input: Extract<SiteCommand, { type: 'UpdateSiteSectionGroup' }>['input'],
+    ): SiteCommand => ({
+      type: 'UpdateSiteSectionGroup',
+      organization: 'o1',
+      groupId: 'g1',
+      input,
+      at: AT,
+    });
+    const state = site
+      .given(withGroup)
+      .when(update({ title: 'Manuals', icon: null }))
+      .thenEmits([
+        {
+          type: 'SiteSectionGroupUpdated',
+          data: { ...ref, groupId: 'g1', changes: { title: 'Manuals', icon: null }, updatedAt: ISO },
+        },
+      ]);
+    expect(active(state).structure.groups).toEqual([{ id: 'g1', title: 'Manuals', sections: ['sc1'] }]);
+    site
+      .given(withGroup)
+      .when(update({ title: 'Guides', icon: 'book' }))
+      .thenNothing();
+    site
+      .given(withGroup)
+      .when({ ...update({}), groupId: 'g9' } as SiteCommand)
+      .thenThrows('not_found');
+  });
+
+  it('removes a group, its sections taking its place at the top level', () => {
+    const state = site
+      .given([...threeSections, groupAdded('g1', 'Guides', ['sc2', 'sc1'])])
+      .when({ type: 'RemoveSiteSectionGroup', organization: 'o1', groupId: 'g1', at: AT })
+      .thenEmits([
+        {
+          type: 'SiteSectionGroupRemoved',
+          data: { ...ref, groupId: 'g1', sections: ['sc2', 'sc1'], removedAt: ISO },
+        },
+      ]);
+    expect(active(state).structure).not.toHaveProperty('groups');
+    expect(order(state)).toEqual({ top: ['sc3', 'sc2', 'sc1'], groups: {}, sections: ['sc3', 'sc2', 'sc1'] });
+  });
+
+  it('adds a section to a group at its end, and takes one out to just after the group', () => {
+    const withGroup = [...threeSections, groupAdded('g1', 'Guides', ['sc2']), sectionMoved('sc3', 0)];
+    expect(order(fold(siteDecider, withGroup)).top).toEqual(['sc3', 'sc1', 'g1']);
+    const add = (sectionId: string, groupId = 'g1'): SiteCommand => ({
+      type: 'AddSectionToGroup',
+      organization: 'o1',
+      groupId,
+      sectionId,
+      at: AT,
+    });
+    const remove = (sectionId: string): SiteCommand => ({
+      type: 'RemoveSectionFromGroup',
+      organization: 'o1',
+      groupId: 'g1',
+      sectionId,
+      at: AT,
+    });
+    const added = site
+      .given(withGroup)
+      .when(add('sc3'))
+      .thenEmits([sectionMoved('sc3', 1, 'g1')]);
+    expect(order(added)).toEqual({
+      top: ['sc1', 'g1'],
+      groups: { g1: ['sc2', 'sc3'] },
+      sections: ['sc1', 'sc2', 'sc3'],
+    });
+    site.given(withGroup).when(add('sc2')).thenNothing();
+    site
+      .given(withGroup)
+      .when(add('sc9'))
+      .thenThrows('invalid', /^sectionId: /);
+    site.given(withGroup).when(add('sc1', 'g9')).thenThrows('not_found');
+    const removed = site
+      .given(withGroup)
+      .when(remove('sc2'))
+      .thenEmits([sectionMoved('sc2', 3)]);
+    expect(order(removed).top).toEqual(['sc3', 'sc1', 'g1', 'sc2']);
+    site.given(withGroup).when(remove('sc1')).thenThrows('not_found');
+  });
+
+  it('adds a section into a group, moves one in or out by an update, and forgets a deleted one', () => {
+    const withGroup = [...threeSections, groupAdded('g1', 'Guides', ['sc2'])];
+    site
+      .given(withGroup)
+      .when({ ...addSection('sc4', 'ss4', space('sp4', 'Four'), 'Four'), groupId: 'g1' } as SiteCommand)
+      .thenEmits([
+        {
+          type: 'SiteSectionAdded',
+          data: {
+            ...ref,
+            section: {
+              id: 'sc4',
+              title: 'Four',
+              path: 'four',
+              siteSpaces: [{ id: 'ss4', spaceId: 'sp4', path: 'four' }],
+            },
+            group: 'g1',
+            addedAt: ISO,
+          },
+        },
+      ]);
+    site
+      .given(withGroup)
+      .when({ ...addSection('sc4', 'ss4', space('sp4')), groupId: 'g9' } as SiteCommand)
+      .thenThrows('invalid', /^siteSectionGroupId: /);
+    const update = (sectionId: string, group: string | null): SiteCommand => ({
+      type: 'UpdateSiteSection',
+      organization: 'o1',
+      sectionId,
+      input: { group },
+      at: AT,
+    });
+    site
+      .given(withGroup)
+      .when(update('sc1', 'g1'))
+      .thenEmits([sectionMoved('sc1', 1, 'g1')]);
+    site
+      .given(withGroup)
+      .when(update('sc2', null))
+      .thenEmits([sectionMoved('sc2', 3)]);
+    site.given(withGroup).when(update('sc1', null)).thenNothing();
+    site
+      .given(withGroup)
+      .when(update('sc1', 'g9'))
+      .thenThrows('invalid', /^siteSectionGroupId: /);
+    const gone = site
+      .given(withGroup)
+      .when({ type: 'RemoveSiteSection', organization: 'o1', sectionId: 'sc2', at: AT })
+      .thenEmits([
+        {
+          type: 'SiteSectionRemoved',
+          data: { ...ref, sectionId: 'sc2', siteSpaces: ['ss2'], removedAt: ISO },
+        },
+      ]);
+    expect(order(gone)).toEqual({ top: ['sc1', 'sc3', 'g1'], groups: { g1: [] }, sections: ['sc1', 'sc3'] });
+  });
+
+  it('moves a group among the top level, refusing a pointer inside a group; a section follows its pointer', () => {
+    const withGroup = [...threeSections, groupAdded('g1', 'Guides', ['sc2'])];
+    const moveGroup = (position: Position): SiteCommand => ({
+      type: 'MoveSiteSectionGroup',
+      organization: 'o1',
+      groupId: 'g1',
+      position,
+      at: AT,
+    });
+    const moved = site
+      .given(withGroup)
+      .when(moveGroup({ before: 'sc1' }))
+      .thenEmits([
+        { type: 'SiteSectionGroupMoved', data: { ...ref, groupId: 'g1', index: 0, movedAt: ISO } },
+      ]);
+    expect(order(moved).sections).toEqual(['sc2', 'sc1', 'sc3']);
+    site.given(withGroup).when(moveGroup({})).thenNothing();
+    site
+      .given(withGroup)
+      .when(moveGroup({ after: 'sc2' }))
+      .thenThrows('invalid', /^position/);
+    const moveSection = (sectionId: string, position: Position): SiteCommand => ({
+      type: 'MoveSiteSection',
+      organization: 'o1',
+      sectionId,
+      position,
+      at: AT,
+    });
+    site
+      .given(withGroup)
+      .when(moveSection('sc1', { after: 'sc2' }))
+      .thenEmits([sectionMoved('sc1', 1, 'g1')]);
+    site
+      .given(withGroup)
+      .when(moveSection('sc2', { before: 'g1' }))
+      .thenEmits([sectionMoved('sc2', 2)]);
+    site.given(withGroup).when(moveSection('sc2', {})).thenNothing();
+  });
+});
+
 /** The order a model keeps with plain arrays: what every sequence of moves must leave. */
 function modelMove(list: string[], item: string, position: Position): string[] {
   const rest = list.filter((id) => id !== item);
@@ -518,6 +775,115 @@ describe('site structure order', () => {
           ).toEqual(Object.fromEntries(model));
         }
       }),
+    );
+  });
+});
+
+describe('site structure order with section groups', () => {
+  const sections = ['s1', 's2', 's3', 's4'];
+  const groups = ['g1', 'g2'];
+  const pointer = (ids: readonly string[]) =>
+    fc.oneof(
+      fc.constantFrom(...ids).map((before): Position => ({ before })),
+      fc.constantFrom(...ids).map((after): Position => ({ after })),
+      fc.constant<Position>({}),
+    );
+  type Step =
+    | { kind: 'section'; id: string; position: Position }
+    | { kind: 'group'; id: string; position: Position }
+    | { kind: 'add' | 'remove'; id: string; group: string };
+  const everything = [...sections, ...groups];
+  const step: fc.Arbitrary<Step> = fc.oneof(
+    fc.record({
+      kind: fc.constant('section' as const),
+      id: fc.constantFrom(...sections),
+      position: pointer(everything),
+    }),
+    fc.record({
+      kind: fc.constant('group' as const),
+      id: fc.constantFrom(...groups),
+      position: pointer(everything),
+    }),
+    fc.record({
+      kind: fc.constantFrom('add' as const, 'remove' as const),
+      id: fc.constantFrom(...sections),
+      group: fc.constantFrom(...groups),
+    }),
+  );
+
+  /** The model: the top level and each group's sections, as plain arrays. */
+  interface Model {
+    top: string[];
+    groups: Record<string, string[]>;
+  }
+  const without = (model: Model, id: string): Model => ({
+    top: model.top.filter((x) => x !== id),
+    groups: Object.fromEntries(
+      Object.entries(model.groups).map(([g, ids]) => [g, ids.filter((x) => x !== id)]),
+    ),
+  });
+  const groupHolding = (model: Model, id: string) =>
+    Object.keys(model.groups).find((g) => model.groups[g].includes(id));
+  /** The model after a step, or 'refused' when the decider must refuse it, or 'same' when nothing changes. */
+  function modelStep(model: Model, s: Step): Model | 'refused' {
+    if (s.kind === 'add' || s.kind === 'remove') {
+      const rest = without(model, s.id);
+      if (s.kind === 'add') {
+        if (model.groups[s.group].includes(s.id)) return model;
+        return { ...rest, groups: { ...rest.groups, [s.group]: [...rest.groups[s.group], s.id] } };
+      }
+      if (!model.groups[s.group].includes(s.id)) return 'refused';
+      const at = rest.top.indexOf(s.group) + 1;
+      return { ...rest, top: [...rest.top.slice(0, at), s.id, ...rest.top.slice(at)] };
+    }
+    const target = s.position.before ?? s.position.after;
+    if (target === s.id) return 'refused';
+    let level = groupHolding(model, s.id);
+    if (s.kind === 'group') {
+      if (target !== undefined && !model.top.includes(target)) return 'refused';
+      return { ...model, top: modelMove(model.top, s.id, s.position) };
+    }
+    if (target !== undefined) level = groups.includes(target) ? undefined : groupHolding(model, target);
+    const rest = without(model, s.id);
+    if (level === undefined) return { ...rest, top: modelMove(rest.top, s.id, s.position) };
+    return { ...rest, groups: { ...rest.groups, [level]: modelMove(rest.groups[level], s.id, s.position) } };
+  }
+  const commandOf = (s: Step): SiteCommand => {
+    const base = { organization: 'o1', at: AT };
+    if (s.kind === 'section')
+      return { ...base, type: 'MoveSiteSection', sectionId: s.id, position: s.position };
+    if (s.kind === 'group')
+      return { ...base, type: 'MoveSiteSectionGroup', groupId: s.id, position: s.position };
+    const type = s.kind === 'add' ? 'AddSectionToGroup' : 'RemoveSectionFromGroup';
+    return { ...base, type, groupId: s.group, sectionId: s.id };
+  };
+
+  it('stays exact through any sequence of moves, sorts and groupings of sections and groups', () => {
+    fc.assert(
+      fc.property(fc.array(step, { maxLength: 40 }), (sequence) => {
+        let events: SiteEvent[] = [
+          created,
+          ...sections.map((id) => sectionAdded(id, id, id, [{ id: `ss-${id}`, spaceId: 'sp', path: id }])),
+          groupAdded('g1', 'One', ['s2']),
+          groupAdded('g2', 'Two', []),
+        ];
+        let model: Model = { top: ['s1', 's3', 's4', 'g1', 'g2'], groups: { g1: ['s2'], g2: [] } };
+        for (const s of sequence) {
+          const state = fold(siteDecider, events);
+          const next = modelStep(model, s);
+          if (next === 'refused') {
+            expect(() => siteDecider.decide(commandOf(s), state)).toThrow();
+            continue;
+          }
+          events = [...events, ...siteDecider.decide(commandOf(s), state)];
+          model = next;
+          const after = order(fold(siteDecider, events));
+          expect(after.top).toEqual(model.top);
+          expect(after.groups).toEqual(model.groups);
+          expect(after.sections).toEqual(model.top.flatMap((id) => model.groups[id] ?? [id]));
+        }
+      }),
+      { numRuns: 300 },
     );
   });
 });

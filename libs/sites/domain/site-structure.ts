@@ -23,10 +23,26 @@ export interface SectionEntry {
   siteSpaces: SiteSpaceEntry[];
 }
 
-/** Site spaces at the root while the site has no sections; in its sections once it has one. */
+/** A group of sections: a top-level item of the site holding some of its sections, in order. */
+export interface GroupEntry {
+  id: string;
+  title: string;
+  icon?: string;
+  /** The ids of its sections, in order; a section is in one group at most. */
+  sections: string[];
+}
+
+/**
+ * Site spaces at the root while the site has no sections; in its sections once it has one. With groups,
+ * `top` orders the top level (the sections outside any group, and the groups) and `sections` holds every
+ * section in the order the site shows them (a group's sections in its place); without, both are absent
+ * and the top level is `sections`.
+ */
 export interface Structure {
   siteSpaces: SiteSpaceEntry[];
   sections: SectionEntry[];
+  groups?: GroupEntry[];
+  top?: string[];
 }
 
 /** Where an item goes among its siblings: before one, after one, or (neither) at the end. */
@@ -88,6 +104,7 @@ function withSiblings(structure: Structure, section: string | undefined, siteSpa
 
 export function withoutSiteSpace(structure: Structure, siteSpaceId: string): Structure {
   return {
+    ...structure,
     siteSpaces: structure.siteSpaces.filter((s) => s.id !== siteSpaceId),
     sections: structure.sections.map((section) => ({
       ...section,
@@ -114,6 +131,7 @@ export function updateSiteSpace(
 ): Structure {
   const update = (s: SiteSpaceEntry) => (s.id === siteSpaceId ? { ...s, ...change } : s);
   return {
+    ...structure,
     siteSpaces: structure.siteSpaces.map(update),
     sections: structure.sections.map((section) => ({
       ...section,
@@ -122,22 +140,123 @@ export function updateSiteSpace(
   };
 }
 
-/** Adds a section at the end; the site spaces it holds leave the root (the first section takes them). */
-export function addSection(structure: Structure, section: SectionEntry): Structure {
-  const taken = new Set(section.siteSpaces.map((s) => s.id));
+export const groupsOf = (structure: Structure): GroupEntry[] => structure.groups ?? [];
+
+/** The ids of the top level, in order: the sections outside any group, and the groups. */
+export function topLevel(structure: Structure): string[] {
+  return structure.top ?? structure.sections.map((s) => s.id);
+}
+
+/** The group holding a section; undefined when it is at the top level (or not the site's). */
+export function groupOf(structure: Structure, sectionId: string): GroupEntry | undefined {
+  return groupsOf(structure).find((g) => g.sections.includes(sectionId));
+}
+
+/**
+ * The ids among which an item of the sections' levels is placed: the group's sections, or the top level's
+ * (`group` undefined).
+ */
+export function levelIds(structure: Structure, group: string | undefined): string[] {
+  if (group === undefined) return topLevel(structure);
+  return groupsOf(structure).find((g) => g.id === group)?.sections ?? [];
+}
+
+/**
+ * The structure with this top level and these groups, its sections put in the order they show; without
+ * groups, the plain shape of a site that never had one.
+ */
+function arranged(structure: Structure, top: readonly string[], groups: readonly GroupEntry[]): Structure {
+  const byId = new Map(structure.sections.map((s) => [s.id, s]));
+  const members = new Map(groups.map((g) => [g.id, g.sections]));
+  const sections = top.flatMap((id) => members.get(id) ?? [id]).flatMap((id) => byId.get(id) ?? []);
+  const { groups: _groups, top: _top, ...rest } = structure;
+  if (groups.length === 0) return { ...rest, sections };
+  return { ...rest, sections, groups: [...groups], top: [...top] };
+}
+
+/** The structure with a section (or group) out of every level: the top level's and the groups'. */
+function unplaced(structure: Structure, id: string): { top: string[]; groups: GroupEntry[] } {
   return {
-    siteSpaces: structure.siteSpaces.filter((s) => !taken.has(s.id)),
-    sections: [...structure.sections, section],
+    top: topLevel(structure).filter((x) => x !== id),
+    groups: groupsOf(structure).map((g) => ({ ...g, sections: g.sections.filter((x) => x !== id) })),
   };
 }
 
-export function placeSection(structure: Structure, section: SectionEntry, index: number): Structure {
-  const rest = structure.sections.filter((s) => s.id !== section.id);
-  return { ...structure, sections: insertAt(rest, index, section) };
+/**
+ * Adds a section at the end of the top level, or of a group's sections; the site spaces it holds leave the
+ * root (the first section takes them).
+ */
+export function addSection(structure: Structure, section: SectionEntry, group?: string): Structure {
+  const taken = new Set(section.siteSpaces.map((s) => s.id));
+  const next = {
+    ...structure,
+    siteSpaces: structure.siteSpaces.filter((s) => !taken.has(s.id)),
+    sections: [...structure.sections, section],
+  };
+  return placeSection(next, section.id, group, levelIds(structure, group).length);
+}
+
+/** Places a section at `index` of a group's sections, or of the top level (`group` undefined). */
+export function placeSection(
+  structure: Structure,
+  sectionId: string,
+  group: string | undefined,
+  index: number,
+): Structure {
+  const { top, groups } = unplaced(structure, sectionId);
+  if (group === undefined || !groups.some((g) => g.id === group))
+    return arranged(structure, insertAt(top, index, sectionId), groups);
+  const into = groups.map((g) =>
+    g.id === group ? { ...g, sections: insertAt(g.sections, index, sectionId) } : g,
+  );
+  return arranged(structure, top, into);
 }
 
 export function withoutSection(structure: Structure, sectionId: string): Structure {
-  return { ...structure, sections: structure.sections.filter((s) => s.id !== sectionId) };
+  const { top, groups } = unplaced(structure, sectionId);
+  return arranged(
+    { ...structure, sections: structure.sections.filter((s) => s.id !== sectionId) },
+    top,
+    groups,
+  );
+}
+
+/** Adds a group at the end of the top level; its sections leave where they were, into it. */
+export function addGroup(structure: Structure, group: GroupEntry): Structure {
+  const taken = new Set(group.sections);
+  const top = [...topLevel(structure).filter((id) => !taken.has(id)), group.id];
+  const groups = groupsOf(structure).map((g) => ({
+    ...g,
+    sections: g.sections.filter((id) => !taken.has(id)),
+  }));
+  return arranged(structure, top, [...groups, group]);
+}
+
+export function updateGroup(
+  structure: Structure,
+  groupId: string,
+  update: (group: GroupEntry) => GroupEntry,
+): Structure {
+  const groups = groupsOf(structure).map((g) => (g.id === groupId ? update(g) : g));
+  return arranged(structure, topLevel(structure), groups);
+}
+
+/** Removes a group; its sections take its place at the top level, in their order. */
+export function withoutGroup(structure: Structure, groupId: string): Structure {
+  const group = groupsOf(structure).find((g) => g.id === groupId);
+  if (!group) return structure;
+  const top = topLevel(structure).flatMap((id) => (id === groupId ? group.sections : [id]));
+  return arranged(
+    structure,
+    top,
+    groupsOf(structure).filter((g) => g.id !== groupId),
+  );
+}
+
+/** Places a group at `index` of the top level. */
+export function placeGroup(structure: Structure, groupId: string, index: number): Structure {
+  const top = topLevel(structure).filter((id) => id !== groupId);
+  return arranged(structure, insertAt(top, index, groupId), groupsOf(structure));
 }
 
 export function updateSection(

@@ -15,7 +15,7 @@ export const siteAuditSubjects = auditSubjects<SiteEvent>()({
     SiteUnpublished: (d) => ({ type: 'site', id: d.siteId, organization: d.organization }),
     SiteDeleted: (d) => ({ type: 'site', id: d.siteId, organization: d.organization }),
     SiteCustomizationUpdated: (d) => ({ type: 'site', id: d.siteId, organization: d.organization }),
-    // The site's structure changes are the site's: audited as `site.space_added`, `site.section_moved`, …
+    // The site's structure changes are the site's: audited as `site.space_added`, `site.section_moved`, `site.section_group_added`, …
     SiteSpaceAdded: (d) => ({ type: 'site-space', id: d.siteSpace.id, organization: d.organization }),
     SiteSpaceUpdated: (d) => ({ type: 'site-space', id: d.siteSpaceId, organization: d.organization }),
     SiteSpaceRemoved: (d) => ({ type: 'site-space', id: d.siteSpaceId, organization: d.organization }),
@@ -34,5 +34,27 @@ export const siteAuditSubjects = auditSubjects<SiteEvent>()({
     }),
     SiteSectionRemoved: (d) => ({ type: 'site-section', id: d.sectionId, organization: d.organization }),
     SiteSectionMoved: (d) => ({ type: 'site-section', id: d.sectionId, organization: d.organization }),
+    SiteSectionGroupAdded: (d) => ({
+      type: 'site-section-group',
+      id: d.group.id,
+      organization: d.organization,
+      label: d.group.title,
+    }),
+    SiteSectionGroupUpdated: (d) => ({
+      type: 'site-section-group',
+      id: d.groupId,
+      organization: d.organization,
+      label: d.changes.title,
+    }),
+    SiteSectionGroupRemoved: (d) => ({
+      type: 'site-section-group',
+      id: d.groupId,
+      organization: d.organization,
+    }),
+    SiteSectionGroupMoved: (d) => ({
+      type: 'site-section-group',
+      id: d.groupId,
+      organization: d.organization,
+    }),
   },
 });

@@ -1,13 +1,19 @@
 import { conflict, type Decider, decideBy, invalid, notFound } from '@app/platform/domain/decider';
 import type { SiteCustomization } from './site-customization';
 import {
+  addGroup,
   addSection,
   allSiteSpaces,
   defaultOf,
   EMPTY_STRUCTURE,
   findSiteSpace,
   freePath,
+  type GroupEntry,
+  groupOf,
+  groupsOf,
+  levelIds,
   type Position,
+  placeGroup,
   placeSection,
   placeSiteSpace,
   type SectionEntry,
@@ -16,8 +22,11 @@ import {
   siblingsIn,
   slug,
   targetIndex,
+  topLevel,
+  updateGroup,
   updateSection,
   updateSiteSpace,
+  withoutGroup,
   withoutSection,
   withoutSiteSpace,
 } from './site-structure';
@@ -94,10 +103,24 @@ export interface UpdateSiteSectionInput {
   icon?: string | null;
   description?: string | null;
   defaultSiteSpace?: string;
+  /** The group to move the section into; null takes it out of its group, to the top level. */
+  group?: string | null;
 }
 
-/** What a section update records: a removed icon or description is null. */
-export type SectionChanges = Omit<UpdateSiteSectionInput, 'defaultSiteSpace'> & { defaultSiteSpace?: string };
+/** What a section update records: a removed icon or description is null (its group moves it: `SiteSectionMoved`). */
+export type SectionChanges = Omit<UpdateSiteSectionInput, 'defaultSiteSpace' | 'group'> & {
+  defaultSiteSpace?: string;
+};
+
+export interface UpdateSiteSectionGroupInput {
+  title?: string;
+  icon?: string | null;
+}
+
+/** What a group update records: a removed icon is null. */
+export type GroupChanges = UpdateSiteSectionGroupInput;
+
+export const GROUP_TITLE_MAX = 100;
 
 /** Why a site space left its site other than by a request: its space is gone from the organization. */
 export type DetachReason = 'space-deleted' | 'space-transferred';
@@ -173,8 +196,11 @@ export type SiteEvent =
     }
   | {
       type: 'SiteSectionAdded';
-      /** Added last, with its site spaces: a new one, or (`fromRoot`) the root's when it is the first section. */
-      data: SiteRef & { section: SectionEntry; fromRoot?: true; addedAt: string };
+      /**
+       * Added last (of the top level, or of its `group`), with its site spaces: a new one, or (`fromRoot`)
+       * the root's when it is the first section.
+       */
+      data: SiteRef & { section: SectionEntry; group?: string; fromRoot?: true; addedAt: string };
     }
   | {
       type: 'SiteSectionUpdated';
@@ -187,7 +213,27 @@ export type SiteEvent =
     }
   | {
       type: 'SiteSectionMoved';
-      data: SiteRef & { sectionId: string; index: number; movedAt: string };
+      /** Its index among the sections of `group` (into it, or within it), or of the top level, once placed. */
+      data: SiteRef & { sectionId: string; group?: string; index: number; movedAt: string };
+    }
+  | {
+      type: 'SiteSectionGroupAdded';
+      /** Added last to the top level, its sections taken from where they were. */
+      data: SiteRef & { group: GroupEntry; addedAt: string };
+    }
+  | {
+      type: 'SiteSectionGroupUpdated';
+      data: SiteRef & { groupId: string; changes: GroupChanges; updatedAt: string };
+    }
+  | {
+      type: 'SiteSectionGroupRemoved';
+      /** The sections it held, which take its place at the top level. */
+      data: SiteRef & { groupId: string; sections: string[]; removedAt: string };
+    }
+  | {
+      type: 'SiteSectionGroupMoved';
+      /** Its index among the top level's items once placed. */
+      data: SiteRef & { groupId: string; index: number; movedAt: string };
     };
 
 export type SiteCommand =
@@ -215,6 +261,8 @@ export type SiteCommand =
       rootSectionId: string;
       title?: string;
       icon?: string;
+      /** The group it is added to, at the end; absent, the top level. */
+      groupId?: string;
       at: number;
     })
   | {
@@ -226,6 +274,27 @@ export type SiteCommand =
     }
   | { type: 'RemoveSiteSection'; organization: string; sectionId: string; at: number }
   | { type: 'MoveSiteSection'; organization: string; sectionId: string; position: Position; at: number }
+  | {
+      type: 'AddSiteSectionGroup';
+      organization: string;
+      groupId: string;
+      title: string;
+      icon?: string;
+      /** Sections of the site, each moved into the group, in this order. */
+      sections: string[];
+      at: number;
+    }
+  | {
+      type: 'UpdateSiteSectionGroup';
+      organization: string;
+      groupId: string;
+      input: UpdateSiteSectionGroupInput;
+      at: number;
+    }
+  | { type: 'RemoveSiteSectionGroup'; organization: string; groupId: string; at: number }
+  | { type: 'MoveSiteSectionGroup'; organization: string; groupId: string; position: Position; at: number }
+  | { type: 'AddSectionToGroup'; organization: string; groupId: string; sectionId: string; at: number }
+  | { type: 'RemoveSectionFromGroup'; organization: string; groupId: string; sectionId: string; at: number }
   /** From the log, not a request: the space left the organization, so its site spaces go. */
   | { type: 'DetachSpace'; spaceId: string; reason: DetachReason; at: number };
 
@@ -241,6 +310,12 @@ function checkedTitle(title: string): string {
 function checkedSectionTitle(title: string): string {
   if (title.trim().length < TITLE_MIN || title.length > TITLE_MAX)
     throw invalid(`title must be ${TITLE_MIN} to ${TITLE_MAX} characters, not only spaces`);
+  return title;
+}
+
+function checkedGroupTitle(title: string): string {
+  if (title.trim().length === 0 || title.length > GROUP_TITLE_MAX)
+    throw invalid(`title must be 1 to ${GROUP_TITLE_MAX} characters, not only spaces`);
   return title;
 }
 
@@ -311,6 +386,40 @@ function sectionOf(site: Active, sectionId: string): SectionEntry {
   const section = site.structure.sections.find((s) => s.id === sectionId);
   if (!section) throw notFound('Site section not found');
   return section;
+}
+
+function groupEntryOf(site: Active, groupId: string): GroupEntry {
+  const group = groupsOf(site.structure).find((g) => g.id === groupId);
+  if (!group) throw notFound('Site section group not found');
+  return group;
+}
+
+/** A section named in a body: one the site does not have is bad input naming the field. */
+function namedSection(site: Active, sectionId: string, field: string): SectionEntry {
+  const section = site.structure.sections.find((s) => s.id === sectionId);
+  if (!section) throw invalid(`${field}: the site has no section ${sectionId}`);
+  return section;
+}
+
+/** Places a section at `index` of `group`'s sections, or of the top level: nothing when it is there already. */
+function sectionPlaced(
+  site: Active,
+  sectionId: string,
+  group: string | undefined,
+  index: number,
+  at: number,
+): SiteEvent[] {
+  const from = groupOf(site.structure, sectionId)?.id;
+  if (group === from && levelIds(site.structure, from).indexOf(sectionId) === index) return [];
+  const data = { ...refOf(site), sectionId, ...(group !== undefined ? { group } : {}), index };
+  return [{ type: 'SiteSectionMoved', data: { ...data, movedAt: iso(at) } }];
+}
+
+/** Takes a section out of its group to the top level, just after the group; nothing when in none. */
+function ungrouped(site: Active, sectionId: string, at: number): SiteEvent[] {
+  const group = groupOf(site.structure, sectionId);
+  if (!group) return [];
+  return sectionPlaced(site, sectionId, undefined, topLevel(site.structure).indexOf(group.id) + 1, at);
 }
 
 /** A new site space at a free path among its siblings, made of its space's title. */
@@ -511,6 +620,8 @@ const decisions: Decisions = {
         data: { ...refOf(site), section: root, fromRoot: true, addedAt },
       });
     }
+    if (command.groupId !== undefined && !groupsOf(structure).some((g) => g.id === command.groupId))
+      throw invalid(`siteSectionGroupId: the site has no section group ${command.groupId}`);
     const title = command.title === undefined ? space.title : checkedSectionTitle(command.title);
     const section: SectionEntry = {
       id: command.sectionId,
@@ -519,7 +630,8 @@ const decisions: Decisions = {
       ...(command.icon !== undefined ? { icon: command.icon } : {}),
       siteSpaces: [newSiteSpace([], { ...command, space })],
     };
-    events.push({ type: 'SiteSectionAdded', data: { ...refOf(site), section, addedAt } });
+    const group = command.groupId !== undefined ? { group: command.groupId } : {};
+    events.push({ type: 'SiteSectionAdded', data: { ...refOf(site), section, ...group, addedAt } });
     return events;
   },
 
@@ -545,9 +657,19 @@ const decisions: Decisions = {
         throw invalid(`defaultSiteSpace: the section has no site space ${input.defaultSiteSpace}`);
       changes.defaultSiteSpace = input.defaultSiteSpace;
     }
-    if (Object.keys(changes).length === 0) return [];
-    const data = { ...refOf(site), sectionId: section.id, changes, updatedAt: iso(command.at) };
-    return [{ type: 'SiteSectionUpdated', data }];
+    const events: SiteEvent[] = [];
+    if (Object.keys(changes).length > 0) {
+      const data = { ...refOf(site), sectionId: section.id, changes, updatedAt: iso(command.at) };
+      events.push({ type: 'SiteSectionUpdated', data });
+    }
+    if (input.group === null) events.push(...ungrouped(site, section.id, command.at));
+    else if (input.group !== undefined) {
+      const group = groupsOf(site.structure).find((g) => g.id === input.group);
+      if (!group) throw invalid(`siteSectionGroupId: the site has no section group ${input.group}`);
+      if (!group.sections.includes(section.id))
+        events.push(...sectionPlaced(site, section.id, group.id, group.sections.length, command.at));
+    }
+    return events;
   },
 
   RemoveSiteSection: (command, state) => {
@@ -560,12 +682,75 @@ const decisions: Decisions = {
 
   MoveSiteSection: (command, state) => {
     const site = live(state, command.organization);
+    const { structure } = site;
     const section = sectionOf(site, command.sectionId);
-    const ids = site.structure.sections.map((s) => s.id);
-    const index = moveIndex(ids, section.id, command.position, 'position');
-    if (index === ids.indexOf(section.id)) return [];
-    const data = { ...refOf(site), sectionId: section.id, index, movedAt: iso(command.at) };
-    return [{ type: 'SiteSectionMoved', data }];
+    // A pointer to a section of a group moves it into that group; to a top-level item, to the top level.
+    const pointer = command.position.before ?? command.position.after;
+    let level = groupOf(structure, section.id)?.id;
+    if (pointer !== undefined && structure.sections.some((s) => s.id === pointer))
+      level = groupOf(structure, pointer)?.id;
+    else if (pointer !== undefined && groupsOf(structure).some((g) => g.id === pointer)) level = undefined;
+    const index = moveIndex(levelIds(structure, level), section.id, command.position, 'position');
+    return sectionPlaced(site, section.id, level, index, command.at);
+  },
+
+  AddSiteSectionGroup: (command, state) => {
+    const site = live(state, command.organization);
+    if (groupsOf(site.structure).some((g) => g.id === command.groupId))
+      throw conflict('Site section group already exists');
+    const sections = [...new Set(command.sections)];
+    for (const id of sections) namedSection(site, id, 'sections');
+    const group: GroupEntry = {
+      id: command.groupId,
+      title: checkedGroupTitle(command.title),
+      ...(command.icon !== undefined ? { icon: command.icon } : {}),
+      sections,
+    };
+    return [{ type: 'SiteSectionGroupAdded', data: { ...refOf(site), group, addedAt: iso(command.at) } }];
+  },
+
+  UpdateSiteSectionGroup: (command, state) => {
+    const site = live(state, command.organization);
+    const group = groupEntryOf(site, command.groupId);
+    const { title, icon } = command.input;
+    const changes: GroupChanges = {};
+    if (title !== undefined && title !== group.title) changes.title = checkedGroupTitle(title);
+    if (icon !== undefined && icon !== (group.icon ?? null)) changes.icon = icon;
+    if (Object.keys(changes).length === 0) return [];
+    const data = { ...refOf(site), groupId: group.id, changes, updatedAt: iso(command.at) };
+    return [{ type: 'SiteSectionGroupUpdated', data }];
+  },
+
+  RemoveSiteSectionGroup: (command, state) => {
+    const site = live(state, command.organization);
+    const group = groupEntryOf(site, command.groupId);
+    const data = { ...refOf(site), groupId: group.id, sections: group.sections, removedAt: iso(command.at) };
+    return [{ type: 'SiteSectionGroupRemoved', data }];
+  },
+
+  MoveSiteSectionGroup: (command, state) => {
+    const site = live(state, command.organization);
+    const group = groupEntryOf(site, command.groupId);
+    const top = topLevel(site.structure);
+    const index = moveIndex(top, group.id, command.position, 'position');
+    if (index === top.indexOf(group.id)) return [];
+    const data = { ...refOf(site), groupId: group.id, index, movedAt: iso(command.at) };
+    return [{ type: 'SiteSectionGroupMoved', data }];
+  },
+
+  AddSectionToGroup: (command, state) => {
+    const site = live(state, command.organization);
+    const group = groupEntryOf(site, command.groupId);
+    const section = namedSection(site, command.sectionId, 'sectionId');
+    if (group.sections.includes(section.id)) return [];
+    return sectionPlaced(site, section.id, group.id, group.sections.length, command.at);
+  },
+
+  RemoveSectionFromGroup: (command, state) => {
+    const site = live(state, command.organization);
+    const group = groupEntryOf(site, command.groupId);
+    if (!group.sections.includes(command.sectionId)) throw notFound('Site section not found in the group');
+    return ungrouped(site, command.sectionId, command.at);
   },
 
   DetachSpace: (command, state) => {
@@ -652,7 +837,7 @@ export function evolveStructure(structure: Structure, event: StructureEvent): St
       return found ? placeSiteSpace(structure, found.entry, event.data.section, event.data.index) : structure;
     }
     case 'SiteSectionAdded':
-      return addSection(structure, event.data.section);
+      return addSection(structure, event.data.section, event.data.group);
     case 'SiteSectionUpdated':
       return updateSection(structure, event.data.sectionId, (section) =>
         applyChanges(section, event.data.changes),
@@ -660,9 +845,21 @@ export function evolveStructure(structure: Structure, event: StructureEvent): St
     case 'SiteSectionRemoved':
       return withoutSection(structure, event.data.sectionId);
     case 'SiteSectionMoved': {
-      const section = structure.sections.find((s) => s.id === event.data.sectionId);
-      return section ? placeSection(structure, section, event.data.index) : structure;
+      const { sectionId, group, index } = event.data;
+      return structure.sections.some((s) => s.id === sectionId)
+        ? placeSection(structure, sectionId, group, index)
+        : structure;
     }
+    case 'SiteSectionGroupAdded':
+      return addGroup(structure, event.data.group);
+    case 'SiteSectionGroupUpdated':
+      return updateGroup(structure, event.data.groupId, (group) => applyChanges(group, event.data.changes));
+    case 'SiteSectionGroupRemoved':
+      return withoutGroup(structure, event.data.groupId);
+    case 'SiteSectionGroupMoved':
+      return groupsOf(structure).some((g) => g.id === event.data.groupId)
+        ? placeGroup(structure, event.data.groupId, event.data.index)
+        : structure;
   }
 }
 

@@ -103,4 +103,84 @@ describe('site structure projection', () => {
     await scenario.thenReplayChangesNothing();
     await scenario.thenRebuildMatches();
   });
+
+  it('keeps section groups and the order of the top level, and rebuilds to the same views', async () => {
+    const section = (id: string) =>
+      recorded(
+        'SiteSectionAdded',
+        {
+          ...ref,
+          section: { id, title: id, path: id, siteSpaces: [{ id: `ss-${id}`, spaceId: 'sp1', path: id }] },
+          addedAt: AT,
+        },
+        inStream,
+      );
+    const grouped = recorded(
+      'SiteSectionGroupAdded',
+      { ...ref, group: { id: 'g1', title: 'Guides', sections: ['sc2'] }, addedAt: AT },
+      inStream,
+    );
+    const groupMoved = recorded(
+      'SiteSectionGroupMoved',
+      { ...ref, groupId: 'g1', index: 0, movedAt: AT },
+      inStream,
+    );
+    const intoGroup = recorded(
+      'SiteSectionMoved',
+      { ...ref, sectionId: 'sc3', group: 'g1', index: 0, movedAt: AT },
+      inStream,
+    );
+    const renamed = recorded(
+      'SiteSectionGroupUpdated',
+      { ...ref, groupId: 'g1', changes: { title: 'Manuals', icon: 'book' }, updatedAt: AT },
+      inStream,
+    );
+    const scenario = structures.given(
+      created(),
+      section('sc1'),
+      section('sc2'),
+      section('sc3'),
+      grouped,
+      groupMoved,
+      intoGroup,
+      renamed,
+    );
+    const doc = (await scenario.documents(SITE_STRUCTURES))[0];
+    expect(doc.structure.top).toEqual(['g1', 'sc1']);
+    expect(doc.structure.groups).toEqual([
+      { id: 'g1', title: 'Manuals', icon: 'book', sections: ['sc3', 'sc2'] },
+    ]);
+    expect(doc.structure.sections.map((s) => s.id)).toEqual(['sc3', 'sc2', 'sc1']);
+    await scenario.thenReplayChangesNothing();
+    await scenario.thenRebuildMatches();
+
+    const ungrouped = structures.given(
+      created(),
+      section('sc1'),
+      section('sc2'),
+      grouped,
+      recorded(
+        'SiteSectionGroupRemoved',
+        { ...ref, groupId: 'g1', sections: ['sc2'], removedAt: AT },
+        inStream,
+      ),
+    );
+    await ungrouped.thenDocuments(SITE_STRUCTURES, [
+      {
+        id: 'w1',
+        organization: 'o1',
+        structure: {
+          siteSpaces: [],
+          sections: ['sc1', 'sc2'].map((id) => ({
+            id,
+            title: id,
+            path: id,
+            siteSpaces: [{ id: `ss-${id}`, spaceId: 'sp1', path: id }],
+          })),
+        },
+        streamRevision: 4,
+      },
+    ]);
+    await ungrouped.thenRebuildMatches();
+  });
 });

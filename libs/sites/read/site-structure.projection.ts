@@ -91,6 +91,10 @@ const structureProjection = projection<SiteEvent>(
     SiteSectionUpdated: restructure,
     SiteSectionRemoved: restructure,
     SiteSectionMoved: restructure,
+    SiteSectionGroupAdded: restructure,
+    SiteSectionGroupUpdated: restructure,
+    SiteSectionGroupRemoved: restructure,
+    SiteSectionGroupMoved: restructure,
     SiteDeleted: async (e, ctx) => {
       for (const siteSpace of await ctx.find(SITE_SPACES, { siteId: e.data.siteId }))
         await ctx.delete(SITE_SPACES, siteSpace.id);
