@@ -45,5 +45,13 @@ export const sitesFeature: FeatureManifest = {
           spaceId: ids.spaceId,
         })) as { id: string }
       ).id,
+    // A section group of the site holding its section.
+    siteSectionGroupId: async ({ call, ids, label }) =>
+      (
+        (await call('POST', `/v1/orgs/${ids.organizationId}/sites/${ids.siteId}/section-groups`, {
+          title: `${label} group`,
+          sections: [ids.siteSectionId],
+        })) as { id: string }
+      ).id,
   },
 };

@@ -3,6 +3,7 @@ import { SpacePresenter } from '@app/spaces/read/space.presenter';
 import { type DynamicModule, Module } from '@nestjs/common';
 import { PublishingAuthController } from './http/publishing-auth.controller';
 import { ShareLinksController } from './http/share-links.controller';
+import { SiteSectionGroupsController } from './http/site-section-groups.controller';
 import { SiteSectionsController } from './http/site-sections.controller';
 import { SiteSpacesController } from './http/site-spaces.controller';
 import { SiteStructureController } from './http/site-structure.controller';
@@ -29,6 +30,7 @@ export class SitesModule {
         SitesController,
         SiteSpacesController,
         SiteSectionsController,
+        SiteSectionGroupsController,
         SiteStructureController,
         ShareLinksController,
         PublishingAuthController,

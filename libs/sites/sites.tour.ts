@@ -111,6 +111,37 @@ const structureTour = async (
   expect(structure.type).toBe('sections');
   expect(structure.structure.map((s) => s.id)).toEqual([first, section.id]);
 
+  const group = (
+    await api.orgs.addSectionGroupToSite(org, siteId, { title: 'Tour group', sections: [section.id] })
+  ).data;
+  expect(group).toMatchObject({ object: 'site-section-group', title: 'Tour group' });
+  const groups = (await api.orgs.listSiteSectionGroups(org, siteId)).data.items;
+  expect(groups.map((g) => g.id)).toEqual([group.id]);
+  const regrouped = (
+    await api.orgs.updateSiteSectionGroupById(org, siteId, group.id, { title: 'Tour guides' })
+  ).data;
+  expect(regrouped.title).toBe('Tour guides');
+  const groupPath = `${base}/section-groups/${group.id}`;
+  const joined = await http('POST', `${groupPath}/sections`, { sectionId: first });
+  expect(joined.status).toBe(201);
+  expect((await http('DELETE', `${groupPath}/sections/${first}`)).status).toBe(205);
+  const groupMoved = await http('POST', `${groupPath}/move`, {
+    position: { before: { type: 'site-section', id: first } },
+  });
+  expect(groupMoved.status).toBe(200);
+  const groupSorted = await api.orgs.sortSiteStructure(org, siteId, {
+    item: { type: 'site-section-group', id: group.id },
+    position: { after: { type: 'site-section', id: first } },
+  });
+  expect(groupSorted.data).toMatchObject({ id: group.id });
+  const grouped = (await api.orgs.getSiteStructure(org, siteId)).data.structure;
+  expect(grouped.map((item) => item.id)).toEqual([first, group.id]);
+  expect((await http('DELETE', groupPath)).status).toBe(205);
+  expect((await api.orgs.getSiteStructure(org, siteId)).data.structure.map((s) => s.id)).toEqual([
+    first,
+    section.id,
+  ]);
+
   expect((await http('DELETE', `${base}/site-spaces/${siteSpace.id}`)).status).toBe(205);
   expect((await http('DELETE', `${base}/sections/${section.id}`)).status).toBe(205);
   expect((await api.orgs.getSiteStructure(org, siteId)).data.structure.map((s) => s.id)).toEqual([first]);

@@ -32,17 +32,19 @@ const PATH_FIXTURES: [string, PathFixture][] = FEATURES.flatMap((feature) =>
 /**
  * Required body fields whose valid value is an existing resource, by field name: one of the world's
  * organizations, or the id a feature's fixture made (`spaceId`: a space of the organization, as a site
- * space or section is added with). A required field that is constrained (pattern, enumeration) and not
+ * space or section is added with; `sectionId`: the site's section, as a section group takes one). A required field that is constrained (pattern, enumeration) and not
  * listed here fails the authorization suite, saying so.
  */
-const BODY_FIXTURES: Record<string, 'organizationId' | 'otherOrganizationId' | 'spaceId'> = {
+type BodyFixture = 'organizationId' | 'otherOrganizationId' | 'spaceId' | 'siteSectionId';
+const BODY_FIXTURES: Record<string, BodyFixture> = {
   organization: 'otherOrganizationId',
   spaceId: 'spaceId',
+  sectionId: 'siteSectionId',
 };
 
 /** The world's resource a body fixture names. */
 function fixtureValue(world: World, fixture: (typeof BODY_FIXTURES)[string]): string {
-  const value = fixture === 'spaceId' ? world.ids.spaceId : world[fixture];
+  const value = fixture === 'spaceId' || fixture === 'siteSectionId' ? world.ids[fixture] : world[fixture];
   if (value === undefined) throw new Error(`the world has no ${fixture} for a body to name`);
   return value;
 }

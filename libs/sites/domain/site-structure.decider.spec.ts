@@ -826,7 +826,7 @@ describe('site structure order with section groups', () => {
     Object.keys(model.groups).find((g) => model.groups[g].includes(id));
   /** The model after a step, or 'refused' when the decider must refuse it, or 'same' when nothing changes. */
   function modelStep(model: Model, s: Step): Model | 'refused' {
-    if (s.kind === 'add' || s.kind === 'remove') {
+    if (!('position' in s)) {
       const rest = without(model, s.id);
       if (s.kind === 'add') {
         if (model.groups[s.group].includes(s.id)) return model;

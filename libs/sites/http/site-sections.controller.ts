@@ -9,6 +9,7 @@ import { SiteStructureService } from '../write/site-structure.commands';
 import {
   AddSiteSectionDto,
   MoveSiteSectionDto,
+  positionOf,
   SiteSectionListQueryDto,
   UpdateSiteSectionDto,
 } from './site-structure.dto';
@@ -46,7 +47,8 @@ export class SiteSectionsController {
     @Body() body: AddSiteSectionDto,
     @CurrentViewer() viewer: Viewer,
   ) {
-    const input = { spaceId: body.spaceId, title: body.title, icon: body.icon };
+    const { spaceId, title, icon, siteSectionGroupId: groupId } = body;
+    const input = { spaceId, title, icon, groupId };
     const write = this.service.addSection(org, site, input, viewer);
     return this.views.after(write, (w) => this.queries.section(org, site, w.sectionId, viewer));
   }
@@ -60,8 +62,8 @@ export class SiteSectionsController {
     @Body() body: UpdateSiteSectionDto,
     @CurrentViewer() viewer: Viewer,
   ) {
-    const { title, path, defaultSiteSpace, icon, description } = body;
-    const input = { title, path, defaultSiteSpace, icon, description };
+    const { title, path, defaultSiteSpace, icon, description, siteSectionGroupId: group } = body;
+    const input = { title, path, defaultSiteSpace, icon, description, group };
     const write = this.service.updateSection(org, site, section, input, viewer);
     return this.views.after(write, () => this.queries.section(org, site, section, viewer));
   }
@@ -90,10 +92,7 @@ export class SiteSectionsController {
     @Body() body: MoveSiteSectionDto,
     @CurrentViewer() viewer: Viewer,
   ) {
-    const position = {
-      ...(body.position?.before ? { before: body.position.before.siteSection } : {}),
-      ...(body.position?.after ? { after: body.position.after.siteSection } : {}),
-    };
+    const position = positionOf(body.position, (p) => p.siteSection);
     const write = this.service.moveSection(org, site, section, position, viewer);
     return this.views.after(write, () => this.queries.section(org, site, section, viewer));
   }

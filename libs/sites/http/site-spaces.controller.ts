@@ -9,6 +9,7 @@ import { SiteStructureService } from '../write/site-structure.commands';
 import {
   AddSiteSpaceDto,
   MoveSiteSpaceDto,
+  positionOf,
   SiteSpaceListQueryDto,
   UpdateSiteSpaceDto,
 } from './site-structure.dto';
@@ -98,10 +99,7 @@ export class SiteSpacesController {
     @Body() body: MoveSiteSpaceDto,
     @CurrentViewer() viewer: Viewer,
   ) {
-    const position = {
-      ...(body.position?.before ? { before: body.position.before.siteSpace } : {}),
-      ...(body.position?.after ? { after: body.position.after.siteSpace } : {}),
-    };
+    const position = positionOf(body.position, (p) => p.siteSpace);
     const write = this.service.moveSiteSpace(org, site, siteSpace, position, viewer);
     return this.views.after(write, () => this.queries.siteSpace(org, site, siteSpace, viewer));
   }

@@ -7,22 +7,31 @@ import { ReadYourWrites } from '@app/platform/projector/read-your-writes';
 import { Body, Controller, Get, Param, Patch, Query } from '@nestjs/common';
 import { SiteStructureQueries } from '../read/site-structure.queries';
 import { SiteStructureService } from '../write/site-structure.commands';
-import { SiteStructureQueryDto, SortSiteStructureDto } from './site-structure.dto';
+import { positionOf, SiteStructureQueryDto, SortSiteStructureDto } from './site-structure.dto';
 
 const organizationId = () => Param('organizationId', id('organizationId'));
 const siteId = () => Param('siteId', id('siteId'));
 
-/** The `type:id` of every site space and section of a structure (GitBook's `SiteStructure`). */
-function itemsOf(answer: { type: string; structure: unknown[] }): Set<string> {
+interface Presented {
+  object: string;
+  id: string;
+  siteSpaces?: Presented[];
+  sections?: Presented[];
+}
+
+/** The `type:id` of every item of a structure (GitBook's `SiteStructure`): site spaces, sections, groups. */
+function itemsOf(answer: { structure: unknown[] }): Set<string> {
   const items = new Set<string>();
-  for (const entry of answer.structure as { object?: string; id: string; siteSpaces?: { id: string }[] }[]) {
-    if (answer.type === 'sections') {
-      items.add(`site-section:${entry.id}`);
-      for (const siteSpace of entry.siteSpaces ?? []) items.add(`site-space:${siteSpace.id}`);
-    } else items.add(`site-space:${entry.id}`);
-  }
+  const visit = (entry: Presented) => {
+    items.add(`${entry.object}:${entry.id}`);
+    for (const inner of [...(entry.siteSpaces ?? []), ...(entry.sections ?? [])]) visit(inner);
+  };
+  for (const entry of answer.structure as Presented[]) visit(entry);
   return items;
 }
+
+/** Site spaces are placed among site spaces; sections and groups among sections and groups. */
+const levelKind = (type: string) => (type === 'site-space' ? 'site spaces' : 'sections and section groups');
 
 /** GitBook's `SiteStructure` of a site, and `sortSiteStructure`, which places an item among its siblings. */
 @Controller('orgs/:organizationId/sites/:siteId/structure')
@@ -54,15 +63,18 @@ export class SiteStructureController {
   ) {
     const { item } = body;
     // The item is named in the body: one the site does not have is bad input, as a page a comment names.
-    if (!itemsOf(await this.queries.structure(org, site, viewer)).has(`${item.type}:${item.id}`))
+    const items = itemsOf(await this.queries.structure(org, site, viewer));
+    if (!items.has(`${item.type}:${item.id}`))
       throw invalid(`item.id: the site has no ${item.type} ${item.id}`);
-    const pointers = [body.position.before, body.position.after].filter((p) => p !== undefined);
-    if (pointers.some((p) => p.type !== item.type))
-      throw invalid(`position: an item is placed among items of its own type (${item.type})`);
-    const position = {
-      ...(body.position.before ? { before: body.position.before.id } : {}),
-      ...(body.position.after ? { after: body.position.after.id } : {}),
-    };
+    for (const side of ['before', 'after'] as const) {
+      const pointer = body.position[side];
+      if (pointer === undefined) continue;
+      if (levelKind(pointer.type) !== levelKind(item.type))
+        throw invalid(`position.${side}: ${levelKind(item.type)} are placed among ${levelKind(item.type)}`);
+      if (!items.has(`${pointer.type}:${pointer.id}`))
+        throw invalid(`position.${side}.id: the site has no ${pointer.type} ${pointer.id}`);
+    }
+    const position = positionOf(body.position, (p) => p.id);
     if (item.type === 'site-space') {
       const write = this.service.moveSiteSpace(org, site, item.id, position, viewer);
       return this.views.after(write, () => this.queries.siteSpace(org, site, item.id, viewer));
@@ -71,7 +83,11 @@ export class SiteStructureController {
       const write = this.service.moveSection(org, site, item.id, position, viewer);
       return this.views.after(write, () => this.queries.section(org, site, item.id, viewer));
     }
-    // Section groups and external links are not served, so a site has none to place.
+    if (item.type === 'site-section-group') {
+      const write = this.service.moveGroup(org, site, item.id, position, viewer);
+      return this.views.after(write, () => this.queries.group(org, site, item.id, viewer));
+    }
+    // External links are not served, so a site has none to place.
     throw notFound(`item: the site has no ${item.type} ${item.id}`);
   }
 }

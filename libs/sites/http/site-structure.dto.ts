@@ -4,11 +4,30 @@ import { ListQueryDto } from '@app/platform/http/pagination';
 import { IsAbsentOr } from '@app/platform/http/validation';
 import { BodyExample } from '@app/platform/openapi/body-example';
 import { Type } from 'class-transformer';
-import { IsIn, IsObject, IsString, Matches, MinLength, ValidateIf, ValidateNested } from 'class-validator';
-import { ICON_MAX, PATH_MAX, SECTION_DESCRIPTION_MAX, TITLE_MAX, TITLE_MIN } from '../domain/site.decider';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsIn,
+  IsObject,
+  IsString,
+  Matches,
+  MinLength,
+  ValidateIf,
+  ValidateNested,
+} from 'class-validator';
+import {
+  GROUP_TITLE_MAX,
+  ICON_MAX,
+  PATH_MAX,
+  SECTION_DESCRIPTION_MAX,
+  TITLE_MAX,
+  TITLE_MIN,
+  type UpdateSiteSectionGroupInput,
+} from '../domain/site.decider';
+import type { Position } from '../domain/site-structure';
 import type { SiteSpaceListQuery } from '../read/site-structure.queries';
 import type {
-  AddSiteSectionInput,
+  AddSiteSectionGroupInput,
   AddSiteSpaceInput,
   UpdateSiteSpaceBody,
 } from '../write/site-structure.commands';
@@ -21,7 +40,9 @@ const CONDITION = 'adaptive content conditions are not evaluated here yet';
 const DRAFT = 'drafts of a site are not served here: every site space and section is live';
 const PAGE = 'a custom home page of a site space is not served here';
 const TEMPLATE = 'there is no catalog of space templates here';
-const GROUPS = 'section groups are not served here';
+const NESTED = 'section groups nested in section groups are not served here';
+/** Sections a group is created with: as many as a site has, at most. */
+export const GROUP_SECTIONS_MAX = 1000;
 const LOCALIZED = 'localized titles and descriptions are not served here';
 
 export class SiteSpaceListQueryDto extends ListQueryDto implements SiteSpaceListQuery {
@@ -90,7 +111,7 @@ export class UpdateSiteSpaceDto implements UpdateSiteSpaceBody {
   draft?: unknown;
 }
 
-export class AddSiteSectionDto implements AddSiteSectionInput {
+export class AddSiteSectionDto {
   @IsString({ message: 'spaceId must be the id of a space: creating a new space here is not served' })
   @anId('space')
   spaceId: string;
@@ -114,8 +135,11 @@ export class AddSiteSectionDto implements AddSiteSectionInput {
   @NotServed(PAGE)
   pageId?: unknown;
 
-  @NotServed(GROUPS)
-  siteSectionGroupId?: unknown;
+  /** A section group of the site, the section added at its end (checked by the site). */
+  @IsAbsentOr()
+  @IsString()
+  @anId('site section group')
+  siteSectionGroupId?: string;
 }
 
 export class UpdateSiteSectionDto {
@@ -157,8 +181,11 @@ export class UpdateSiteSectionDto {
   @NotServed(DRAFT)
   draft?: unknown;
 
-  @NotServed(GROUPS)
-  siteSectionGroupId?: unknown;
+  /** A section group of the site to move the section into; null, out of its group to the top level. */
+  @nullable()
+  @IsString()
+  @anId('site section group')
+  siteSectionGroupId?: string | null;
 }
 
 export class SiteSpacePointerDto {
@@ -265,4 +292,100 @@ export class SortSiteStructureDto {
   @ValidateNested()
   @Type(() => SiteStructurePositionDto)
   position: SiteStructurePositionDto;
+}
+
+export class SiteSectionGroupPointerDto {
+  @IsIn(['site-section', 'site-section-group'])
+  type: 'site-section' | 'site-section-group';
+
+  @IsString()
+  @anId('site section or section group')
+  id: string;
+}
+
+export class SiteSectionGroupPositionDto {
+  @IsAbsentOr()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => SiteSectionGroupPointerDto)
+  before?: SiteSectionGroupPointerDto;
+
+  @IsAbsentOr()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => SiteSectionGroupPointerDto)
+  after?: SiteSectionGroupPointerDto;
+}
+
+/** Without a position, to the end of the top level. */
+export class MoveSiteSectionGroupDto {
+  @IsAbsentOr()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => SiteSectionGroupPositionDto)
+  position?: SiteSectionGroupPositionDto;
+}
+
+export class AddSiteSectionGroupDto implements AddSiteSectionGroupInput {
+  @Text(GROUP_TITLE_MAX)
+  @MinLength(1)
+  title: string;
+
+  @nullable()
+  @Text(ICON_MAX)
+  icon?: string | null;
+
+  /** Sections of the site, each moved into the group (checked by the site: 400 naming the field). */
+  @IsAbsentOr()
+  @IsArray()
+  @ArrayMaxSize(GROUP_SECTIONS_MAX)
+  @Matches(ID_PATTERN, { each: true, message: 'each of sections must be the id of a site section' })
+  sections?: string[];
+
+  @NotServed(NESTED)
+  parent?: unknown;
+
+  @NotServed(DRAFT)
+  draft?: unknown;
+}
+
+export class UpdateSiteSectionGroupDto implements UpdateSiteSectionGroupInput {
+  @IsAbsentOr()
+  @Text(GROUP_TITLE_MAX)
+  @MinLength(1)
+  title?: string;
+
+  /** null removes it. */
+  @nullable()
+  @Text(ICON_MAX)
+  icon?: string | null;
+
+  @NotServed(LOCALIZED)
+  localizedTitle?: unknown;
+
+  @NotServed(DRAFT)
+  draft?: unknown;
+
+  /** null, the top level, is where every group is: accepted, changing nothing. */
+  @nullable()
+  @NotServed(NESTED)
+  parentSectionGroupId?: unknown;
+}
+
+export class AddSectionToGroupDto {
+  /** A section of the site (checked by the site: 400 naming the field otherwise). */
+  @IsString()
+  @anId('site section')
+  sectionId: string;
+}
+
+/** GitBook's `{before, after}` pointers as the ids a move places an item between. */
+export function positionOf<P>(
+  position: { before?: P; after?: P } | undefined,
+  idOf: (pointer: P) => string,
+): Position {
+  return {
+    ...(position?.before ? { before: idOf(position.before) } : {}),
+    ...(position?.after ? { after: idOf(position.after) } : {}),
+  };
 }

@@ -2,7 +2,16 @@ import type { Role } from '@app/platform/domain/roles';
 import { SpacePresenter } from '@app/spaces/read/space.presenter';
 import type { SpaceDoc } from '@app/spaces/read/space.projection';
 import { Injectable } from '@nestjs/common';
-import { defaultOf, type SectionEntry, type SiteSpaceEntry, type Structure } from '../domain/site-structure';
+import {
+  defaultOf,
+  type GroupEntry,
+  groupOf,
+  groupsOf,
+  type SectionEntry,
+  type SiteSpaceEntry,
+  type Structure,
+  topLevel,
+} from '../domain/site-structure';
 import { SitePresenter } from './site.presenter';
 import type { SiteDoc } from './site.projection';
 
@@ -15,7 +24,7 @@ export interface StructureContext {
 }
 
 /**
- * GitBook's `SiteSpace`, `SiteSection` and `SiteStructure`. A site space whose space is gone (deleted or
+ * GitBook's `SiteSpace`, `SiteSection`, `SiteSectionGroup` and `SiteStructure`. A site space whose space is gone (deleted or
  * transferred, before its site has detached it) is left out: no reader sees a dangling site space.
  */
 @Injectable()
@@ -75,6 +84,7 @@ export class SiteStructurePresenter {
       draft: false,
       path: section.path,
       ...(section.icon !== undefined ? { icon: section.icon } : {}),
+      ...sectionGroupOf(context.structure, section.id),
       siteSpaces: this.live(context, section.siteSpaces).map((s) => this.siteSpace(context, s, section)),
       urls: url === undefined ? {} : { published: url },
     };
@@ -91,10 +101,46 @@ export class SiteStructurePresenter {
     ];
   }
 
+  /** A group with its sections, in order (GitBook's deprecated `sections` and its `children` alike). */
+  group(context: StructureContext, group: GroupEntry) {
+    const sections = group.sections.flatMap((id) => {
+      const section = context.structure.sections.find((s) => s.id === id);
+      return section ? [this.section(context, section)] : [];
+    });
+    return {
+      object: 'site-section-group' as const,
+      id: group.id,
+      title: group.title,
+      ...(group.icon !== undefined ? { icon: group.icon } : {}),
+      draft: false,
+      sections,
+      children: sections,
+    };
+  }
+
+  /**
+   * The top level of a site with sections (or groups and no root site spaces): its sections and groups in
+   * order; else its site spaces.
+   */
   structure(context: StructureContext) {
-    const { sections } = context.structure;
-    if (sections.length > 0)
-      return { type: 'sections' as const, structure: sections.map((s) => this.section(context, s)) };
+    const { structure } = context;
+    const groups = groupsOf(structure);
+    if (structure.sections.length > 0 || (groups.length > 0 && structure.siteSpaces.length === 0)) {
+      type Item = ReturnType<SiteStructurePresenter['group']> | ReturnType<SiteStructurePresenter['section']>;
+      const items = topLevel(structure).flatMap((id): Item[] => {
+        const group = groups.find((g) => g.id === id);
+        if (group) return [this.group(context, group)];
+        const section = structure.sections.find((s) => s.id === id);
+        return section ? [this.section(context, section)] : [];
+      });
+      return { type: 'sections' as const, structure: items };
+    }
     return { type: 'siteSpaces' as const, structure: this.siteSpaces(context) };
   }
+}
+
+/** `sectionGroup`: the group holding the section, when one does. */
+function sectionGroupOf(structure: Structure, sectionId: string) {
+  const group = groupOf(structure, sectionId);
+  return group ? { sectionGroup: group.id } : {};
 }

@@ -5,7 +5,7 @@ import { READ_STORE, type ReadStore } from '@app/platform/readstore/read-store.p
 import { arg, Remote } from '@app/platform/rpc/remote-method';
 import { SPACES, type SpaceDoc } from '@app/spaces/read/space.projection';
 import { Inject, Injectable } from '@nestjs/common';
-import { allSiteSpaces, EMPTY_STRUCTURE } from '../domain/site-structure';
+import { allSiteSpaces, EMPTY_STRUCTURE, groupsOf } from '../domain/site-structure';
 import { SiteStructurePresenter, type StructureContext } from './site-structure.presenter';
 import { SITE_STRUCTURES } from './site-structure.projection';
 import { siteIn } from './sites.queries';
@@ -56,6 +56,23 @@ export class SiteStructureQueries {
       context.structure.sections.map((s) => this.presenter.section(context, s)),
       query,
     );
+  }
+
+  @Remote(arg.id('organization'), arg.id('siteId'), arg.object<ListQuery>('query'), arg.viewer())
+  async groups(organization: string, siteId: string, query: ListQuery, viewer: Viewer) {
+    const context = await this.context(organization, siteId, viewer);
+    return listOf(
+      groupsOf(context.structure).map((g) => this.presenter.group(context, g)),
+      query,
+    );
+  }
+
+  @Remote(arg.id('organization'), arg.id('siteId'), arg.id('groupId'), arg.viewer())
+  async group(organization: string, siteId: string, groupId: string, viewer: Viewer) {
+    const context = await this.context(organization, siteId, viewer);
+    const group = groupsOf(context.structure).find((g) => g.id === groupId);
+    if (!group) throw notFound('Site section group not found');
+    return this.presenter.group(context, group);
   }
 
   @Remote(arg.id('organization'), arg.id('siteId'), arg.id('siteSpaceId'), arg.viewer())

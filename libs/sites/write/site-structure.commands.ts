@@ -9,7 +9,12 @@ import { SPACES } from '@app/spaces/read/space.projection';
 import { Inject, Injectable } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { siteAggregate } from '../domain/site.aggregate';
-import type { SiteCommand, SpaceRef, UpdateSiteSectionInput } from '../domain/site.decider';
+import type {
+  SiteCommand,
+  SpaceRef,
+  UpdateSiteSectionGroupInput,
+  UpdateSiteSectionInput,
+} from '../domain/site.decider';
 import type { Position } from '../domain/site-structure';
 import { siteIn } from '../read/sites.queries';
 
@@ -34,6 +39,15 @@ export interface AddSiteSectionInput {
   spaceId: string;
   title?: string | null;
   icon?: string | null;
+  /** The group it goes to (at its end). */
+  groupId?: string;
+}
+
+export interface AddSiteSectionGroupInput {
+  title: string;
+  icon?: string | null;
+  /** Sections of the site, each moved into the group. */
+  sections?: string[];
 }
 
 /**
@@ -146,6 +160,7 @@ export class SiteStructureService {
       space,
       ...(typeof body.title === 'string' ? { title: body.title } : {}),
       ...(typeof body.icon === 'string' ? { icon: body.icon } : {}),
+      ...(body.groupId !== undefined ? { groupId: body.groupId } : {}),
       at: this.runner.now(),
     };
     return { sectionId, ...(await this.run(organization, siteId, command, viewer)) };
@@ -209,6 +224,92 @@ export class SiteStructureService {
       position,
       at: this.runner.now(),
     };
+    return this.run(organization, siteId, command, viewer);
+  }
+
+  @Remote(
+    arg.id('organization'),
+    arg.id('siteId'),
+    arg.object<AddSiteSectionGroupInput>('body'),
+    arg.viewer(),
+  )
+  async addGroup(organization: string, siteId: string, body: AddSiteSectionGroupInput, viewer: Viewer) {
+    const groupId = newId();
+    const command: SiteCommand = {
+      type: 'AddSiteSectionGroup',
+      organization,
+      groupId,
+      title: body.title,
+      ...(typeof body.icon === 'string' ? { icon: body.icon } : {}),
+      sections: body.sections ?? [],
+      at: this.runner.now(),
+    };
+    return { groupId, ...(await this.run(organization, siteId, command, viewer)) };
+  }
+
+  @Remote(
+    arg.id('organization'),
+    arg.id('siteId'),
+    arg.id('groupId'),
+    arg.object<UpdateSiteSectionGroupInput>('body'),
+    arg.viewer(),
+  )
+  async updateGroup(
+    organization: string,
+    siteId: string,
+    groupId: string,
+    body: UpdateSiteSectionGroupInput,
+    viewer: Viewer,
+  ) {
+    const input = Object.fromEntries(Object.entries(body).filter(([, value]) => value !== undefined));
+    const at = this.runner.now();
+    const command: SiteCommand = { type: 'UpdateSiteSectionGroup', organization, groupId, input, at };
+    return this.run(organization, siteId, command, viewer);
+  }
+
+  @Remote(arg.id('organization'), arg.id('siteId'), arg.id('groupId'), arg.viewer())
+  async removeGroup(organization: string, siteId: string, groupId: string, viewer: Viewer) {
+    const at = this.runner.now();
+    return this.run(
+      organization,
+      siteId,
+      { type: 'RemoveSiteSectionGroup', organization, groupId, at },
+      viewer,
+    );
+  }
+
+  @Remote(
+    arg.id('organization'),
+    arg.id('siteId'),
+    arg.id('groupId'),
+    arg.object<Position>('position'),
+    arg.viewer(),
+  )
+  async moveGroup(organization: string, siteId: string, groupId: string, position: Position, viewer: Viewer) {
+    const at = this.runner.now();
+    const command: SiteCommand = { type: 'MoveSiteSectionGroup', organization, groupId, position, at };
+    return this.run(organization, siteId, command, viewer);
+  }
+
+  /** Puts a section in a group (`add`), or takes it out to the top level, just after the group. */
+  @Remote(
+    arg.id('organization'),
+    arg.id('siteId'),
+    arg.id('groupId'),
+    arg.id('sectionId'),
+    arg.oneOf('change', ['add', 'remove'] as const),
+    arg.viewer(),
+  )
+  async groupSection(
+    organization: string,
+    siteId: string,
+    groupId: string,
+    sectionId: string,
+    change: 'add' | 'remove',
+    viewer: Viewer,
+  ) {
+    const type = change === 'add' ? 'AddSectionToGroup' : 'RemoveSectionFromGroup';
+    const command: SiteCommand = { type, organization, groupId, sectionId, at: this.runner.now() };
     return this.run(organization, siteId, command, viewer);
   }
 }
