@@ -107,7 +107,14 @@ const structureTour = async (
     position: { after: { type: 'site-section', id: first } },
   });
   expect(sorted.data).toMatchObject({ id: section.id });
-  const structure = (await api.orgs.getSiteStructure(org, siteId)).data;
+  // A share key opens the reads of the structure when it is an active link's of the site.
+  await api.orgs.publishSite(org, siteId);
+  const link = (await api.orgs.createSiteShareLink(org, siteId, { name: 'Tour readers' })).data;
+  const shareKey = new URL(String(link.urls.published)).searchParams.get('shareKey') ?? '';
+  expect((await http('GET', `${base}/structure?shareKey=not-a-key`)).status).toBe(404);
+  const structure = (await api.orgs.getSiteStructure(org, siteId, { shareKey })).data;
+  const [firstItem] = structure.structure as { urls: { published?: string } }[];
+  expect(firstItem.urls.published).toContain(`shareKey=${shareKey}`);
   expect(structure.type).toBe('sections');
   expect(structure.structure.map((s) => s.id)).toEqual([first, section.id]);
 

@@ -96,6 +96,81 @@ describe('share links over HTTP', () => {
     expect(keyOf(listed.urls.published)).toMatch(/^[A-Za-z0-9_-]{43}$/);
   });
 
+  it("opens the site's structure, sections and site spaces with an active link's key, every published URL carrying it", async () => {
+    const app = current();
+    const org = app.organizationId;
+    const api = app.api().orgs;
+    const site = await publishedSite(app, org);
+    const spaceId = async (title: string) => (await api.createSpace(org, { title })).data.id;
+    await api.addSpaceToSite(org, site, { spaceId: await spaceId('Shared guide') });
+    const section = (await api.addSectionToSite(org, site, { spaceId: await spaceId('Shared API') })).data;
+    await api.addSectionGroupToSite(org, site, { title: 'Grouped', sections: [section.id] });
+    const { data: link } = await api.createSiteShareLink(org, site, { name: 'Readers' });
+    const key = keyOf(link.urls.published);
+
+    /** Every `urls.published` in a body. */
+    const publishedUrls = (body: unknown): string[] => {
+      const found: string[] = [];
+      const visit = (value: unknown) => {
+        if (Array.isArray(value)) value.forEach(visit);
+        else if (value && typeof value === 'object') {
+          const urls = (value as { urls?: { published?: string } }).urls;
+          if (urls?.published) found.push(urls.published);
+          Object.values(value).forEach(visit);
+        }
+      };
+      visit(body);
+      return found;
+    };
+    const reads = async (shareKey?: string) => {
+      const query = shareKey === undefined ? {} : { shareKey };
+      return [
+        (await api.getSiteStructure(org, site, query)).data,
+        (await api.listSiteSections(org, site, query)).data,
+        (await api.listSiteSpaces(org, site, query)).data,
+      ];
+    };
+    for (const body of await reads(key)) {
+      const urls = publishedUrls(body);
+      expect(urls.length).toBeGreaterThan(0);
+      for (const url of urls) expect(keyOf(url)).toBe(key);
+    }
+    // Without a key, the same URLs without it.
+    const plain = (await reads()).flatMap(publishedUrls);
+    expect(plain.every((url) => !url.includes('shareKey'))).toBe(true);
+    const stripped = (await reads(key)).flatMap(publishedUrls).map((url) => {
+      const parsed = new URL(url);
+      parsed.searchParams.delete('shareKey');
+      return parsed.toString();
+    });
+    expect(stripped).toEqual(plain.map((url) => new URL(url).toString()));
+
+    const base = `/v1/orgs/${org}/sites/${site}`;
+    const refused = async (shareKey: string) => {
+      const paths = ['structure', 'sections', 'site-spaces'];
+      for (const path of paths) {
+        const reply = await app.http('GET', `${base}/${path}?shareKey=${encodeURIComponent(shareKey)}`);
+        expect(reply.status).toBe(404);
+        expect(reply.body).toMatchObject({
+          error: { code: 404, message: expect.stringContaining('shareKey') },
+        });
+      }
+    };
+    await refused('not-a-key');
+    await refused('A'.repeat(43));
+    // Another site's link does not open this one.
+    const other = await publishedSite(app, org);
+    const { data: otherLink } = await api.createSiteShareLink(org, other, { name: 'Elsewhere' });
+    await refused(keyOf(otherLink.urls.published));
+    // Deactivated, then deleted: refused at once.
+    await api.updateSiteShareLinkById(org, site, link.id, { active: false });
+    await refused(key);
+    await api.updateSiteShareLinkById(org, site, link.id, { active: true });
+    expect((await app.http('GET', `${base}/structure?shareKey=${key}`)).status).toBe(200);
+    expect((await app.http('DELETE', `${base}/share-links/${link.id}`)).status).toBe(205);
+    await refused(key);
+  });
+
   it('refuses a name over 50 characters, naming it', async () => {
     const app = current();
     const org = app.organizationId;

@@ -35,7 +35,8 @@ export class SiteSectionsController {
     @Query() query: SiteSectionListQueryDto,
     @CurrentViewer() viewer: Viewer,
   ) {
-    return this.queries.sections(org, site, { page: query.page, limit: query.limit }, viewer);
+    const { page, limit, shareKey } = query;
+    return this.queries.sections(org, site, { page, limit, shareKey }, viewer);
   }
 
   @RequiresRole('create')

@@ -47,10 +47,10 @@ export class SiteStructureController {
   get(
     @organizationId() org: string,
     @siteId() site: string,
-    @Query() _query: SiteStructureQueryDto,
+    @Query() query: SiteStructureQueryDto,
     @CurrentViewer() viewer: Viewer,
   ) {
-    return this.queries.structure(org, site, viewer);
+    return this.queries.structure(org, site, { shareKey: query.shareKey }, viewer);
   }
 
   @RequiresRole('create')
@@ -63,7 +63,7 @@ export class SiteStructureController {
   ) {
     const { item } = body;
     // The item is named in the body: one the site does not have is bad input, as a page a comment names.
-    const items = itemsOf(await this.queries.structure(org, site, viewer));
+    const items = itemsOf(await this.queries.structure(org, site, {}, viewer));
     if (!items.has(`${item.type}:${item.id}`))
       throw invalid(`item.id: the site has no ${item.type} ${item.id}`);
     for (const side of ['before', 'after'] as const) {

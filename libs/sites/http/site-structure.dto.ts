@@ -3,6 +3,7 @@ import { BooleanQuery, NotServed, Text } from '@app/platform/http/fields';
 import { ListQueryDto } from '@app/platform/http/pagination';
 import { IsAbsentOr } from '@app/platform/http/validation';
 import { BodyExample } from '@app/platform/openapi/body-example';
+import { applyDecorators } from '@nestjs/common';
 import { Type } from 'class-transformer';
 import {
   ArrayMaxSize,
@@ -25,7 +26,11 @@ import {
   type UpdateSiteSectionGroupInput,
 } from '../domain/site.decider';
 import type { Position } from '../domain/site-structure';
-import type { SiteSpaceListQuery } from '../read/site-structure.queries';
+import type {
+  SiteSectionListQuery,
+  SiteSpaceListQuery,
+  SiteStructureQuery,
+} from '../read/site-structure.queries';
 import type {
   AddSiteSectionGroupInput,
   AddSiteSpaceInput,
@@ -45,22 +50,22 @@ const NESTED = 'section groups nested in section groups are not served here';
 export const GROUP_SECTIONS_MAX = 1000;
 const LOCALIZED = 'localized titles and descriptions are not served here';
 
-export class SiteSpaceListQueryDto extends ListQueryDto implements SiteSpaceListQuery {
+/** The key of an active share link of the site (404 naming it otherwise): published URLs carry it. */
+const ShareKey = () => applyDecorators(IsAbsentOr(), IsString());
+
+export class SiteSectionListQueryDto extends ListQueryDto implements SiteSectionListQuery {
+  @ShareKey()
+  shareKey?: string;
+}
+
+export class SiteSpaceListQueryDto extends SiteSectionListQueryDto implements SiteSpaceListQuery {
   @BooleanQuery()
   default?: boolean;
-
-  @NotServed('share links of a site are not served by this listing yet')
-  shareKey?: unknown;
 }
 
-export class SiteSectionListQueryDto extends ListQueryDto {
-  @NotServed('share links of a site are not served by this listing yet')
-  shareKey?: unknown;
-}
-
-export class SiteStructureQueryDto {
-  @NotServed('share links of a site are not served by the structure yet')
-  shareKey?: unknown;
+export class SiteStructureQueryDto implements SiteStructureQuery {
+  @ShareKey()
+  shareKey?: string;
 }
 
 export class AddSiteSpaceDto implements AddSiteSpaceInput {

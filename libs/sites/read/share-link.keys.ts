@@ -6,6 +6,13 @@ import { Inject, Injectable } from '@nestjs/common';
 /** A key is the base64url of an HMAC-SHA256: 43 characters. */
 export const SHARE_LINK_KEY_PATTERN = /^[A-Za-z0-9_-]{43}$/;
 
+/** A published URL as a share link opens it: with its key as `shareKey`. */
+export function sharedUrl(published: string, key: string): string {
+  const url = new URL(published);
+  url.searchParams.set('shareKey', key);
+  return url.toString();
+}
+
 /**
  * The key of a share link: HMAC-SHA256 of its id under the server's signing key (256 bits nobody can
  * guess without that key). Derived rather than drawn, so no key is ever stored, in the log or the views,

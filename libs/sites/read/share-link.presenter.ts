@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { ShareLinkKeys } from './share-link.keys';
+import { ShareLinkKeys, sharedUrl } from './share-link.keys';
 import type { ShareLinkDoc } from './share-link.projection';
 import { SitePresenter } from './site.presenter';
 import type { SiteDoc } from './site.projection';
@@ -18,15 +18,13 @@ export class ShareLinkPresenter {
    */
   present(doc: ShareLinkDoc, site: SiteDoc) {
     const published = this.sites.present(site, 'read').urls.published;
-    const url = published === undefined ? undefined : new URL(published);
-    url?.searchParams.set('shareKey', this.keys.keyOf(doc.id));
     return {
       object: 'share-link' as const,
       id: doc.id,
       createdAt: doc.createdAt,
       name: doc.name,
       active: doc.active,
-      urls: url ? { published: url.toString() } : {},
+      urls: published === undefined ? {} : { published: sharedUrl(published, this.keys.keyOf(doc.id)) },
     };
   }
 }

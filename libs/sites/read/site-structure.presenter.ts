@@ -12,6 +12,7 @@ import {
   type Structure,
   topLevel,
 } from '../domain/site-structure';
+import { sharedUrl } from './share-link.keys';
 import { SitePresenter } from './site.presenter';
 import type { SiteDoc } from './site.projection';
 
@@ -21,6 +22,8 @@ export interface StructureContext {
   structure: Structure;
   spaces: ReadonlyMap<string, SpaceDoc>;
   role: Role;
+  /** The key of an active share link of the site the reader named: every published URL carries it. */
+  shareKey?: string;
 }
 
 /**
@@ -44,6 +47,12 @@ export class SiteStructurePresenter {
     return this.sites.present(context.site, context.role).urls.published;
   }
 
+  /** `urls` with the published URL, as the reader's share link opens it when they named one. */
+  private urls(context: StructureContext, published: string | undefined) {
+    if (published === undefined) return {};
+    return { published: context.shareKey ? sharedUrl(published, context.shareKey) : published };
+  }
+
   private defaultSection(context: StructureContext) {
     return defaultOf(context.structure.sections, context.site.defaultSiteSection);
   }
@@ -63,7 +72,7 @@ export class SiteStructurePresenter {
       title: space.title,
       default: isDefault,
       draft: false,
-      urls: base === undefined ? {} : { published: isDefault ? base : `${base}/${entry.path}` },
+      urls: this.urls(context, base === undefined || isDefault ? base : `${base}/${entry.path}`),
     };
   }
 
@@ -86,7 +95,7 @@ export class SiteStructurePresenter {
       ...(section.icon !== undefined ? { icon: section.icon } : {}),
       ...sectionGroupOf(context.structure, section.id),
       siteSpaces: this.live(context, section.siteSpaces).map((s) => this.siteSpace(context, s, section)),
-      urls: url === undefined ? {} : { published: url },
+      urls: this.urls(context, url),
     };
   }
 

@@ -6,11 +6,19 @@ import { arg, Remote } from '@app/platform/rpc/remote-method';
 import { SPACES, type SpaceDoc } from '@app/spaces/read/space.projection';
 import { Inject, Injectable } from '@nestjs/common';
 import { allSiteSpaces, EMPTY_STRUCTURE, groupsOf } from '../domain/site-structure';
+import { ShareLinkQueries } from './share-links.queries';
 import { SiteStructurePresenter, type StructureContext } from './site-structure.presenter';
 import { SITE_STRUCTURES } from './site-structure.projection';
 import { siteIn } from './sites.queries';
 
-export interface SiteSpaceListQuery extends ListQuery {
+/** A read of the structure: with `shareKey`, the key of an active share link of the site. */
+export interface SiteStructureQuery {
+  shareKey?: string;
+}
+
+export interface SiteSectionListQuery extends ListQuery, SiteStructureQuery {}
+
+export interface SiteSpaceListQuery extends SiteSectionListQuery {
   /** true: only the default site space; false: the others; absent: all. */
   default?: boolean;
 }
@@ -22,36 +30,52 @@ export class SiteStructureQueries {
     @Inject(READ_STORE) private readonly views: ReadStore,
     private readonly access: Access,
     private readonly presenter: SiteStructurePresenter,
+    private readonly shareLinks: ShareLinkQueries,
   ) {}
 
-  /** The site and its structure, with the spaces of the organization its site spaces publish. */
-  private async context(organization: string, siteId: string, viewer: Viewer): Promise<StructureContext> {
+  /**
+   * The site and its structure, with the spaces of the organization its site spaces publish, and the share
+   * key named when it opens the site: looked up by its hash, and refused (404 naming it) unless the key is
+   * that of an active share link of this site, as its link's stream says at this moment.
+   */
+  private async context(
+    organization: string,
+    siteId: string,
+    viewer: Viewer,
+    query: SiteStructureQuery = {},
+  ): Promise<StructureContext> {
     const role = await this.access.member(organization, viewer, 'Organization');
     const site = await siteIn(this.views, organization, siteId);
+    const { shareKey } = query;
+    if (shareKey !== undefined) {
+      const shared = await this.shareLinks.resolve(shareKey);
+      if (shared?.siteId !== siteId || shared.organization !== organization)
+        throw notFound('shareKey: the site has no active share link with this key');
+    }
     const structure = (await this.views.get(SITE_STRUCTURES, siteId))?.structure ?? EMPTY_STRUCTURE;
     const spaces = new Map<string, SpaceDoc>();
     for (const id of new Set(allSiteSpaces(structure).map(({ entry }) => entry.spaceId))) {
       const space = await this.views.get(SPACES, id);
       if (space && !space.deleted && space.organization === organization) spaces.set(id, space);
     }
-    return { site, structure, spaces, role };
+    return { site, structure, spaces, role, ...(shareKey !== undefined ? { shareKey } : {}) };
   }
 
-  @Remote(arg.id('organization'), arg.id('siteId'), arg.viewer())
-  async structure(organization: string, siteId: string, viewer: Viewer) {
-    return this.presenter.structure(await this.context(organization, siteId, viewer));
+  @Remote(arg.id('organization'), arg.id('siteId'), arg.object<SiteStructureQuery>('query'), arg.viewer())
+  async structure(organization: string, siteId: string, query: SiteStructureQuery, viewer: Viewer) {
+    return this.presenter.structure(await this.context(organization, siteId, viewer, query));
   }
 
   @Remote(arg.id('organization'), arg.id('siteId'), arg.object<SiteSpaceListQuery>('query'), arg.viewer())
   async siteSpaces(organization: string, siteId: string, query: SiteSpaceListQuery, viewer: Viewer) {
-    const all = this.presenter.siteSpaces(await this.context(organization, siteId, viewer));
+    const all = this.presenter.siteSpaces(await this.context(organization, siteId, viewer, query));
     const matching = query.default === undefined ? all : all.filter((s) => s.default === query.default);
     return listOf(matching, query);
   }
 
-  @Remote(arg.id('organization'), arg.id('siteId'), arg.object<ListQuery>('query'), arg.viewer())
-  async sections(organization: string, siteId: string, query: ListQuery, viewer: Viewer) {
-    const context = await this.context(organization, siteId, viewer);
+  @Remote(arg.id('organization'), arg.id('siteId'), arg.object<SiteSectionListQuery>('query'), arg.viewer())
+  async sections(organization: string, siteId: string, query: SiteSectionListQuery, viewer: Viewer) {
+    const context = await this.context(organization, siteId, viewer, query);
     return listOf(
       context.structure.sections.map((s) => this.presenter.section(context, s)),
       query,
