@@ -300,31 +300,18 @@ export type SiteCommand =
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
-function checkedTitle(title: string): string {
-  if (title.trim().length < TITLE_MIN || title.length > TITLE_MAX) {
-    throw invalid(`title must be ${TITLE_MIN} to ${TITLE_MAX} characters, not only spaces`);
-  }
-  return title;
+/** A text of `min` to `max` characters, not only spaces; refused naming its field otherwise. */
+function checkedText(field: string, value: string, min: number, max: number): string {
+  if (value.trim().length < min || value.length > max)
+    throw invalid(`${field} must be ${min} to ${max} characters, not only spaces`);
+  return value;
 }
 
-function checkedSectionTitle(title: string): string {
-  if (title.trim().length < TITLE_MIN || title.length > TITLE_MAX)
-    throw invalid(`title must be ${TITLE_MIN} to ${TITLE_MAX} characters, not only spaces`);
-  return title;
-}
-
-function checkedGroupTitle(title: string): string {
-  if (title.trim().length === 0 || title.length > GROUP_TITLE_MAX)
-    throw invalid(`title must be 1 to ${GROUP_TITLE_MAX} characters, not only spaces`);
-  return title;
-}
-
-function checkedBasename(basename: string): string {
-  if (basename.trim().length === 0 || basename.length > BASENAME_MAX) {
-    throw invalid(`basename must be 1 to ${BASENAME_MAX} characters, not only spaces`);
-  }
-  return basename;
-}
+/** The title of a site or of a section. */
+const checkedTitle = (title: string) => checkedText('title', title, TITLE_MIN, TITLE_MAX);
+const checkedGroupTitle = (title: string) => checkedText('title', title, 1, GROUP_TITLE_MAX);
+const checkedBasename = (basename: string) => checkedText('basename', basename, 1, BASENAME_MAX);
+const checkedPath = (path: string) => checkedText('path', path, 1, PATH_MAX);
 
 function checkedProxy(proxy: string): string {
   if (proxy.length > PROXY_MAX || !PROXY_PATTERN.test(proxy)) {
@@ -368,12 +355,6 @@ function ownSpace(site: SiteRef, space: SpaceRef, field = 'spaceId'): SpaceRef {
   if (space.organization !== site.organization)
     throw invalid(`${field}: the organization has no space ${space.id}`);
   return space;
-}
-
-function checkedPath(path: string): string {
-  if (path.trim().length === 0 || path.length > PATH_MAX)
-    throw invalid(`path must be 1 to ${PATH_MAX} characters, not only spaces`);
-  return path;
 }
 
 function siteSpaceOf(site: Active, siteSpaceId: string) {
@@ -622,7 +603,7 @@ const decisions: Decisions = {
     }
     if (command.groupId !== undefined && !groupsOf(structure).some((g) => g.id === command.groupId))
       throw invalid(`siteSectionGroupId: the site has no section group ${command.groupId}`);
-    const title = command.title === undefined ? space.title : checkedSectionTitle(command.title);
+    const title = command.title === undefined ? space.title : checkedTitle(command.title);
     const section: SectionEntry = {
       id: command.sectionId,
       title,
@@ -640,8 +621,7 @@ const decisions: Decisions = {
     const section = sectionOf(site, command.sectionId);
     const { input } = command;
     const changes: SectionChanges = {};
-    if (input.title !== undefined && input.title !== section.title)
-      changes.title = checkedSectionTitle(input.title);
+    if (input.title !== undefined && input.title !== section.title) changes.title = checkedTitle(input.title);
     if (input.path !== undefined && input.path !== section.path) {
       if (
         site.structure.sections.some((s) => s.id !== section.id && s.path === checkedPath(input.path ?? ''))

@@ -1,15 +1,12 @@
 import type { Viewer } from '@app/platform/auth/access';
 import { CurrentViewer } from '@app/platform/auth/auth.guard';
 import { RequiresRole } from '@app/platform/auth/requires-role';
-import { id } from '@app/platform/http/ids.pipe';
 import { ReadYourWrites } from '@app/platform/projector/read-your-writes';
-import { Body, Controller, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Patch, Post } from '@nestjs/common';
 import { PublishingAuthQueries } from '../read/publishing-auth.queries';
 import { PublishingAuthService } from '../write/publishing-auth.commands';
 import { UpdatePublishingAuthDto } from './publishing-auth.dto';
-
-const organizationId = () => Param('organizationId', id('organizationId'));
-const siteId = () => Param('siteId', id('siteId'));
+import { organizationId, siteId } from './site-params';
 
 /**
  * How a site's visitors authenticate, and the private key that signs their tokens: shown to the

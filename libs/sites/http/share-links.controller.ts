@@ -2,16 +2,12 @@ import type { Viewer } from '@app/platform/auth/access';
 import { CurrentViewer } from '@app/platform/auth/auth.guard';
 import { RequiresRole } from '@app/platform/auth/requires-role';
 import { IfMatch } from '@app/platform/http/etag';
-import { id } from '@app/platform/http/ids.pipe';
 import { ReadYourWrites } from '@app/platform/projector/read-your-writes';
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Patch, Post, Query } from '@nestjs/common';
 import { ShareLinkQueries } from '../read/share-links.queries';
 import { ShareLinkService } from '../write/share-link.commands';
 import { CreateShareLinkDto, ShareLinkListQueryDto, UpdateShareLinkDto } from './share-links.dto';
-
-const organizationId = () => Param('organizationId', id('organizationId'));
-const siteId = () => Param('siteId', id('siteId'));
-const shareLinkId = () => Param('shareLinkId', id('shareLinkId'));
+import { organizationId, shareLinkId, siteId } from './site-params';
 
 /**
  * Share links of a site. Each lists its key in its URL, which opens the site to whoever holds it, so

@@ -1,13 +1,13 @@
 import type { Viewer } from '@app/platform/auth/access';
 import { CurrentViewer } from '@app/platform/auth/auth.guard';
 import { RequiresRole } from '@app/platform/auth/requires-role';
-import { id } from '@app/platform/http/ids.pipe';
 import { ListQueryDto } from '@app/platform/http/pagination';
 import { OwnShape } from '@app/platform/openapi/own-shape';
 import { ReadYourWrites } from '@app/platform/projector/read-your-writes';
-import { Body, Controller, Delete, Get, Header, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Header, HttpCode, Patch, Post, Query } from '@nestjs/common';
 import { SiteStructureQueries } from '../read/site-structure.queries';
 import { SiteStructureService } from '../write/site-structure.commands';
+import { groupId, organizationId, sectionId, siteId } from './site-params';
 import {
   AddSectionToGroupDto,
   AddSiteSectionGroupDto,
@@ -15,11 +15,6 @@ import {
   positionOf,
   UpdateSiteSectionGroupDto,
 } from './site-structure.dto';
-
-const organizationId = () => Param('organizationId', id('organizationId'));
-const siteId = () => Param('siteId', id('siteId'));
-const groupId = () => Param('siteSectionGroupId', id('siteSectionGroupId'));
-const sectionId = () => Param('siteSectionId', id('siteSectionId'));
 
 /**
  * The section groups of a site: top-level items holding some of its sections. Members read them; `create`

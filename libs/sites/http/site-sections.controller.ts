@@ -1,11 +1,11 @@
 import type { Viewer } from '@app/platform/auth/access';
 import { CurrentViewer } from '@app/platform/auth/auth.guard';
 import { RequiresRole } from '@app/platform/auth/requires-role';
-import { id } from '@app/platform/http/ids.pipe';
 import { ReadYourWrites } from '@app/platform/projector/read-your-writes';
-import { Body, Controller, Delete, Get, Header, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Header, HttpCode, Patch, Post, Query } from '@nestjs/common';
 import { SiteStructureQueries } from '../read/site-structure.queries';
 import { SiteStructureService } from '../write/site-structure.commands';
+import { organizationId, sectionId, siteId } from './site-params';
 import {
   AddSiteSectionDto,
   MoveSiteSectionDto,
@@ -13,10 +13,6 @@ import {
   SiteSectionListQueryDto,
   UpdateSiteSectionDto,
 } from './site-structure.dto';
-
-const organizationId = () => Param('organizationId', id('organizationId'));
-const siteId = () => Param('siteId', id('siteId'));
-const sectionId = () => Param('siteSectionId', id('siteSectionId'));
 
 /** The sections of a site: members read them; `create` manages them (GitBook's content structure right). */
 @Controller('orgs/:organizationId/sites/:siteId/sections')

@@ -1,11 +1,11 @@
 import type { Viewer } from '@app/platform/auth/access';
 import { CurrentViewer } from '@app/platform/auth/auth.guard';
 import { RequiresRole } from '@app/platform/auth/requires-role';
-import { id } from '@app/platform/http/ids.pipe';
 import { ReadYourWrites } from '@app/platform/projector/read-your-writes';
-import { Body, Controller, Delete, Get, Header, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Header, HttpCode, Patch, Post, Query } from '@nestjs/common';
 import { SiteStructureQueries } from '../read/site-structure.queries';
 import { SiteStructureService } from '../write/site-structure.commands';
+import { organizationId, siteId, siteSpaceId } from './site-params';
 import {
   AddSiteSpaceDto,
   MoveSiteSpaceDto,
@@ -13,10 +13,6 @@ import {
   SiteSpaceListQueryDto,
   UpdateSiteSpaceDto,
 } from './site-structure.dto';
-
-const organizationId = () => Param('organizationId', id('organizationId'));
-const siteId = () => Param('siteId', id('siteId'));
-const siteSpaceId = () => Param('siteSpaceId', id('siteSpaceId'));
 
 /** The site spaces of a site: members read them; `create` manages them (GitBook's content structure right). */
 @Controller('orgs/:organizationId/sites/:siteId/site-spaces')

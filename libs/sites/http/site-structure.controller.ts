@@ -2,15 +2,12 @@ import type { Viewer } from '@app/platform/auth/access';
 import { CurrentViewer } from '@app/platform/auth/auth.guard';
 import { RequiresRole } from '@app/platform/auth/requires-role';
 import { invalid, notFound } from '@app/platform/domain/decider';
-import { id } from '@app/platform/http/ids.pipe';
 import { ReadYourWrites } from '@app/platform/projector/read-your-writes';
-import { Body, Controller, Get, Param, Patch, Query } from '@nestjs/common';
+import { Body, Controller, Get, Patch, Query } from '@nestjs/common';
 import { SiteStructureQueries } from '../read/site-structure.queries';
 import { SiteStructureService } from '../write/site-structure.commands';
+import { organizationId, siteId } from './site-params';
 import { positionOf, SiteStructureQueryDto, SortSiteStructureDto } from './site-structure.dto';
-
-const organizationId = () => Param('organizationId', id('organizationId'));
-const siteId = () => Param('siteId', id('siteId'));
 
 interface Presented {
   object: string;

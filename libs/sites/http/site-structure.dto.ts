@@ -211,50 +211,49 @@ export class SiteSectionPointerDto {
   siteSection: string;
 }
 
-export class SiteSpacePositionDto {
-  @IsAbsentOr()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => SiteSpacePointerDto)
-  before?: SiteSpacePointerDto;
-
-  @IsAbsentOr()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => SiteSpacePointerDto)
-  after?: SiteSpacePointerDto;
+/** A class named `name` (what the API document and the validation messages call it). */
+function named<C>(name: string, type: C): C {
+  return Object.defineProperty(type, 'name', { value: name });
 }
 
-export class SiteSectionPositionDto {
-  @IsAbsentOr()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => SiteSectionPointerDto)
-  before?: SiteSectionPointerDto;
+/** GitBook's position of a move, as the class `name`: before or after an item, each given as a `Pointer`. */
+function PositionDto<P>(name: string, Pointer: new () => P) {
+  class Position {
+    @IsAbsentOr()
+    @IsObject()
+    @ValidateNested()
+    @Type(() => Pointer)
+    before?: P;
 
-  @IsAbsentOr()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => SiteSectionPointerDto)
-  after?: SiteSectionPointerDto;
+    @IsAbsentOr()
+    @IsObject()
+    @ValidateNested()
+    @Type(() => Pointer)
+    after?: P;
+  }
+  return named(name, Position);
 }
 
-/** Without a position, to the end. */
-export class MoveSiteSpaceDto {
-  @IsAbsentOr()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => SiteSpacePositionDto)
-  position?: SiteSpacePositionDto;
+/** The body of a deprecated move, as the class `name`: without a position, to the end. */
+function MoveDto<T>(name: string, Position: new () => T) {
+  class Move {
+    @IsAbsentOr()
+    @IsObject()
+    @ValidateNested()
+    @Type(() => Position)
+    position?: T;
+  }
+  return named(name, Move);
 }
 
-export class MoveSiteSectionDto {
-  @IsAbsentOr()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => SiteSectionPositionDto)
-  position?: SiteSectionPositionDto;
-}
+export const SiteSpacePositionDto = PositionDto('SiteSpacePositionDto', SiteSpacePointerDto);
+export type SiteSpacePositionDto = InstanceType<typeof SiteSpacePositionDto>;
+export const SiteSectionPositionDto = PositionDto('SiteSectionPositionDto', SiteSectionPointerDto);
+export type SiteSectionPositionDto = InstanceType<typeof SiteSectionPositionDto>;
+export const MoveSiteSpaceDto = MoveDto('MoveSiteSpaceDto', SiteSpacePositionDto);
+export type MoveSiteSpaceDto = InstanceType<typeof MoveSiteSpaceDto>;
+export const MoveSiteSectionDto = MoveDto('MoveSiteSectionDto', SiteSectionPositionDto);
+export type MoveSiteSectionDto = InstanceType<typeof MoveSiteSectionDto>;
 
 export const STRUCTURE_ITEM_TYPES = [
   'site-space',
@@ -272,19 +271,8 @@ export class SiteStructurePointerDto {
   id: string;
 }
 
-export class SiteStructurePositionDto {
-  @IsAbsentOr()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => SiteStructurePointerDto)
-  before?: SiteStructurePointerDto;
-
-  @IsAbsentOr()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => SiteStructurePointerDto)
-  after?: SiteStructurePointerDto;
-}
+export const SiteStructurePositionDto = PositionDto('SiteStructurePositionDto', SiteStructurePointerDto);
+export type SiteStructurePositionDto = InstanceType<typeof SiteStructurePositionDto>;
 
 @BodyExample({ item: { type: 'site-space', id: 'siteSpaceNotThere01' }, position: {} })
 export class SortSiteStructureDto {
@@ -308,28 +296,13 @@ export class SiteSectionGroupPointerDto {
   id: string;
 }
 
-export class SiteSectionGroupPositionDto {
-  @IsAbsentOr()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => SiteSectionGroupPointerDto)
-  before?: SiteSectionGroupPointerDto;
-
-  @IsAbsentOr()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => SiteSectionGroupPointerDto)
-  after?: SiteSectionGroupPointerDto;
-}
-
-/** Without a position, to the end of the top level. */
-export class MoveSiteSectionGroupDto {
-  @IsAbsentOr()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => SiteSectionGroupPositionDto)
-  position?: SiteSectionGroupPositionDto;
-}
+export const SiteSectionGroupPositionDto = PositionDto(
+  'SiteSectionGroupPositionDto',
+  SiteSectionGroupPointerDto,
+);
+export type SiteSectionGroupPositionDto = InstanceType<typeof SiteSectionGroupPositionDto>;
+export const MoveSiteSectionGroupDto = MoveDto('MoveSiteSectionGroupDto', SiteSectionGroupPositionDto);
+export type MoveSiteSectionGroupDto = InstanceType<typeof MoveSiteSectionGroupDto>;
 
 export class AddSiteSectionGroupDto implements AddSiteSectionGroupInput {
   @Text(GROUP_TITLE_MAX)

@@ -2,16 +2,13 @@ import type { Viewer } from '@app/platform/auth/access';
 import { CurrentViewer } from '@app/platform/auth/auth.guard';
 import { RequiresRole } from '@app/platform/auth/requires-role';
 import { IfMatch } from '@app/platform/http/etag';
-import { id } from '@app/platform/http/ids.pipe';
 import { ReadYourWrites } from '@app/platform/projector/read-your-writes';
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Patch, Post, Put, Query } from '@nestjs/common';
 import { SiteQueries } from '../read/sites.queries';
 import { SiteService } from '../write/site.commands';
 import { SiteCustomizationDto, SiteCustomizationQueryDto } from './customization.dto';
+import { organizationId, siteId } from './site-params';
 import { CreateSiteDto, SiteListQueryDto, UpdateSiteDto } from './sites.dto';
-
-const organizationId = () => Param('organizationId', id('organizationId'));
-const siteId = () => Param('siteId', id('siteId'));
 
 /**
  * Sites of an organization. Members read them; `create` creates one; its settings, publication and
