@@ -125,7 +125,10 @@ export function dtoModel(type: Type): DtoModel {
         continue;
       }
       if (meta.type === ValidationTypes.NESTED_VALIDATION) {
-        const nested = Reflect.getMetadata('design:type', type.prototype, name);
+        // The class `@Type` names (a generic field's declared type is only Object), else the declared one.
+        const nested =
+          defaultMetadataStorage.findTypeMetadata(type, name)?.typeFunction() ??
+          Reflect.getMetadata('design:type', type.prototype, name);
         if (typeof nested !== 'function' || nested === Object) {
           model.unsupported.push(`${type.name}.${name}: nested type is not a class`);
         } else {
