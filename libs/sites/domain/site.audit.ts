@@ -15,6 +15,7 @@ export const siteAuditSubjects = auditSubjects<SiteEvent>()({
     SiteUnpublished: (d) => ({ type: 'site', id: d.siteId, organization: d.organization }),
     SiteDeleted: (d) => ({ type: 'site', id: d.siteId, organization: d.organization }),
     SiteCustomizationUpdated: (d) => ({ type: 'site', id: d.siteId, organization: d.organization }),
+    SiteAdaptiveSchemaReplaced: (d) => ({ type: 'site', id: d.siteId, organization: d.organization }),
     // The site's structure changes are the site's: audited as `site.space_added`, `site.section_moved`, …
     SiteSpaceAdded: (d) => ({ type: 'site-space', id: d.siteSpace.id, organization: d.organization }),
     SiteSpaceUpdated: (d) => ({ type: 'site-space', id: d.siteSpaceId, organization: d.organization }),

@@ -1,6 +1,7 @@
 import type { RecordedEvent } from '@app/platform/eventstore/event-store.port';
 import { documents, projection } from '@app/platform/projector/projection';
 import { collectionName, type Doc } from '@app/platform/readstore/read-store.port';
+import type { AdaptiveJsonSchema } from '../domain/adaptive-schema';
 import { applyChanges, type SiteEvent, type SiteSettings } from '../domain/site.decider';
 import type { SiteCustomization } from '../domain/site-customization';
 
@@ -9,6 +10,8 @@ export interface SiteDoc extends Doc, SiteSettings {
   published: boolean;
   /** Its customization and when it was set; absent until set. */
   customization?: { settings: SiteCustomization; updatedAt: string };
+  /** Its adaptive schema and when it was set; absent until set. */
+  adaptiveSchema?: { jsonSchema: AdaptiveJsonSchema; updatedAt: string };
   /** How many site spaces the site has. */
   siteSpaces: number;
   createdAt: string;
@@ -70,6 +73,14 @@ export const siteProjection = projection<SiteEvent>(
       (doc, e) => ({
         ...doc,
         customization: { settings: e.data.customization, updatedAt: e.data.updatedAt },
+        streamRevision: e.revision,
+      }),
+    ),
+    SiteAdaptiveSchemaReplaced: sites.update(
+      (e) => e.data.siteId,
+      (doc, e) => ({
+        ...doc,
+        adaptiveSchema: { jsonSchema: e.data.jsonSchema, updatedAt: e.data.updatedAt },
         streamRevision: e.revision,
       }),
     ),
