@@ -60,8 +60,8 @@ export class SiteSectionsController {
     @Body() body: UpdateSiteSectionDto,
     @CurrentViewer() viewer: Viewer,
   ) {
-    const { title, path, defaultSiteSpace, icon, description } = body;
-    const input = { title, path, defaultSiteSpace, icon, description };
+    const { title, path, defaultSiteSpace, icon, description, condition } = body;
+    const input = { title, path, defaultSiteSpace, icon, description, condition };
     const write = this.service.updateSection(org, site, section, input, viewer);
     return this.views.after(write, () => this.queries.section(org, site, section, viewer));
   }

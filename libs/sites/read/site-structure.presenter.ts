@@ -53,6 +53,7 @@ export class SiteStructurePresenter {
       space: this.spaces.present(space, context.role),
       title: space.title,
       default: isDefault,
+      ...(entry.condition !== undefined ? { condition: entry.condition } : {}),
       draft: false,
       urls: base === undefined ? {} : { published: isDefault ? base : `${base}/${entry.path}` },
     };
@@ -74,6 +75,7 @@ export class SiteStructurePresenter {
       default: this.defaultSection(context)?.id === section.id,
       draft: false,
       path: section.path,
+      ...(section.condition !== undefined ? { condition: section.condition } : {}),
       ...(section.icon !== undefined ? { icon: section.icon } : {}),
       siteSpaces: this.live(context, section.siteSpaces).map((s) => this.siteSpace(context, s, section)),
       urls: url === undefined ? {} : { published: url },

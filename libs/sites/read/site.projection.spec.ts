@@ -91,10 +91,11 @@ describe('site projection', () => {
     ]);
   });
 
-  it('keeps its adaptive schema and when it was set, and rebuilds to the same views', async () => {
+  it('keeps its adaptive schema (as JSON) and when it was set, and rebuilds to the same views', async () => {
     const jsonSchema = {
+      $schema: 'http://json-schema.org/draft-07/schema#' as const,
       type: 'object' as const,
-      properties: { beta: { type: 'boolean' as const, description: 'Beta testers' } },
+      properties: { 'beta.tester': { type: 'boolean' as const, description: 'Beta testers' } },
       additionalProperties: false as const,
     };
     const replaced = recorded(
@@ -108,7 +109,7 @@ describe('site projection', () => {
         ...doc,
         title: 'Docs',
         published: false,
-        adaptiveSchema: { jsonSchema, updatedAt: '2026-01-06T00:00:00.000Z' },
+        adaptiveSchema: { json: JSON.stringify(jsonSchema), updatedAt: '2026-01-06T00:00:00.000Z' },
         updatedAt: '2026-01-01T00:00:00.000Z',
         streamRevision: 1,
       },

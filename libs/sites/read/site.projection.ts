@@ -1,7 +1,6 @@
 import type { RecordedEvent } from '@app/platform/eventstore/event-store.port';
 import { documents, projection } from '@app/platform/projector/projection';
 import { collectionName, type Doc } from '@app/platform/readstore/read-store.port';
-import type { AdaptiveJsonSchema } from '../domain/adaptive-schema';
 import { applyChanges, type SiteEvent, type SiteSettings } from '../domain/site.decider';
 import type { SiteCustomization } from '../domain/site-customization';
 
@@ -10,8 +9,11 @@ export interface SiteDoc extends Doc, SiteSettings {
   published: boolean;
   /** Its customization and when it was set; absent until set. */
   customization?: { settings: SiteCustomization; updatedAt: string };
-  /** Its adaptive schema and when it was set; absent until set. */
-  adaptiveSchema?: { jsonSchema: AdaptiveJsonSchema; updatedAt: string };
+  /**
+   * Its adaptive schema (as JSON: its keys, `$schema` and claim names, are not all keys a store takes)
+   * and when it was set; absent until set.
+   */
+  adaptiveSchema?: { json: string; updatedAt: string };
   /** How many site spaces the site has. */
   siteSpaces: number;
   createdAt: string;
@@ -80,7 +82,7 @@ export const siteProjection = projection<SiteEvent>(
       (e) => e.data.siteId,
       (doc, e) => ({
         ...doc,
-        adaptiveSchema: { jsonSchema: e.data.jsonSchema, updatedAt: e.data.updatedAt },
+        adaptiveSchema: { json: JSON.stringify(e.data.jsonSchema), updatedAt: e.data.updatedAt },
         streamRevision: e.revision,
       }),
     ),
