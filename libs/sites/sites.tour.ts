@@ -98,13 +98,9 @@ const structureTour = async (
   const otherId = (await api.orgs.createSpace(org, { title: 'Tour API' })).data.id;
   const siteSpace = (await api.orgs.addSpaceToSite(org, siteId, { spaceId })).data;
   expect(siteSpace).toMatchObject({ object: 'site-space', path: 'tour-guide', default: true });
-  const patched = (
-    await api.orgs.updateSiteSpaceById(org, siteId, siteSpace.id, {
-      path: 'guide',
-      condition: 'visitor.claims.beta',
-    })
-  ).data;
-  expect(patched).toMatchObject({ path: 'guide', condition: 'visitor.claims.beta' });
+  const spaceChange = { path: 'guide', condition: 'visitor.claims.beta' };
+  const patched = (await api.orgs.updateSiteSpaceById(org, siteId, siteSpace.id, spaceChange)).data;
+  expect(patched).toMatchObject(spaceChange);
   const publishing = (await api.orgs.listSites(org, { space: spaceId, title: 'tour' })).data.items;
   expect(publishing.map((site) => site.id)).toEqual([siteId]);
   const second = (await api.orgs.addSpaceToSite(org, siteId, { spaceId: otherId })).data;
@@ -119,13 +115,9 @@ const structureTour = async (
   const section = (await api.orgs.addSectionToSite(org, siteId, { spaceId: otherId, title: 'Tour section' }))
     .data;
   expect(section).toMatchObject({ object: 'site-section', title: 'Tour section' });
-  const renamed = (
-    await api.orgs.updateSiteSectionById(org, siteId, section.id, {
-      title: 'Tour reference',
-      condition: '!visitor.claims.beta',
-    })
-  ).data;
-  expect(renamed).toMatchObject({ title: 'Tour reference', condition: '!visitor.claims.beta' });
+  const sectionChange = { title: 'Tour reference', condition: '!visitor.claims.beta' };
+  const renamed = (await api.orgs.updateSiteSectionById(org, siteId, section.id, sectionChange)).data;
+  expect(renamed).toMatchObject(sectionChange);
   const sections = (await api.orgs.listSiteSections(org, siteId)).data.items;
   expect(sections.map((s) => s.id)).toContain(section.id);
   const first = sections[0].id;

@@ -27,12 +27,11 @@ const messageOf = (body: unknown) => (body as { error: { message: string } }).er
 describe('adaptive content over HTTP', () => {
   const current = useTestApp();
 
+  /** A new site of the test organization, with GitBook's client of its organizations and its API path. */
   const setup = async (title: string) => {
-    const app = current();
-    const org = app.organizationId;
-    const api = app.api().orgs;
-    const site = (await api.createSite(org, { title })).data;
-    return { app, org, api, site, base: `/v1/orgs/${org}/sites/${site.id}` };
+    const { organizationId: org, api: client } = current();
+    const site = (await client().orgs.createSite(org, { title })).data;
+    return { app: current(), org, api: client().orgs, site, base: `/v1/orgs/${org}/sites/${site.id}` };
   };
 
   it("answers GitBook's default schema until one is set, then the one set, with its template conditions", async () => {

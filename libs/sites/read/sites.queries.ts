@@ -9,7 +9,14 @@ import {
   pageQuery,
   toList,
 } from '@app/platform/http/pagination';
-import { READ_STORE, type ReadStore, type Scalar } from '@app/platform/readstore/read-store.port';
+import {
+  type CollectionName,
+  type Doc,
+  type FindQuery,
+  READ_STORE,
+  type ReadStore,
+  type Scalar,
+} from '@app/platform/readstore/read-store.port';
 import { arg, Remote } from '@app/platform/rpc/remote-method';
 import { SPACES } from '@app/spaces/read/space.projection';
 import { Inject, Injectable } from '@nestjs/common';
@@ -121,19 +128,8 @@ export class SiteQueries {
   ): Promise<SiteDoc[]> {
     const space = await this.views.get(SPACES, spaceId);
     if (!space || space.deleted || space.organization !== organization) return [];
-    const siteIds = new Set<string>();
-    let after: { value: Scalar; id: string } | undefined;
-    do {
-      const page = await this.views.find(SITE_SPACES, {
-        where: { spaceId },
-        orderBy: 'id',
-        after,
-        limit: MAX_PAGE_SIZE,
-      });
-      for (const siteSpace of page.items)
-        if (siteSpace.organization === organization) siteIds.add(siteSpace.siteId);
-      after = page.next;
-    } while (after);
+    const siteSpaces = await findEvery(this.views, SITE_SPACES, { where: { spaceId }, orderBy: 'id' });
+    const siteIds = new Set(siteSpaces.filter((s) => s.organization === organization).map((s) => s.siteId));
     const sites: SiteDoc[] = [];
     for (const id of siteIds) {
       const doc = await this.views.get(SITES, id);
@@ -143,14 +139,23 @@ export class SiteQueries {
     return sites.sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));
   }
 
-  private async allSites(where: Record<string, Scalar>): Promise<SiteDoc[]> {
-    const out: SiteDoc[] = [];
-    let after: { value: Scalar; id: string } | undefined;
-    do {
-      const page = await this.views.find(SITES, { where, orderBy: 'createdAt', after, limit: MAX_PAGE_SIZE });
-      out.push(...page.items);
-      after = page.next;
-    } while (after);
-    return out;
+  private allSites(where: Record<string, Scalar>): Promise<SiteDoc[]> {
+    return findEvery(this.views, SITES, { where, orderBy: 'createdAt' });
   }
+}
+
+/** Every document a query matches, page after page: for the few a site holds or an organization has. */
+export async function findEvery<T extends Doc>(
+  views: ReadStore,
+  collection: CollectionName<T>,
+  query: Omit<FindQuery, 'after' | 'limit'>,
+): Promise<T[]> {
+  const out: T[] = [];
+  let after: FindQuery['after'];
+  do {
+    const page = await views.find(collection, { ...query, after, limit: MAX_PAGE_SIZE });
+    out.push(...page.items);
+    after = page.next;
+  } while (after);
+  return out;
 }
