@@ -1,7 +1,7 @@
 import { auditSubjects } from '@app/platform/domain/audit-subject';
 import type { SiteEvent } from './site.decider';
 
-/** What each site event is about, for the audit log (`site.created`, `site.published`, …, `site.customization_updated`). */
+/** What each site event is about, for the audit log (`site.created`, `site.published`, …, `site.customization_updated`, `site.adaptive_schema_replaced`). */
 export const siteAuditSubjects = auditSubjects<SiteEvent>()({
   site: {
     SiteCreated: (d) => ({ type: 'site', id: d.siteId, organization: d.organization, label: d.title }),
