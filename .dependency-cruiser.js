@@ -12,7 +12,8 @@ const DOMAIN = '^libs/([^/]+/domain/|documents/)';
  * Libraries of pure functions (no I/O, no framework, no global state) that domain code may use: the
  * Markdown parser and serializer family (GitBook's `$$` math included), an HTML parser (parse5, which reads
  * the HTML of GitBook's Markdown dialect into a tree: parsing only), YAML, heading slugs, three-way diffs,
- * word stemmers and PDF writing.
+ * word stemmers, PDF writing, an expression parser (jsep: adaptive content conditions, parsed only) and
+ * JSON Schema checks (Ajv: a schema compiled into a check of a value).
  */
 const PURE_LIBRARIES = [
   'node-diff3',
@@ -23,6 +24,8 @@ const PURE_LIBRARIES = [
   'github-slugger',
   '@orama/stemmers',
   'pdf-lib',
+  'jsep',
+  'ajv',
 ].join('|');
 
 module.exports = {

@@ -63,10 +63,30 @@ export const tour: FeatureTour = async ({ api, http, org }) => {
   const { data: regenerated } = await api.orgs.regenerateSitePublishingAuthById(org, created.id);
   expect(regenerated.privateKey).not.toBe(auth.privateKey);
 
+  await adaptiveTour({ api, org }, created.id);
   await structureTour({ api, http, org }, created.id);
 
   expect((await http('DELETE', `/v1/orgs/${org}/sites/${created.id}`)).status).toBe(205);
   expect((await http('GET', `/v1/orgs/${org}/sites/${created.id}`)).status).toBe(404);
+};
+
+/** The site's adaptive schema, replaced and read back, and the template conditions it offers. */
+const adaptiveTour = async (
+  { api, org }: Pick<Parameters<FeatureTour>[0], 'api' | 'org'>,
+  siteId: string,
+) => {
+  const initial = (await api.orgs.getSiteAdaptiveSchema(org, siteId)).data;
+  expect(initial).toMatchObject({ object: 'site-adaptive-schema', jsonSchema: { type: 'object' } });
+  const unsigned = initial.jsonSchema.properties.unsigned;
+  const jsonSchema = {
+    ...initial.jsonSchema,
+    properties: { beta: { type: 'boolean' as const, description: 'Beta testers' }, unsigned },
+  };
+  const replaced = (await api.orgs.updateSiteAdaptiveSchema(org, siteId, { jsonSchema })).data;
+  expect(replaced.jsonSchema).toEqual(jsonSchema);
+  expect((await api.orgs.getSiteAdaptiveSchema(org, siteId)).data).toEqual(replaced);
+  const conditions = (await api.orgs.listSiteAdaptiveTemplateConditions(org, siteId)).data.items;
+  expect(conditions.map((c) => c.condition)).toEqual(['visitor.claims.beta']);
 };
 
 /** The site's spaces, sections and structure: each write read back, the deprecated moves included. */
@@ -78,8 +98,11 @@ const structureTour = async (
   const otherId = (await api.orgs.createSpace(org, { title: 'Tour API' })).data.id;
   const siteSpace = (await api.orgs.addSpaceToSite(org, siteId, { spaceId })).data;
   expect(siteSpace).toMatchObject({ object: 'site-space', path: 'tour-guide', default: true });
-  const patched = (await api.orgs.updateSiteSpaceById(org, siteId, siteSpace.id, { path: 'guide' })).data;
-  expect(patched.path).toBe('guide');
+  const spaceChange = { path: 'guide', condition: 'visitor.claims.beta' };
+  const patched = (await api.orgs.updateSiteSpaceById(org, siteId, siteSpace.id, spaceChange)).data;
+  expect(patched).toMatchObject(spaceChange);
+  const publishing = (await api.orgs.listSites(org, { space: spaceId, title: 'tour' })).data.items;
+  expect(publishing.map((site) => site.id)).toEqual([siteId]);
   const second = (await api.orgs.addSpaceToSite(org, siteId, { spaceId: otherId })).data;
   const base = `/v1/orgs/${org}/sites/${siteId}`;
   const moved = await http('POST', `${base}/site-spaces/${second.id}/move`, {
@@ -92,9 +115,9 @@ const structureTour = async (
   const section = (await api.orgs.addSectionToSite(org, siteId, { spaceId: otherId, title: 'Tour section' }))
     .data;
   expect(section).toMatchObject({ object: 'site-section', title: 'Tour section' });
-  const renamed = (await api.orgs.updateSiteSectionById(org, siteId, section.id, { title: 'Tour reference' }))
-    .data;
-  expect(renamed.title).toBe('Tour reference');
+  const sectionChange = { title: 'Tour reference', condition: '!visitor.claims.beta' };
+  const renamed = (await api.orgs.updateSiteSectionById(org, siteId, section.id, sectionChange)).data;
+  expect(renamed).toMatchObject(sectionChange);
   const sections = (await api.orgs.listSiteSections(org, siteId)).data.items;
   expect(sections.map((s) => s.id)).toContain(section.id);
   const first = sections[0].id;

@@ -145,7 +145,9 @@ describe('site spaces, sections and structure over HTTP', () => {
       [await app.http('POST', `${base}/site-spaces`, { body: { spaceId: 'nope' } }), 'spaceId'],
       [await app.http('PATCH', `${base}/site-spaces/${siteSpace.id}`, { body: { path: '' } }), 'path'],
       [
-        await app.http('PATCH', `${base}/site-spaces/${siteSpace.id}`, { body: { condition: 'true' } }),
+        await app.http('PATCH', `${base}/site-spaces/${siteSpace.id}`, {
+          body: { condition: 'visitor.claims.beta' },
+        }),
         'condition',
       ],
       [

@@ -102,6 +102,47 @@ describe('sites over HTTP', () => {
     expect(second.next).toBeUndefined();
   });
 
+  it('filters by part of the title in any case, by a space it publishes, and by both with the others', async () => {
+    const app = current();
+    const org = await addOrganization(app, 'Site filters by space');
+    const api = app.api().orgs;
+    const guides = await create('User Guides', org);
+    const other = await create('Developer guide', org);
+    const handbook = await create('Handbook', org);
+    const ids = async (query: Record<string, unknown>) =>
+      (await api.listSites(org, query)).data.items.map((s) => s.id);
+    expect(await ids({ title: 'guide' })).toEqual([guides.id, other.id]);
+    expect(await ids({ title: 'GUIDES' })).toEqual([guides.id]);
+    expect(await ids({ title: 'Handbook' })).toEqual([handbook.id]);
+    expect(await ids({ title: 'nothing like it' })).toEqual([]);
+
+    const shared = (await api.createSpace(org, { title: 'Shared' })).data.id;
+    const alone = (await api.createSpace(org, { title: 'Alone' })).data.id;
+    const inGuides = (await api.addSpaceToSite(org, guides.id, { spaceId: shared })).data;
+    await api.addSpaceToSite(org, handbook.id, { spaceId: shared });
+    // In a section too.
+    await api.addSectionToSite(org, handbook.id, { spaceId: alone });
+    await api.publishSite(org, handbook.id);
+    expect(await ids({ space: shared })).toEqual([guides.id, handbook.id]);
+    expect(await ids({ space: alone })).toEqual([handbook.id]);
+    expect(await ids({ space: shared, published: true })).toEqual([handbook.id]);
+    expect(await ids({ space: shared, title: 'guides' })).toEqual([guides.id]);
+    const paged = (await api.listSites(org, { space: shared, limit: 1 })).data;
+    expect(paged.items.map((s) => s.id)).toEqual([guides.id]);
+    expect(paged.count).toBe(2);
+    const next = (await api.listSites(org, { space: shared, limit: 1, page: paged.next?.page })).data;
+    expect(next.items.map((s) => s.id)).toEqual([handbook.id]);
+
+    // A space no site publishes, another organization's, or one gone: no site.
+    expect(await ids({ space: (await api.createSpace(org, { title: 'Unpublished' })).data.id })).toEqual([]);
+    const elsewhere = (await api.createSpace(app.organizationId, { title: 'Elsewhere' })).data.id;
+    expect(await ids({ space: elsewhere })).toEqual([]);
+    await api.deleteSiteSpaceById(org, guides.id, inGuides.id);
+    expect(await ids({ space: shared })).toEqual([handbook.id]);
+    await app.api().spaces.deleteSpaceById(alone);
+    expect(await ids({ space: alone })).toEqual([]);
+  });
+
   it('updates every setting, removes the proxy with null, and publishes and unpublishes', async () => {
     const app = current();
     const org = app.organizationId;
@@ -179,7 +220,7 @@ describe('sites over HTTP', () => {
       ['PATCH', one, { defaultLevel: 'read' }, /^defaultLevel is not accepted/],
       ['PATCH', one, { styleguide: null }, /^styleguide is not accepted/],
       ['GET', `${sites}?published=yes`, undefined, /published/],
-      ['GET', `${sites}?space=s1`, undefined, /^space is not accepted/],
+      ['GET', `${sites}?space=not%20an%20id`, undefined, /^space must be the id of a space/],
       ['GET', `${sites}?type=enterprise`, undefined, /type/],
     ];
     for (const [method, path, sent, names] of cases) {

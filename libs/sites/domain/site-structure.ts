@@ -9,7 +9,14 @@ export interface SiteSpaceEntry {
   id: string;
   spaceId: string;
   path: string;
+  /** Adaptive content: shown to the visitors for whom it holds (`libs/sites/domain/adaptive-condition.ts`). */
+  condition?: string;
 }
+
+/** What a site space update records: a removed condition is null. */
+export type SiteSpaceChanges = Partial<Omit<SiteSpaceEntry, 'id' | 'condition'>> & {
+  condition?: string | null;
+};
 
 /** A section of a site: its site spaces (variants) and the one shown first. */
 export interface SectionEntry {
@@ -20,6 +27,8 @@ export interface SectionEntry {
   description?: string;
   /** Absent (or no longer one of its site spaces): its first site space is its default. */
   defaultSiteSpace?: string;
+  /** Adaptive content, as a site space's. */
+  condition?: string;
   siteSpaces: SiteSpaceEntry[];
 }
 
@@ -124,12 +133,22 @@ export function placeSiteSpace(
   return withSiblings(rest, section, insertAt(siblingsIn(rest, section), index, entry));
 }
 
+/** Applies changes; a null one removes the field. */
+export function applyChanges<T extends object>(target: T, changes: object): T {
+  const out = { ...target } as Record<string, unknown>;
+  for (const [key, value] of Object.entries(changes)) {
+    if (value === null) delete out[key];
+    else out[key] = value;
+  }
+  return out as T;
+}
+
 export function updateSiteSpace(
   structure: Structure,
   siteSpaceId: string,
-  change: Partial<Omit<SiteSpaceEntry, 'id'>>,
+  change: SiteSpaceChanges,
 ): Structure {
-  const update = (s: SiteSpaceEntry) => (s.id === siteSpaceId ? { ...s, ...change } : s);
+  const update = (s: SiteSpaceEntry) => (s.id === siteSpaceId ? applyChanges(s, change) : s);
   return {
     ...structure,
     siteSpaces: structure.siteSpaces.map(update),

@@ -1,7 +1,7 @@
 import { auditSubjects } from '@app/platform/domain/audit-subject';
 import type { SiteEvent } from './site.decider';
 
-/** What each site event is about, for the audit log (`site.created`, `site.published`, …, `site.customization_updated`). */
+/** What each site event is about, for the audit log (`site.created`, `site.published`, …, `site.customization_updated`, `site.adaptive_schema_replaced`). */
 export const siteAuditSubjects = auditSubjects<SiteEvent>()({
   site: {
     SiteCreated: (d) => ({ type: 'site', id: d.siteId, organization: d.organization, label: d.title }),
@@ -15,6 +15,7 @@ export const siteAuditSubjects = auditSubjects<SiteEvent>()({
     SiteUnpublished: (d) => ({ type: 'site', id: d.siteId, organization: d.organization }),
     SiteDeleted: (d) => ({ type: 'site', id: d.siteId, organization: d.organization }),
     SiteCustomizationUpdated: (d) => ({ type: 'site', id: d.siteId, organization: d.organization }),
+    SiteAdaptiveSchemaReplaced: (d) => ({ type: 'site', id: d.siteId, organization: d.organization }),
     // The site's structure changes are the site's: audited as `site.space_added`, `site.section_moved`, `site.section_group_added`, …
     SiteSpaceAdded: (d) => ({ type: 'site-space', id: d.siteSpace.id, organization: d.organization }),
     SiteSpaceUpdated: (d) => ({ type: 'site-space', id: d.siteSpaceId, organization: d.organization }),

@@ -1,9 +1,12 @@
 import { conflict, type Decider, decideBy, invalid, notFound } from '@app/platform/domain/decider';
+import { conditionProblem } from './adaptive-condition';
+import { type AdaptiveJsonSchema, adaptiveSchemaProblem, DEFAULT_ADAPTIVE_SCHEMA } from './adaptive-schema';
 import type { SiteCustomization } from './site-customization';
 import {
   addGroup,
   addSection,
   allSiteSpaces,
+  applyChanges,
   defaultOf,
   EMPTY_STRUCTURE,
   findSiteSpace,
@@ -17,6 +20,7 @@ import {
   placeSection,
   placeSiteSpace,
   type SectionEntry,
+  type SiteSpaceChanges,
   type SiteSpaceEntry,
   type Structure,
   siblingsIn,
@@ -95,6 +99,8 @@ export interface NewSiteSpace {
 export interface UpdateSiteSpaceInput {
   path?: string;
   space?: SpaceRef;
+  /** A condition over the claims of the site's adaptive schema; null removes it. */
+  condition?: string | null;
 }
 
 export interface UpdateSiteSectionInput {
@@ -105,6 +111,8 @@ export interface UpdateSiteSectionInput {
   defaultSiteSpace?: string;
   /** The group to move the section into; null takes it out of its group, to the top level. */
   group?: string | null;
+  /** A condition over the claims of the site's adaptive schema; null removes it. */
+  condition?: string | null;
 }
 
 /** What a section update records: a removed icon or description is null (its group moves it: `SiteSectionMoved`). */
@@ -156,6 +164,8 @@ export type SiteState =
         structure: Structure;
         /** Absent until set: GitBook's defaults apply. */
         customization?: SiteCustomization;
+        /** Absent until set: no claim (`DEFAULT_ADAPTIVE_SCHEMA`). */
+        adaptiveSchema?: AdaptiveJsonSchema;
       })
   | (SiteRef & { status: 'deleted' });
 
@@ -170,6 +180,10 @@ export type SiteEvent =
       type: 'SiteCustomizationUpdated';
       data: SiteRef & { customization: SiteCustomization; updatedAt: string };
     }
+  | {
+      type: 'SiteAdaptiveSchemaReplaced';
+      data: SiteRef & { jsonSchema: AdaptiveJsonSchema; updatedAt: string };
+    }
   | { type: 'SiteDeleted'; data: SiteRef & { deletedAt: string } }
   | {
       type: 'SiteSpaceAdded';
@@ -178,11 +192,7 @@ export type SiteEvent =
     }
   | {
       type: 'SiteSpaceUpdated';
-      data: SiteRef & {
-        siteSpaceId: string;
-        changes: Partial<Omit<SiteSpaceEntry, 'id'>>;
-        updatedAt: string;
-      };
+      data: SiteRef & { siteSpaceId: string; changes: SiteSpaceChanges; updatedAt: string };
     }
   | {
       type: 'SiteSpaceRemoved';
@@ -242,6 +252,8 @@ export type SiteCommand =
   | { type: 'PublishSite'; organization: string; at: number }
   | { type: 'UnpublishSite'; organization: string; at: number }
   | { type: 'UpdateSiteCustomization'; organization: string; customization: SiteCustomization; at: number }
+  /** `jsonSchema` as sent: the decider checks it. */
+  | { type: 'ReplaceSiteAdaptiveSchema'; organization: string; jsonSchema: unknown; at: number }
   | { type: 'DeleteSite'; organization: string; at: number }
   | (NewSiteSpace & { type: 'AddSiteSpace'; organization: string; sectionId?: string; at: number })
   | {
@@ -403,6 +415,27 @@ function ungrouped(site: Active, sectionId: string, at: number): SiteEvent[] {
   return sectionPlaced(site, sectionId, undefined, topLevel(site.structure).indexOf(group.id) + 1, at);
 }
 
+const adaptiveSchemaOf = (site: Active) => site.adaptiveSchema ?? DEFAULT_ADAPTIVE_SCHEMA;
+
+/** The change a condition asks for (undefined: none), checked against the site's adaptive schema. */
+function conditionChange(site: Active, wanted: string | null | undefined, current: string | undefined) {
+  if (wanted === undefined || wanted === (current ?? null)) return undefined;
+  const problem = wanted === null ? null : conditionProblem(wanted, adaptiveSchemaOf(site));
+  if (problem) throw invalid(problem);
+  return wanted;
+}
+
+/** The conditions a site's sections and site spaces hold, each with what holds it. */
+function conditionsIn(structure: Structure): { holder: string; condition: string }[] {
+  return [
+    ...structure.sections.map((s) => ({ holder: `site section ${s.id}`, condition: s.condition })),
+    ...allSiteSpaces(structure).map(({ entry }) => ({
+      holder: `site space ${entry.id}`,
+      condition: entry.condition,
+    })),
+  ].filter((c): c is { holder: string; condition: string } => c.condition !== undefined);
+}
+
 /** A new site space at a free path among its siblings, made of its space's title. */
 function newSiteSpace(siblings: readonly SiteSpaceEntry[], added: NewSiteSpace): SiteSpaceEntry {
   const path = freePath(
@@ -506,6 +539,21 @@ const decisions: Decisions = {
     return [{ type: 'SiteCustomizationUpdated', data }];
   },
 
+  ReplaceSiteAdaptiveSchema: (command, state) => {
+    const site = live(state, command.organization);
+    const problem = adaptiveSchemaProblem(command.jsonSchema);
+    if (problem) throw invalid(problem);
+    const jsonSchema = command.jsonSchema as AdaptiveJsonSchema;
+    // The conditions the site holds keep naming claims it has.
+    for (const { holder, condition } of conditionsIn(site.structure)) {
+      const lost = conditionProblem(condition, jsonSchema);
+      if (lost) throw invalid(`jsonSchema: the ${holder} would lose a claim it names (${lost})`);
+    }
+    if (site.adaptiveSchema !== undefined && same(site.adaptiveSchema, jsonSchema)) return [];
+    const data = { ...refOf(site), jsonSchema, updatedAt: iso(command.at) };
+    return [{ type: 'SiteAdaptiveSchemaReplaced', data }];
+  },
+
   DeleteSite: (command, state) => {
     const site = live(state, command.organization);
     return [{ type: 'SiteDeleted', data: { ...refOf(site), deletedAt: iso(command.at) } }];
@@ -531,7 +579,7 @@ const decisions: Decisions = {
   UpdateSiteSpace: (command, state) => {
     const site = live(state, command.organization);
     const { entry, section } = siteSpaceOf(site, command.siteSpaceId);
-    const changes: Partial<Omit<SiteSpaceEntry, 'id'>> = {};
+    const changes: SiteSpaceChanges = {};
     const { path, space } = command.input;
     if (path !== undefined && path !== entry.path) {
       const taken = siblingsIn(site.structure, section).filter((s) => s.id !== entry.id);
@@ -540,6 +588,8 @@ const decisions: Decisions = {
       changes.path = path;
     }
     if (space !== undefined && space.id !== entry.spaceId) changes.spaceId = ownSpace(site, space).id;
+    const condition = conditionChange(site, command.input.condition, entry.condition);
+    if (condition !== undefined) changes.condition = condition;
     if (Object.keys(changes).length === 0) return [];
     const data = { ...refOf(site), siteSpaceId: entry.id, changes, updatedAt: iso(command.at) };
     return [{ type: 'SiteSpaceUpdated', data }];
@@ -637,6 +687,8 @@ const decisions: Decisions = {
         throw invalid(`defaultSiteSpace: the section has no site space ${input.defaultSiteSpace}`);
       changes.defaultSiteSpace = input.defaultSiteSpace;
     }
+    const condition = conditionChange(site, input.condition, section.condition);
+    if (condition !== undefined) changes.condition = condition;
     const events: SiteEvent[] = [];
     if (Object.keys(changes).length > 0) {
       const data = { ...refOf(site), sectionId: section.id, changes, updatedAt: iso(command.at) };
@@ -759,15 +811,7 @@ function nullsForRemoved(changes: Partial<SiteSettings>): SiteChanges {
   return out as SiteChanges;
 }
 
-/** Applies changes; a null one removes the setting. */
-export function applyChanges<T extends object>(target: T, changes: SiteChanges): T {
-  const out = { ...target } as Record<string, unknown>;
-  for (const [key, value] of Object.entries(changes)) {
-    if (value === null) delete out[key];
-    else out[key] = value;
-  }
-  return out as T;
-}
+export { applyChanges };
 
 /** A docs site of an organization: its settings, published or not, until deleted. */
 export const siteDecider: Decider<SiteCommand, SiteEvent, SiteState> = {
@@ -789,6 +833,8 @@ export const siteDecider: Decider<SiteCommand, SiteEvent, SiteState> = {
         return state.status === 'active' ? { ...state, published: false } : state;
       case 'SiteCustomizationUpdated':
         return state.status === 'active' ? { ...state, customization: event.data.customization } : state;
+      case 'SiteAdaptiveSchemaReplaced':
+        return state.status === 'active' ? { ...state, adaptiveSchema: event.data.jsonSchema } : state;
       case 'SiteDeleted':
         return state.status === 'active' ? { status: 'deleted', ...refOf(state) } : state;
       default:

@@ -59,8 +59,8 @@ export class SiteSectionsController {
     @Body() body: UpdateSiteSectionDto,
     @CurrentViewer() viewer: Viewer,
   ) {
-    const { title, path, defaultSiteSpace, icon, description, siteSectionGroupId: group } = body;
-    const input = { title, path, defaultSiteSpace, icon, description, group };
+    const { title, path, defaultSiteSpace, icon, description, condition, siteSectionGroupId: group } = body;
+    const input = { title, path, defaultSiteSpace, icon, description, condition, group };
     const write = this.service.updateSection(org, site, section, input, viewer);
     return this.views.after(write, () => this.queries.section(org, site, section, viewer));
   }

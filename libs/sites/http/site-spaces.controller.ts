@@ -65,7 +65,7 @@ export class SiteSpacesController {
       org,
       site,
       siteSpace,
-      { path: body.path, spaceId: body.spaceId },
+      { path: body.path, spaceId: body.spaceId, condition: body.condition },
       viewer,
     );
     return this.views.after(write, () => this.queries.siteSpace(org, site, siteSpace, viewer));

@@ -26,6 +26,7 @@ import {
   type UpdateSiteSectionGroupInput,
 } from '../domain/site.decider';
 import type { Position } from '../domain/site-structure';
+import { CONDITION_MAX } from '../domain/adaptive-condition';
 import type {
   SiteSectionListQuery,
   SiteSpaceListQuery,
@@ -41,7 +42,13 @@ const anId = (what: string) => Matches(ID_PATTERN, { message: `$property must be
 /** Set, or null to remove: absent leaves it. */
 const nullable = () => ValidateIf((_o, value) => value !== undefined && value !== null);
 
-const CONDITION = 'adaptive content conditions are not evaluated here yet';
+/** An adaptive content condition, checked by the site against its adaptive schema; null removes it. */
+const condition = (): PropertyDecorator => (target, key) => {
+  nullable()(target, key);
+  Text(CONDITION_MAX, { lines: true })(target, key);
+  MinLength(1)(target, key);
+};
+
 const DRAFT = 'drafts of a site are not served here: every site space and section is live';
 const PAGE = 'a custom home page of a site space is not served here';
 const TEMPLATE = 'there is no catalog of space templates here';
@@ -103,8 +110,8 @@ export class UpdateSiteSpaceDto implements UpdateSiteSpaceBody {
   @anId('space')
   spaceId?: string;
 
-  @NotServed(CONDITION)
-  condition?: unknown;
+  @condition()
+  condition?: string | null;
 
   @NotServed(PAGE)
   pageId?: unknown;
@@ -174,8 +181,8 @@ export class UpdateSiteSectionDto {
   @Text(SECTION_DESCRIPTION_MAX)
   description?: string | null;
 
-  @NotServed(CONDITION)
-  condition?: unknown;
+  @condition()
+  condition?: string | null;
 
   @NotServed(LOCALIZED)
   localizedTitle?: unknown;

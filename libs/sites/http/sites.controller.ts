@@ -8,7 +8,7 @@ import { SiteQueries } from '../read/sites.queries';
 import { SiteService } from '../write/site.commands';
 import { SiteCustomizationDto, SiteCustomizationQueryDto } from './customization.dto';
 import { organizationId, siteId } from './site-params';
-import { CreateSiteDto, SiteListQueryDto, UpdateSiteDto } from './sites.dto';
+import { CreateSiteDto, SiteAdaptiveSchemaDto, SiteListQueryDto, UpdateSiteDto } from './sites.dto';
 
 /**
  * Sites of an organization. Members read them; `create` creates one; its settings, publication and
@@ -90,6 +90,30 @@ export class SitesController {
   ) {
     const write = this.service.customize(org, id, { ...body }, viewer);
     return this.views.after(write, () => this.queries.customization(org, id, viewer));
+  }
+
+  @RequiresRole('read')
+  @Get(':siteId/adaptive-schema')
+  adaptiveSchema(@organizationId() org: string, @siteId() id: string, @CurrentViewer() viewer: Viewer) {
+    return this.queries.adaptiveSchema(org, id, viewer);
+  }
+
+  @RequiresRole('admin')
+  @Put(':siteId/adaptive-schema')
+  replaceAdaptiveSchema(
+    @organizationId() org: string,
+    @siteId() id: string,
+    @Body() body: SiteAdaptiveSchemaDto,
+    @CurrentViewer() viewer: Viewer,
+  ) {
+    const write = this.service.replaceAdaptiveSchema(org, id, body, viewer);
+    return this.views.after(write, () => this.queries.adaptiveSchema(org, id, viewer));
+  }
+
+  @RequiresRole('read')
+  @Get(':siteId/adaptive-schema/template-conditions')
+  templateConditions(@organizationId() org: string, @siteId() id: string, @CurrentViewer() viewer: Viewer) {
+    return this.queries.templateConditions(org, id, viewer);
   }
 
   @RequiresRole('admin')

@@ -2,6 +2,7 @@ import { ID_PATTERN } from '@app/platform/domain/ids';
 import { BooleanQuery, NotServed, QueryList, Text } from '@app/platform/http/fields';
 import { ListQueryDto } from '@app/platform/http/pagination';
 import { IsAbsentOr } from '@app/platform/http/validation';
+import { BodyExample } from '@app/platform/openapi/body-example';
 import { Type } from 'class-transformer';
 import {
   ArrayMaxSize,
@@ -16,6 +17,7 @@ import {
   ValidateIf,
   ValidateNested,
 } from 'class-validator';
+import { DEFAULT_ADAPTIVE_SCHEMA } from '../domain/adaptive-schema';
 import {
   AGENTS_CONTEXTS,
   type AgentsContext,
@@ -30,7 +32,7 @@ import {
   TITLE_MIN,
 } from '../domain/site.decider';
 import type { SiteListQuery } from '../read/sites.queries';
-import type { CreateSiteInput, UpdateSiteInput } from '../write/site.commands';
+import type { CreateSiteInput, ReplaceAdaptiveSchemaInput, UpdateSiteInput } from '../write/site.commands';
 
 /** Spaces a site may be created with: a site's first few. */
 export const SITE_SPACES_ON_CREATE_MAX = 100;
@@ -117,6 +119,17 @@ export class UpdateSiteDto implements UpdateSiteInput {
   styleguide?: unknown;
 }
 
+/** Replaces the site's adaptive schema whole. */
+@BodyExample({ jsonSchema: DEFAULT_ADAPTIVE_SCHEMA })
+export class SiteAdaptiveSchemaDto implements ReplaceAdaptiveSchemaInput {
+  /**
+   * GitBook's `SiteAdaptiveJSONSchema` of boolean claims, checked by the site: a misfit is a 400 naming
+   * where (`jsonSchema.properties.plan must be a boolean claim`).
+   */
+  @IsObject()
+  jsonSchema: Record<string, unknown>;
+}
+
 export class SiteListQueryDto extends ListQueryDto implements SiteListQuery {
   @IsAbsentOr()
   @IsString()
@@ -131,6 +144,8 @@ export class SiteListQueryDto extends ListQueryDto implements SiteListQuery {
   type?: SiteType[];
 
   /** Sites holding a space as a site space. */
-  @NotServed('listing sites by a space they publish is not served yet; an empty list would read as an answer')
-  space?: unknown;
+  @IsAbsentOr()
+  @IsString()
+  @Matches(ID_PATTERN, { message: 'space must be the id of a space' })
+  space?: string;
 }

@@ -5,12 +5,11 @@ import { withEtag } from '@app/platform/http/etag';
 import {
   DEFAULT_PAGE_SIZE,
   type ListQuery,
-  MAX_PAGE_SIZE,
   offsetPage,
   pageQuery,
   toList,
 } from '@app/platform/http/pagination';
-import { READ_STORE, type ReadStore, type Scalar } from '@app/platform/readstore/read-store.port';
+import { READ_STORE, type ReadStore } from '@app/platform/readstore/read-store.port';
 import { arg, Remote } from '@app/platform/rpc/remote-method';
 import { Inject, Injectable } from '@nestjs/common';
 import { opens, type ShareLinkEvent, shareLinkDecider, shareLinkStream } from '../domain/share-link.decider';
@@ -18,7 +17,7 @@ import { SHARE_LINK_KEY_PATTERN, ShareLinkKeys } from './share-link.keys';
 import { ShareLinkPresenter } from './share-link.presenter';
 import { SHARE_LINKS, type ShareLinkDoc } from './share-link.projection';
 import { SITES } from './site.projection';
-import { siteIn } from './sites.queries';
+import { findEvery, siteIn } from './sites.queries';
 
 export interface ShareLinkListQuery extends ListQuery {
   /** GitBook's search of a site's links: by name (a case-insensitive part of it) or by key (all of it). */
@@ -105,19 +104,7 @@ export class ShareLinkQueries {
     return { organization: doc.organization, siteId: doc.siteId, shareLinkId: doc.id };
   }
 
-  private async allOf(siteId: string): Promise<ShareLinkDoc[]> {
-    const out: ShareLinkDoc[] = [];
-    let after: { value: Scalar; id: string } | undefined;
-    do {
-      const page = await this.views.find(SHARE_LINKS, {
-        where: { siteId },
-        orderBy: 'createdAt',
-        after,
-        limit: MAX_PAGE_SIZE,
-      });
-      out.push(...page.items);
-      after = page.next;
-    } while (after);
-    return out;
+  private allOf(siteId: string): Promise<ShareLinkDoc[]> {
+    return findEvery(this.views, SHARE_LINKS, { where: { siteId }, orderBy: 'createdAt' });
   }
 }

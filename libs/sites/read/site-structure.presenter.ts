@@ -71,6 +71,7 @@ export class SiteStructurePresenter {
       space: this.spaces.present(space, context.role),
       title: space.title,
       default: isDefault,
+      ...(entry.condition !== undefined ? { condition: entry.condition } : {}),
       draft: false,
       urls: this.urls(context, base === undefined || isDefault ? base : `${base}/${entry.path}`),
     };
@@ -92,6 +93,7 @@ export class SiteStructurePresenter {
       default: this.defaultSection(context)?.id === section.id,
       draft: false,
       path: section.path,
+      ...(section.condition !== undefined ? { condition: section.condition } : {}),
       ...(section.icon !== undefined ? { icon: section.icon } : {}),
       ...sectionGroupOf(context.structure, section.id),
       siteSpaces: this.live(context, section.siteSpaces).map((s) => this.siteSpace(context, s, section)),

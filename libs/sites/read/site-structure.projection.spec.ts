@@ -85,6 +85,51 @@ describe('site structure projection', () => {
       ]);
   });
 
+  it('keeps the conditions of site spaces and sections, a removed one gone, and rebuilds to the same views', async () => {
+    const spaceCondition = (condition: string | null) =>
+      recorded(
+        'SiteSpaceUpdated',
+        { ...ref, siteSpaceId: 'ss1', changes: { condition }, updatedAt: AT },
+        inStream,
+      );
+    const sectionCondition = recorded(
+      'SiteSectionUpdated',
+      { ...ref, sectionId: 'sc1', changes: { condition: 'visitor.claims.beta' }, updatedAt: AT },
+      inStream,
+    );
+    const scenario = structures.given(
+      created(),
+      added('ss1', 'sp1'),
+      added('ss2', 'sp2'),
+      sectioned(),
+      spaceCondition('visitor.claims.beta'),
+      spaceCondition(null),
+      spaceCondition('!visitor.claims.beta'),
+      sectionCondition,
+    );
+    await scenario.thenDocuments(SITE_STRUCTURES, [
+      {
+        id: 'w1',
+        organization: 'o1',
+        structure: {
+          siteSpaces: [{ id: 'ss2', spaceId: 'sp2', path: 'ss2' }],
+          sections: [
+            {
+              id: 'sc1',
+              title: 'Docs',
+              path: 'docs',
+              condition: 'visitor.claims.beta',
+              siteSpaces: [{ id: 'ss1', spaceId: 'sp1', path: 'ss1', condition: '!visitor.claims.beta' }],
+            },
+          ],
+        },
+        streamRevision: 7,
+      },
+    ]);
+    await scenario.thenReplayChangesNothing();
+    await scenario.thenRebuildMatches();
+  });
+
   it("forgets a deleted site's structure", async () => {
     const deleted = recorded('SiteDeleted', { ...ref, deletedAt: AT }, inStream);
     const scenario = structures.given(created(), added('ss1', 'sp1'), deleted);

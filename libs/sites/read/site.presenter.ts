@@ -1,6 +1,7 @@
 import type { Role } from '@app/platform/domain/roles';
 import { Urls } from '@app/platform/http/urls';
 import { Injectable } from '@nestjs/common';
+import { type AdaptiveJsonSchema, DEFAULT_ADAPTIVE_SCHEMA } from '../domain/adaptive-schema';
 import { sitePermissions } from '../domain/site.permissions';
 import type { SiteDoc } from './site.projection';
 
@@ -37,6 +38,17 @@ export class SitePresenter {
         preview: `${app}/preview`,
         ...(doc.published ? { published: doc.proxy !== undefined ? `https://${doc.proxy}` : own } : {}),
       },
+    };
+  }
+
+  /** GitBook's `SiteAdaptiveSchema`: no claim, as of the site's creation, until one is set. */
+  adaptiveSchema(doc: SiteDoc) {
+    return {
+      object: 'site-adaptive-schema' as const,
+      jsonSchema: doc.adaptiveSchema
+        ? (JSON.parse(doc.adaptiveSchema.json) as AdaptiveJsonSchema)
+        : DEFAULT_ADAPTIVE_SCHEMA,
+      updatedAt: doc.adaptiveSchema?.updatedAt ?? doc.createdAt,
     };
   }
 }

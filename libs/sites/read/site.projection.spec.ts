@@ -91,6 +91,33 @@ describe('site projection', () => {
     ]);
   });
 
+  it('keeps its adaptive schema (as JSON) and when it was set, and rebuilds to the same views', async () => {
+    const jsonSchema = {
+      $schema: 'http://json-schema.org/draft-07/schema#' as const,
+      type: 'object' as const,
+      properties: { 'beta.tester': { type: 'boolean' as const, description: 'Beta testers' } },
+      additionalProperties: false as const,
+    };
+    const replaced = recorded(
+      'SiteAdaptiveSchemaReplaced',
+      { ...ref, jsonSchema, updatedAt: '2026-01-06T00:00:00.000Z' },
+      inStream,
+    );
+    const scenario = sites.given(created(), replaced);
+    await scenario.thenDocuments(SITES, [
+      {
+        ...doc,
+        title: 'Docs',
+        published: false,
+        adaptiveSchema: { json: JSON.stringify(jsonSchema), updatedAt: '2026-01-06T00:00:00.000Z' },
+        updatedAt: '2026-01-01T00:00:00.000Z',
+        streamRevision: 1,
+      },
+    ]);
+    await scenario.thenReplayChangesNothing();
+    await scenario.thenRebuildMatches();
+  });
+
   it('forgets a deleted site', async () => {
     const deleted = recorded('SiteDeleted', { ...ref, deletedAt: '2026-01-05T00:00:00.000Z' }, inStream);
     await sites.given(created(), deleted).thenDocuments(SITES, []);

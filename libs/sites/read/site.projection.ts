@@ -9,6 +9,11 @@ export interface SiteDoc extends Doc, SiteSettings {
   published: boolean;
   /** Its customization and when it was set; absent until set. */
   customization?: { settings: SiteCustomization; updatedAt: string };
+  /**
+   * Its adaptive schema (as JSON: its keys, `$schema` and claim names, are not all keys a store takes)
+   * and when it was set; absent until set.
+   */
+  adaptiveSchema?: { json: string; updatedAt: string };
   /** How many site spaces the site has. */
   siteSpaces: number;
   createdAt: string;
@@ -70,6 +75,14 @@ export const siteProjection = projection<SiteEvent>(
       (doc, e) => ({
         ...doc,
         customization: { settings: e.data.customization, updatedAt: e.data.updatedAt },
+        streamRevision: e.revision,
+      }),
+    ),
+    SiteAdaptiveSchemaReplaced: sites.update(
+      (e) => e.data.siteId,
+      (doc, e) => ({
+        ...doc,
+        adaptiveSchema: { json: JSON.stringify(e.data.jsonSchema), updatedAt: e.data.updatedAt },
         streamRevision: e.revision,
       }),
     ),

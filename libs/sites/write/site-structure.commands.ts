@@ -33,6 +33,7 @@ export interface AddSiteSpaceInput {
 export interface UpdateSiteSpaceBody {
   path?: string;
   spaceId?: string;
+  condition?: string | null;
 }
 
 export interface AddSiteSectionInput {
@@ -101,7 +102,11 @@ export class SiteStructureService {
     viewer: Viewer,
   ) {
     const space = body.spaceId === undefined ? undefined : await this.space(organization, body.spaceId);
-    const input = { ...(body.path !== undefined ? { path: body.path } : {}), ...(space ? { space } : {}) };
+    const input = {
+      ...(body.path !== undefined ? { path: body.path } : {}),
+      ...(space ? { space } : {}),
+      ...(body.condition !== undefined ? { condition: body.condition } : {}),
+    };
     const command: SiteCommand = {
       type: 'UpdateSiteSpace',
       organization,

@@ -19,6 +19,11 @@ import { spaceRef } from './site-structure.commands';
 
 export type { UpdateSiteInput };
 
+/** GitBook's `SiteAdaptiveJSONSchema`, as sent: the site checks it. */
+export interface ReplaceAdaptiveSchemaInput {
+  jsonSchema: unknown;
+}
+
 /** A site's settings and the spaces (ids) it starts with. */
 export interface CreateSiteInput extends SiteSettingsInput {
   spaces?: string[];
@@ -99,6 +104,28 @@ export class SiteService {
       type: 'UpdateSiteCustomization',
       organization,
       customization,
+      at: this.runner.now(),
+    };
+    return this.run(siteId, command, viewer);
+  }
+
+  @Remote(
+    arg.id('organization'),
+    arg.id('siteId'),
+    arg.object<ReplaceAdaptiveSchemaInput>('body'),
+    arg.viewer(),
+  )
+  async replaceAdaptiveSchema(
+    organization: string,
+    siteId: string,
+    body: ReplaceAdaptiveSchemaInput,
+    viewer: Viewer,
+  ) {
+    await siteIn(this.views, organization, siteId);
+    const command: SiteCommand = {
+      type: 'ReplaceSiteAdaptiveSchema',
+      organization,
+      jsonSchema: body.jsonSchema,
       at: this.runner.now(),
     };
     return this.run(siteId, command, viewer);
