@@ -16,6 +16,7 @@ import {
   ValidateIf,
   ValidateNested,
 } from 'class-validator';
+import { CONDITION_MAX } from '../domain/adaptive-condition';
 import {
   GROUP_TITLE_MAX,
   ICON_MAX,
@@ -26,7 +27,6 @@ import {
   type UpdateSiteSectionGroupInput,
 } from '../domain/site.decider';
 import type { Position } from '../domain/site-structure';
-import { CONDITION_MAX } from '../domain/adaptive-condition';
 import type {
   SiteSectionListQuery,
   SiteSpaceListQuery,
