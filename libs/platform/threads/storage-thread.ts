@@ -9,6 +9,17 @@ import { type ChangedCollections, ChangeListeners } from '../projector/view-chan
 /** Pause before a storage thread that died is started again; the projector resumes from its checkpoint. */
 const RESTART_DELAY_MS = 1000;
 
+/**
+ * The storage thread's old-generation limit (MB). V8 lets a heap grow past its live data by a factor it
+ * takes from this limit: up to 4× under the default limit of a machine with some memory, about 1.4× under
+ * this one. The thread's live data is a few tens of MB, but a large merge allocates well over 100 MB on it
+ * in one batch: with the default, one run in four kept a heap of 200 MB after it (IMPORT in
+ * BENCHMARKS.md), with this limit under 100 MB. A thread that still runs out starts again with twice the
+ * limit (up to MAX_HEAP_MB), so a batch that needs more is slower once, never stuck.
+ */
+const HEAP_MB = 512;
+const MAX_HEAP_MB = 8192;
+
 /** Requests to the storage thread. */
 export type StorageThreadRequest =
   | { type: 'append'; id: number; appends: WireAppend[][] }
@@ -44,6 +55,8 @@ export interface StorageThreadOptions {
   workerData: unknown;
   /** Told of every commit to the views, before it is announced (a document cache of this thread). */
   onCommit?: (writes: ForeignWrite[] | 'all') => void;
+  /** The thread's first old-generation limit (MB): HEAP_MB unless a test needs a small one. */
+  heapMb?: number;
 }
 
 /**
@@ -71,8 +84,10 @@ export class StorageThread implements LiveProjector {
   private readonly changes = new ChangeListeners();
   private readonly waits = new PositionWaits(() => this.position);
   private readonly replies = new EventEmitter();
+  private heapMb: number;
 
   constructor(private readonly options: StorageThreadOptions) {
+    this.heapMb = options.heapMb ?? HEAP_MB;
     this.replies.setMaxListeners(0);
     // Started at once, so that it opens its stores while this thread builds the application.
     this.spawn();
@@ -167,12 +182,18 @@ export class StorageThread implements LiveProjector {
   }
 
   private spawn(): void {
-    const worker = new Worker(this.options.script, { workerData: this.options.workerData });
+    const worker = new Worker(this.options.script, {
+      workerData: this.options.workerData,
+      resourceLimits: { maxOldGenerationSizeMb: this.heapMb },
+    });
     this.worker = worker;
     for (const request of this.queued.splice(0)) worker.postMessage(request);
     worker.on('message', (message: StorageThreadMessage) => this.receive(message));
     worker.on('error', (error) => {
       process.stderr.write(`storage thread failed: ${error.stack ?? String(error)}\n`);
+      if ((error as { code?: string }).code !== 'ERR_WORKER_OUT_OF_MEMORY') return;
+      this.heapMb = Math.min(this.heapMb * 2, MAX_HEAP_MB);
+      process.stderr.write(`the storage thread's next heap limit: ${this.heapMb} MB\n`);
     });
     worker.on('exit', (code) => this.exited(worker, code));
   }
